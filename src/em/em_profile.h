@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * em_profile.h - the em-profile file (`"format": "gearbox-em/1"`, docs/em-profile.md).
+ *
+ * An em_profile is the BPF-safe struct em_model (what the policy and the scheduler use) plus
+ * what only people and tools need: the SoC name, where the numbers came from, and per OPP the
+ * measured spread and the raw means that a monotone fit replaced.
+ *
+ * Loading parses with jansson, checks every field (errors carry "FILE: domain N, OPP M: reason"),
+ * and derives cost, inefficiency, nr_cpus and the CPU->domain map with em_compute_costs() and
+ * friends; values derived by the kernel are never read from the file.  Writing is stable: the
+ * same profile always gives the same bytes, one OPP per line so that diffs read well.
+ */
+#ifndef GEARBOX_EM_PROFILE_H
+#define GEARBOX_EM_PROFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "em_model.h"
+#include "gb_err.h"
+
+#define EM_FORMAT "gearbox-em/1"
+#define EM_TEXT_LEN 256
+
+/* Measurement details of one OPP; absent fields are 0 and has_* false. */
+struct em_opp_meta {
+	bool has_spread;
+	u32 power_spread_uw;   /* half-width of the 95% confidence interval of the mean power */
+	u32 perf_spread;       /* same for perf */
+	u32 samples;           /* samples behind the mean */
+	bool has_raw;          /* the fit changed the measured means; these are the originals */
+	u32 raw_power_uw;
+	u32 raw_perf;
+};
+
+struct em_provenance {
+	char source[32];       /* measured | sim | freqbench | debugfs | dt | manual */
+	char date[32];         /* ISO 8601 */
+	char tool[64];
+	char tool_version[32];
+	char device[128];
+	char conditions[EM_TEXT_LEN];
+	bool has_temp;
+	int temp_max_mc;       /* highest temperature seen while measuring, millidegrees C */
+};
+
+struct em_profile {
+	char soc[64];
+	char description[EM_TEXT_LEN];
+	struct em_provenance prov;
+	struct em_model model;
+	struct em_opp_meta meta[EM_MAX_DOMAINS][EM_MAX_OPPS];
+	char core[EM_MAX_DOMAINS][32];   /* optional core type per domain, e.g. "Cortex-A55" */
+};
+
+/* Warnings are physically implausible but real data (power not rising with frequency). */
+struct em_warnings {
+	int count;
+	char msg[8][GB_ERR_MSG_LEN];
+};
+
+/* em_profile_load_file - reads and validates FILE.  Errors are prefixed with the file name.
+ * With strict, warnings become errors.  warn may be NULL. */
+int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
+			 struct em_warnings *warn, struct gb_err *err);
+
+/* em_profile_load_string - the same from memory; name is used in messages. */
+int em_profile_load_string(const char *json, size_t len, const char *name, struct em_profile *prof,
+			   bool strict, struct em_warnings *warn, struct gb_err *err);
+
+/* em_profile_finalize - checks the model and derives cost, inefficiency, CPU maps.
+ * Used by the loader and by every importer after filling a profile. */
+int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
+			struct gb_err *err);
+
+/* em_profile_write - the canonical text of prof. */
+int em_profile_write(const struct em_profile *prof, FILE *out);
+
+/* em_profile_save - writes atomically (temporary file + rename): no partial file on error. */
+int em_profile_save(const struct em_profile *prof, const char *path, struct gb_err *err);
+
+/* em_profile_init - an empty profile with today's provenance defaults for tool. */
+void em_profile_init(struct em_profile *prof, const char *source);
+
+#endif /* GEARBOX_EM_PROFILE_H */
