@@ -55,7 +55,7 @@ struct em_domain {
 	char name[EM_NAME_LEN];    /* "little", "mid", "big", or "pd0" ... */
 	u32 nr_opps;
 	u32 nr_cpus;               /* derived: popcount of cpus */
-	u32 idle_power_uw;         /* per CPU, idle but not power-collapsed; 0 if not known */
+	u32 idle_power_uw;         /* whole domain, all CPUs idle (WFI) at the lowest OPP; 0: unknown */
 	u32 flags;                 /* EM_PD_* */
 	u32 first_cpu;             /* derived: lowest CPU id in cpus */
 	u32 pad;

@@ -1,0 +1,376 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_em.c - `gearbox em`: validate, show, diff, fmt, import and export energy models.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "em_export.h"
+#include "em_import.h"
+#include "em_profile.h"
+
+static const char em_usage[] =
+	"usage: gearbox em validate [--strict] FILE...\n"
+	"       gearbox em show FILE\n"
+	"       gearbox em diff [--fail-above PCT] A B\n"
+	"       gearbox em fmt FILE\n"
+	"       gearbox em import --freqbench RESULTS.json --domains 0-3,4-6,7 [--names a,b,c]\n"
+	"                         [--cores A55,A77,X1] [--soc NAME] [--device TEXT]\n"
+	"                         [--description TEXT] [-o OUT]\n"
+	"       gearbox em import --debugfs DIR [--cpu-sysfs DIR] [--soc NAME] [-o OUT]\n"
+	"       gearbox em export (--dt | --debugfs-text | --debugfs-tree DIR) FILE [-o OUT]\n"
+	"\n"
+	"Energy models in the gearbox-em/1 format (docs/em-profile.md).\n"
+	"  validate  check files; power that does not rise with frequency is a warning\n"
+	"            (an error with --strict); exit status 2 if any file is invalid\n"
+	"  show      a table per perf domain: kHz, mW, perf, cost (as the kernel computes it),\n"
+	"            inefficient OPPs marked\n"
+	"  diff      per-OPP power and performance differences of B against A, in %%;\n"
+	"            with --fail-above PCT exit status 1 when any differs by more\n"
+	"  fmt       print FILE in canonical form (what gearbox itself writes)\n"
+	"  import    build a model from freqbench results or the kernel's EM debugfs tree\n"
+	"            (/sys/kernel/debug/energy_model); pre-6.9 kernels have no performance\n"
+	"            files: it is derived from --cpu-sysfs DIR/cpuN/cpu_capacity\n"
+	"  export    a device-tree snippet (opp-microwatt, capacity-dmips-mhz), the debugfs\n"
+	"            files as text, or as a directory tree\n"
+	"Output goes to standard output unless -o OUT is given; OUT is written atomically and\n"
+	"never left half-written.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gearbox em: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(see 'gearbox em --help')\n");
+	return GB_EXIT_USAGE;
+}
+
+static int load_or_report(const char *path, struct em_profile *prof, bool strict)
+{
+	struct em_warnings warn;
+	struct gb_err err;
+
+	if (em_profile_load_file(path, prof, strict, &warn, &err)) {
+		fprintf(stderr, "error: %s\n", err.msg);
+		return -1;
+	}
+	for (int i = 0; i < warn.count && i < 8; i++)
+		fprintf(stderr, "warning: %s: %s\n", path, warn.msg[i]);
+	if (warn.count > 8)
+		fprintf(stderr, "warning: %s: %d more warnings\n", path, warn.count - 8);
+	return 0;
+}
+
+static struct em_profile *alloc_profile(void)
+{
+	struct em_profile *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		fprintf(stderr, "gearbox em: error: out of memory\n");
+	return p;
+}
+
+static int em_validate(int argc, char **argv)
+{
+	static const struct option opts[] = { { "strict", no_argument, NULL, 's' },
+					      { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct em_profile *prof;
+	bool strict = false;
+	int c, bad = 0;
+
+	while ((c = getopt_long(argc, argv, "sh", opts, NULL)) != -1) {
+		if (c == 's')
+			strict = true;
+		else if (c == 'h')
+			return fputs(em_usage, stdout), GB_EXIT_OK;
+		else
+			return GB_EXIT_USAGE;
+	}
+	if (optind >= argc)
+		return usage_error("%svalidate needs at least one FILE", "");
+	prof = alloc_profile();
+	if (!prof)
+		return GB_EXIT_FAIL;
+	for (int i = optind; i < argc; i++) {
+		if (load_or_report(argv[i], prof, strict)) {
+			bad++;
+			continue;
+		}
+		printf("%s: ok: %s, %u perf domains, %u CPUs\n", argv[i], prof->soc,
+		       prof->model.nr_domains, prof->model.nr_cpus);
+	}
+	free(prof);
+	return bad ? GB_EXIT_USAGE : GB_EXIT_OK;
+}
+
+/* Opens -o OUT for a text export: a temporary file renamed into place on success. */
+struct out_file {
+	FILE *f;
+	char tmp[4096];
+	const char *path;
+};
+
+static int out_open(struct out_file *o, const char *path)
+{
+	o->path = path;
+	if (!path || !strcmp(path, "-")) {
+		o->f = stdout;
+		return 0;
+	}
+	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path);
+	{
+		int fd = mkstemp(o->tmp);
+
+		o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	}
+	if (!o->f) {
+		perror(path);
+		return -1;
+	}
+	return 0;
+}
+
+static int out_close(struct out_file *o, bool ok)
+{
+	if (o->f == stdout)
+		return fflush(stdout) ? -1 : 0;
+	if (fclose(o->f) || !ok) {
+		unlink(o->tmp);
+		return -1;
+	}
+	chmod(o->tmp, 0644);
+	if (rename(o->tmp, o->path)) {
+		perror(o->path);
+		unlink(o->tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int em_import(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "freqbench", required_argument, NULL, 'f' }, { "debugfs", required_argument, NULL, 'd' },
+		{ "domains", required_argument, NULL, 'D' },   { "names", required_argument, NULL, 'n' },
+		{ "soc", required_argument, NULL, 's' },       { "device", required_argument, NULL, 'v' },
+		{ "cpu-sysfs", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
+		{ "cores", required_argument, NULL, 'C' },     { "description", required_argument, NULL, 'e' },
+		{ "help", no_argument, NULL, 'h' },            { 0 }
+	};
+	const char *fb = NULL, *dbg = NULL, *domains = NULL, *names = NULL, *soc = NULL;
+	const char *device = NULL, *cpu_sysfs = NULL, *out = "-", *cores = NULL, *desc = NULL;
+	struct em_profile *prof;
+	struct gb_err err;
+	int c, rc;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'f': fb = optarg; break;
+		case 'd': dbg = optarg; break;
+		case 'D': domains = optarg; break;
+		case 'n': names = optarg; break;
+		case 's': soc = optarg; break;
+		case 'v': device = optarg; break;
+		case 'c': cpu_sysfs = optarg; break;
+		case 'o': out = optarg; break;
+		case 'C': cores = optarg; break;
+		case 'e': desc = optarg; break;
+		case 'h': fputs(em_usage, stdout); return GB_EXIT_OK;
+		default: return GB_EXIT_USAGE;
+		}
+	}
+	if (!!fb == !!dbg)
+		return usage_error("%simport needs exactly one of --freqbench FILE or --debugfs DIR", "");
+	if (fb && !domains)
+		return usage_error("%s--freqbench needs --domains (CPU lists, e.g. 0-3,4-6,7)", "");
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	prof = alloc_profile();
+	if (!prof)
+		return GB_EXIT_FAIL;
+	rc = fb ? em_import_freqbench(fb, domains, names, prof, &err)
+		: em_import_debugfs(dbg, cpu_sysfs, prof, &err);
+	if (rc) {
+		fprintf(stderr, "error: %s\n", err.msg);
+		free(prof);
+		return GB_EXIT_USAGE;
+	}
+	if (soc)
+		snprintf(prof->soc, sizeof(prof->soc), "%s", soc);
+	else if (fb) {
+		const char *base = strrchr(fb, '/') ? strrchr(fb, '/') + 1 : fb;
+
+		snprintf(prof->soc, sizeof(prof->soc), "%.*s", (int)strcspn(base, "."), base);
+	}
+	if (device)
+		snprintf(prof->prov.device, sizeof(prof->prov.device), "%s", device);
+	if (desc)
+		snprintf(prof->description, sizeof(prof->description), "%s", desc);
+	if (cores) {
+		char buf[1024], *save = NULL, *tok = NULL;
+		u32 d = 0;
+
+		snprintf(buf, sizeof(buf), "%s", cores);
+		for (tok = strtok_r(buf, ",", &save); tok && d < prof->model.nr_domains;
+		     tok = strtok_r(NULL, ",", &save))
+			snprintf(prof->core[d++], sizeof(prof->core[0]), "%s", tok);
+		if (d != prof->model.nr_domains || tok) {
+			fprintf(stderr, "error: --cores: need one core name per domain (%u)\n",
+				prof->model.nr_domains);
+			free(prof);
+			return GB_EXIT_USAGE;
+		}
+	}
+	snprintf(prof->prov.tool, sizeof(prof->prov.tool), "gearbox em import");
+	rc = em_profile_save(prof, out, &err);
+	if (rc)
+		fprintf(stderr, "error: %s\n", err.msg);
+	free(prof);
+	return rc ? GB_EXIT_FAIL : GB_EXIT_OK;
+}
+
+static int em_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "dt", no_argument, NULL, 't' },           { "debugfs-text", no_argument, NULL, 'x' },
+		{ "debugfs-tree", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
+		{ "help", no_argument, NULL, 'h' },         { 0 }
+	};
+	const char *tree = NULL, *out = NULL;
+	struct em_profile *prof;
+	struct out_file of;
+	int c, kind = 0, rc = 0;
+
+	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 't': case 'x': kind = c; break;
+		case 'r': kind = c; tree = optarg; break;
+		case 'o': out = optarg; break;
+		case 'h': fputs(em_usage, stdout); return GB_EXIT_OK;
+		default: return GB_EXIT_USAGE;
+		}
+	}
+	if (!kind)
+		return usage_error("%sexport needs --dt, --debugfs-text or --debugfs-tree DIR", "");
+	if (optind + 1 != argc)
+		return usage_error("%sexport needs exactly one FILE", "");
+	prof = alloc_profile();
+	if (!prof)
+		return GB_EXIT_FAIL;
+	if (load_or_report(argv[optind], prof, false)) {
+		free(prof);
+		return GB_EXIT_USAGE;
+	}
+	if (kind == 'r') {
+		struct gb_err err;
+
+		if (em_export_debugfs_tree(prof, tree, &err)) {
+			fprintf(stderr, "error: %s\n", err.msg);
+			rc = GB_EXIT_FAIL;
+		}
+		free(prof);
+		return rc;
+	}
+	if (out_open(&of, out)) {
+		free(prof);
+		return GB_EXIT_FAIL;
+	}
+	if (kind == 't')
+		em_export_dt(prof, of.f);
+	else
+		em_export_debugfs_text(prof, of.f);
+	rc = out_close(&of, !ferror(of.f)) ? GB_EXIT_FAIL : GB_EXIT_OK;
+	free(prof);
+	return rc;
+}
+
+static int em_diff_cmd(int argc, char **argv)
+{
+	static const struct option opts[] = { { "fail-above", required_argument, NULL, 'f' },
+					      { "help", no_argument, NULL, 'h' }, { 0 } };
+	struct em_profile *a, *b;
+	struct em_diff_summary sum;
+	double limit = -1;
+	char *end;
+	int c, rc = GB_EXIT_OK;
+
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		if (c == 'f') {
+			limit = strtod(optarg, &end);
+			if (*end || limit < 0)
+				return usage_error("--fail-above: '%s' is not a percentage", optarg);
+		} else if (c == 'h') {
+			return fputs(em_usage, stdout), GB_EXIT_OK;
+		} else {
+			return GB_EXIT_USAGE;
+		}
+	}
+	if (optind + 2 != argc)
+		return usage_error("%sdiff needs two files, A and B", "");
+	a = alloc_profile();
+	b = alloc_profile();
+	if (!a || !b || load_or_report(argv[optind], a, false) ||
+	    load_or_report(argv[optind + 1], b, false)) {
+		free(a);
+		free(b);
+		return a && b ? GB_EXIT_USAGE : GB_EXIT_FAIL;
+	}
+	em_diff(a, b, stdout, &sum);
+	if (limit >= 0 && (sum.max_power_pct > limit || sum.max_perf_pct > limit))
+		rc = GB_EXIT_FAIL;
+	free(a);
+	free(b);
+	return rc;
+}
+
+static int em_one_file(int argc, char **argv, bool show)
+{
+	struct em_profile *prof;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return fputs(em_usage, stdout), GB_EXIT_OK;
+	if (argc != 2)
+		return usage_error("%s needs exactly one FILE", argv[0]);
+	prof = alloc_profile();
+	if (!prof)
+		return GB_EXIT_FAIL;
+	if (load_or_report(argv[1], prof, false)) {
+		free(prof);
+		return GB_EXIT_USAGE;
+	}
+	if (show)
+		em_show(prof, stdout);
+	else
+		em_profile_write(prof, stdout);
+	free(prof);
+	return GB_EXIT_OK;
+}
+
+int cmd_em(int argc, char **argv)
+{
+	if (argc < 2) {
+		fputs(em_usage, stderr);
+		return GB_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		fputs(em_usage, stdout);
+		return GB_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "validate"))
+		return em_validate(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return em_one_file(argc - 1, argv + 1, true);
+	if (!strcmp(argv[1], "fmt"))
+		return em_one_file(argc - 1, argv + 1, false);
+	if (!strcmp(argv[1], "diff"))
+		return em_diff_cmd(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "import"))
+		return em_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return em_export(argc - 1, argv + 1);
+	return usage_error("unknown em command '%s'", argv[1]);
+}

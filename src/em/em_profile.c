@@ -1,0 +1,640 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * em_profile.c - loading, checking and writing em-profile files (docs/em-profile.md).
+ *
+ * Loading is two passes.  The first walks the JSON with jansson and checks each field's
+ * presence, type and range, reporting the first problem as "domain N, OPP M: reason".  The
+ * second (em_profile_finalize, shared with the importers) checks the relations between fields
+ * (increasing frequency and performance, CPUs in one domain only), derives what the kernel
+ * derives, and orders the domains by capacity.  Unknown fields are errors: a misspelt
+ * "power_mw" must not silently become "no power".
+ */
+#include "em_profile.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+
+/* Where a field is, for messages: "domain 2, OPP 5". */
+struct loc {
+	int domain;
+	int opp;
+};
+
+static int loc_err(struct gb_err *err, const struct loc *l, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int loc_err(struct gb_err *err, const struct loc *l, const char *fmt, ...)
+{
+	char what[GB_ERR_MSG_LEN];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	if (l->domain >= 0 && l->opp >= 0)
+		return gb_err_set(err, EINVAL, "domain %d, OPP %d: %s", l->domain, l->opp, what);
+	if (l->domain >= 0)
+		return gb_err_set(err, EINVAL, "domain %d: %s", l->domain, what);
+	return gb_err_set(err, EINVAL, "%s", what);
+}
+
+static int check_keys(json_t *obj, const char *const *known, const struct loc *l,
+		      const char *where, struct gb_err *err)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach(obj, key, v) {
+		int ok = 0;
+
+		for (const char *const *k = known; *k; k++)
+			ok |= !strcmp(key, *k);
+		if (!ok)
+			return loc_err(err, l, "unknown field \"%s\" in %s", key, where);
+	}
+	return 0;
+}
+
+/* An integer field in [lo, hi]; absent is an error when required, else leaves *out alone. */
+static int get_uint(json_t *obj, const char *name, bool required, long long lo, long long hi,
+		    u32 *out, const struct loc *l, struct gb_err *err)
+{
+	json_t *v = json_object_get(obj, name);
+	long long x;
+
+	if (!v) {
+		if (required)
+			return loc_err(err, l, "missing field \"%s\"", name);
+		return 0;
+	}
+	if (json_is_real(v))
+		return loc_err(err, l, "\"%s\" must be an integer, not %g", name, json_real_value(v));
+	if (!json_is_integer(v))
+		return loc_err(err, l, "\"%s\" must be an integer", name);
+	x = json_integer_value(v);
+	if (x < lo || x > hi)
+		return loc_err(err, l, "\"%s\" is %lld, must be in %lld..%lld", name, x, lo, hi);
+	*out = (u32)x;
+	return 0;
+}
+
+static int get_str(json_t *obj, const char *name, bool required, char *out, size_t len,
+		   const struct loc *l, struct gb_err *err)
+{
+	json_t *v = json_object_get(obj, name);
+
+	if (!v) {
+		if (required)
+			return loc_err(err, l, "missing field \"%s\"", name);
+		return 0;
+	}
+	if (!json_is_string(v))
+		return loc_err(err, l, "\"%s\" must be a string", name);
+	if (strlen(json_string_value(v)) >= len)
+		return loc_err(err, l, "\"%s\" is longer than %zu characters", name, len - 1);
+	strcpy(out, json_string_value(v));
+	return 0;
+}
+
+static int parse_cpus(json_t *v, struct em_cpumask *mask, const struct loc *l, struct gb_err *err)
+{
+	size_t i;
+	json_t *c;
+
+	if (!v)
+		return loc_err(err, l, "missing field \"cpus\"");
+	if (json_is_string(v)) {
+		struct gb_err sub;
+
+		if (cpulist_parse(json_string_value(v), mask, &sub))
+			return loc_err(err, l, "cpus: %s", sub.msg);
+		return 0;
+	}
+	if (!json_is_array(v) || json_array_size(v) == 0)
+		return loc_err(err, l, "\"cpus\" must be a CPU list string (\"0-3\") or a non-empty array");
+	memset(mask, 0, sizeof(*mask));
+	json_array_foreach(v, i, c) {
+		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
+		    json_integer_value(c) >= EM_MAX_CPUS)
+			return loc_err(err, l, "cpus[%zu] must be a CPU id in 0..%d", i, EM_MAX_CPUS - 1);
+		if (em_cpumask_test(mask, (u32)json_integer_value(c)))
+			return loc_err(err, l, "cpus: CPU %lld listed twice", json_integer_value(c));
+		em_cpumask_set(mask, (u32)json_integer_value(c));
+	}
+	return 0;
+}
+
+static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta,
+		     const struct loc *l, struct gb_err *err)
+{
+	static const char *const keys[] = { "freq_khz", "power_uw", "perf", "voltage_uv",
+					    "spread", "raw", NULL };
+	static const char *const spread_keys[] = { "power_uw", "perf", "samples", NULL };
+	static const char *const raw_keys[] = { "power_uw", "perf", NULL };
+	json_t *s;
+	int rc;
+
+	if (!json_is_object(o))
+		return loc_err(err, l, "an OPP must be an object");
+	if ((rc = check_keys(o, keys, l, "OPP", err)) ||
+	    (rc = get_uint(o, "freq_khz", true, 1, 100000000, &opp->freq_khz, l, err)) ||
+	    (rc = get_uint(o, "power_uw", true, 1, EM_MAX_POWER_UW, &opp->power_uw, l, err)) ||
+	    (rc = get_uint(o, "perf", true, 1, EM_CAPACITY_SCALE, &opp->perf, l, err)) ||
+	    (rc = get_uint(o, "voltage_uv", false, 1, 10000000, &opp->voltage_uv, l, err)))
+		return rc;
+	s = json_object_get(o, "spread");
+	if (s) {
+		if (!json_is_object(s))
+			return loc_err(err, l, "\"spread\" must be an object");
+		meta->has_spread = true;
+		if ((rc = check_keys(s, spread_keys, l, "spread", err)) ||
+		    (rc = get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->power_spread_uw, l, err)) ||
+		    (rc = get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->perf_spread, l, err)) ||
+		    (rc = get_uint(s, "samples", false, 0, 1000000000, &meta->samples, l, err)))
+			return rc;
+	}
+	s = json_object_get(o, "raw");
+	if (s) {
+		if (!json_is_object(s))
+			return loc_err(err, l, "\"raw\" must be an object");
+		meta->has_raw = true;
+		if ((rc = check_keys(s, raw_keys, l, "raw", err)) ||
+		    (rc = get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->raw_power_uw, l, err)) ||
+		    (rc = get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->raw_perf, l, err)))
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_domain(json_t *d, struct em_profile *prof, int di, struct gb_err *err)
+{
+	static const char *const keys[] = { "name", "core", "cpus", "idle_power_uw", "opps", NULL };
+	struct em_domain *pd = &prof->model.domains[di];
+	struct loc l = { di, -1 };
+	json_t *opps, *o;
+	size_t i;
+	int rc;
+
+	if (!json_is_object(d))
+		return loc_err(err, &l, "a domain must be an object");
+	snprintf(pd->name, sizeof(pd->name), "pd%d", di);
+	if ((rc = check_keys(d, keys, &l, "domain", err)) ||
+	    (rc = get_str(d, "name", false, pd->name, sizeof(pd->name), &l, err)) ||
+	    (rc = get_str(d, "core", false, prof->core[di], sizeof(prof->core[di]), &l, err)) ||
+	    (rc = parse_cpus(json_object_get(d, "cpus"), &pd->cpus, &l, err)) ||
+	    (rc = get_uint(d, "idle_power_uw", false, 0, EM_MAX_POWER_UW, &pd->idle_power_uw, &l, err)))
+		return rc;
+	opps = json_object_get(d, "opps");
+	if (!opps)
+		return loc_err(err, &l, "missing field \"opps\"");
+	if (!json_is_array(opps) || json_array_size(opps) == 0)
+		return loc_err(err, &l, "\"opps\" must be a non-empty array");
+	if (json_array_size(opps) > EM_MAX_OPPS)
+		return loc_err(err, &l, "%zu OPPs, at most %d are supported", json_array_size(opps),
+			       EM_MAX_OPPS);
+	pd->nr_opps = (u32)json_array_size(opps);
+	json_array_foreach(opps, i, o) {
+		l.opp = (int)i;
+		rc = parse_opp(o, &pd->opps[i], &prof->meta[di][i], &l, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_provenance(json_t *p, struct em_provenance *prov, struct gb_err *err)
+{
+	static const char *const keys[] = { "source", "date", "tool", "tool_version", "device",
+					    "conditions", "temp_max_mc", NULL };
+	struct loc l = { -1, -1 };
+	json_t *t;
+	int rc;
+
+	if (!p)
+		return loc_err(err, &l, "missing field \"provenance\"");
+	if (!json_is_object(p))
+		return loc_err(err, &l, "\"provenance\" must be an object");
+	if ((rc = check_keys(p, keys, &l, "provenance", err)) ||
+	    (rc = get_str(p, "source", true, prov->source, sizeof(prov->source), &l, err)) ||
+	    (rc = get_str(p, "date", false, prov->date, sizeof(prov->date), &l, err)) ||
+	    (rc = get_str(p, "tool", false, prov->tool, sizeof(prov->tool), &l, err)) ||
+	    (rc = get_str(p, "tool_version", false, prov->tool_version, sizeof(prov->tool_version), &l, err)) ||
+	    (rc = get_str(p, "device", false, prov->device, sizeof(prov->device), &l, err)) ||
+	    (rc = get_str(p, "conditions", false, prov->conditions, sizeof(prov->conditions), &l, err)))
+		return rc;
+	t = json_object_get(p, "temp_max_mc");
+	if (t) {
+		if (!json_is_integer(t) || json_integer_value(t) < -100000 ||
+		    json_integer_value(t) > 200000)
+			return loc_err(err, &l, "\"temp_max_mc\" must be an integer in -100000..200000");
+		prov->has_temp = true;
+		prov->temp_max_mc = (int)json_integer_value(t);
+	}
+	return 0;
+}
+
+static int parse_root(json_t *root, struct em_profile *prof, struct gb_err *err)
+{
+	static const char *const keys[] = { "format", "soc", "description", "provenance",
+					    "domains", NULL };
+	struct loc l = { -1, -1 };
+	json_t *fmt, *doms, *d;
+	size_t i;
+	int rc;
+
+	if (!json_is_object(root))
+		return loc_err(err, &l, "the top level must be an object");
+	fmt = json_object_get(root, "format");
+	if (!fmt)
+		return loc_err(err, &l, "missing field \"format\" (expected \"%s\")", EM_FORMAT);
+	if (!json_is_string(fmt))
+		return loc_err(err, &l, "\"format\" must be a string");
+	if (strcmp(json_string_value(fmt), EM_FORMAT)) {
+		if (!strncmp(json_string_value(fmt), "gearbox-em/", 11))
+			return loc_err(err, &l, "format \"%s\" is not supported (this is %s)",
+				       json_string_value(fmt), EM_FORMAT);
+		return loc_err(err, &l, "format is \"%s\", not \"%s\"", json_string_value(fmt), EM_FORMAT);
+	}
+	if ((rc = check_keys(root, keys, &l, "the top level", err)) ||
+	    (rc = get_str(root, "soc", true, prof->soc, sizeof(prof->soc), &l, err)) ||
+	    (rc = get_str(root, "description", false, prof->description, sizeof(prof->description), &l, err)) ||
+	    (rc = parse_provenance(json_object_get(root, "provenance"), &prof->prov, err)))
+		return rc;
+	doms = json_object_get(root, "domains");
+	if (!doms)
+		return loc_err(err, &l, "missing field \"domains\"");
+	if (!json_is_array(doms) || json_array_size(doms) == 0)
+		return loc_err(err, &l, "\"domains\" must be a non-empty array");
+	if (json_array_size(doms) > EM_MAX_DOMAINS)
+		return loc_err(err, &l, "%zu perf domains, at most %d are supported",
+			       json_array_size(doms), EM_MAX_DOMAINS);
+	prof->model.nr_domains = (u32)json_array_size(doms);
+	json_array_foreach(doms, i, d) {
+		rc = parse_domain(d, prof, (int)i, err);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static void add_warning(struct em_warnings *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_warning(struct em_warnings *w, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!w)
+		return;
+	if (w->count < (int)(sizeof(w->msg) / sizeof(w->msg[0]))) {
+		va_start(ap, fmt);
+		vsnprintf(w->msg[w->count], sizeof(w->msg[0]), fmt, ap);
+		va_end(ap);
+	}
+	w->count++;
+}
+
+/* Relations within one domain: increasing frequency and perf; power that falls is a warning. */
+static int check_domain(const struct em_domain *pd, int di, bool strict, struct em_warnings *warn,
+			struct gb_err *err)
+{
+	struct loc l = { di, -1 };
+
+	if (pd->nr_opps == 0 || pd->nr_opps > EM_MAX_OPPS)
+		return loc_err(err, &l, "%u OPPs, must be 1..%d", pd->nr_opps, EM_MAX_OPPS);
+	if (cpumask_weight(&pd->cpus) == 0)
+		return loc_err(err, &l, "no CPUs");
+	for (u32 i = 0; i < pd->nr_opps; i++) {
+		const struct em_opp *o = &pd->opps[i], *p = i ? &pd->opps[i - 1] : NULL;
+
+		l.opp = (int)i;
+		if (o->perf == 0 || o->perf > EM_CAPACITY_SCALE)
+			return loc_err(err, &l, "perf %u is outside 1..%d", o->perf, EM_CAPACITY_SCALE);
+		if (o->power_uw == 0 || o->power_uw > EM_MAX_POWER_UW)
+			return loc_err(err, &l, "power %u uW is outside 1..%u", o->power_uw, EM_MAX_POWER_UW);
+		if (o->freq_khz == 0)
+			return loc_err(err, &l, "frequency must be positive");
+		if (!p)
+			continue;
+		if (o->freq_khz <= p->freq_khz)
+			return loc_err(err, &l, "frequency %u kHz does not increase (previous OPP %u kHz)",
+				       o->freq_khz, p->freq_khz);
+		if (o->perf <= p->perf)
+			return loc_err(err, &l, "perf %u does not increase with frequency (previous OPP %u)",
+				       o->perf, p->perf);
+		if (o->power_uw <= p->power_uw) {
+			if (strict)
+				return loc_err(err, &l, "power %u uW does not rise with frequency "
+					       "(previous OPP %u uW)", o->power_uw, p->power_uw);
+			add_warning(warn, "domain %d, OPP %u: power %u uW does not rise with frequency "
+				    "(previous OPP %u uW): implausible, but real measurements contain it",
+				    di, i, o->power_uw, p->power_uw);
+		}
+	}
+	return 0;
+}
+
+/* Sorts domains by capacity (then first CPU), moving their metadata along. Insertion sort:
+ * at most 64 domains, and it is stable. */
+static void sort_domains(struct em_profile *prof)
+{
+	struct em_model *m = &prof->model;
+	struct em_domain tmp_pd;
+	struct em_opp_meta tmp_meta[EM_MAX_OPPS];
+	char tmp_core[32];
+
+	for (u32 i = 1; i < m->nr_domains; i++) {
+		u32 j = i;
+
+		while (j > 0) {
+			struct em_domain *a = &m->domains[j - 1], *b = &m->domains[j];
+			u32 ca = em_domain_capacity(a), cb = em_domain_capacity(b);
+
+			if (ca < cb || (ca == cb && a->first_cpu <= b->first_cpu))
+				break;
+			tmp_pd = *a; *a = *b; *b = tmp_pd;
+			memcpy(tmp_meta, prof->meta[j - 1], sizeof(tmp_meta));
+			memcpy(prof->meta[j - 1], prof->meta[j], sizeof(tmp_meta));
+			memcpy(prof->meta[j], tmp_meta, sizeof(tmp_meta));
+			memcpy(tmp_core, prof->core[j - 1], sizeof(tmp_core));
+			memcpy(prof->core[j - 1], prof->core[j], sizeof(tmp_core));
+			memcpy(prof->core[j], tmp_core, sizeof(tmp_core));
+			j--;
+		}
+	}
+}
+
+int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
+			struct gb_err *err)
+{
+	struct em_model *m = &prof->model;
+	struct loc l = { -1, -1 };
+	int owner[EM_MAX_CPUS];
+	u32 max_cap = 0;
+	int rc;
+
+	if (m->nr_domains == 0 || m->nr_domains > EM_MAX_DOMAINS)
+		return loc_err(err, &l, "%u perf domains, must be 1..%d", m->nr_domains, EM_MAX_DOMAINS);
+	for (int c = 0; c < EM_MAX_CPUS; c++)
+		owner[c] = -1;
+	for (u32 d = 0; d < m->nr_domains; d++) {
+		struct em_domain *pd = &m->domains[d];
+
+		rc = check_domain(pd, (int)d, strict, warn, err);
+		if (rc)
+			return rc;
+		pd->first_cpu = EM_MAX_CPUS;
+		for (int c = EM_MAX_CPUS - 1; c >= 0; c--) {
+			if (!em_cpumask_test(&pd->cpus, (u32)c))
+				continue;
+			if (owner[c] >= 0) {
+				l.domain = (int)d;
+				return loc_err(err, &l, "CPU %d is already in domain %d", c, owner[c]);
+			}
+			owner[c] = (int)d;
+			pd->first_cpu = (u32)c;
+		}
+		pd->nr_cpus = cpumask_weight(&pd->cpus);
+		if (em_compute_costs(pd)) {
+			l.domain = (int)d;
+			return loc_err(err, &l, "an OPP has perf 0");
+		}
+		if (em_domain_capacity(pd) > max_cap)
+			max_cap = em_domain_capacity(pd);
+	}
+	if (max_cap != EM_CAPACITY_SCALE)
+		add_warning(warn, "the fastest domain's top perf is %u, not %d: capacities are usually "
+			    "normalised so that the fastest CPU is %d", max_cap, EM_CAPACITY_SCALE,
+			    EM_CAPACITY_SCALE);
+	sort_domains(prof);
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	m->nr_cpus = 0;
+	for (u32 d = 0; d < m->nr_domains; d++)
+		for (u32 c = 0; c < EM_MAX_CPUS; c++)
+			if (em_cpumask_test(&m->domains[d].cpus, c)) {
+				m->cpu_domain[c] = (u8)d;
+				if (c + 1 > m->nr_cpus)
+					m->nr_cpus = c + 1;
+			}
+	return 0;
+}
+
+int em_profile_load_string(const char *text, size_t len, const char *name, struct em_profile *prof,
+			   bool strict, struct em_warnings *warn, struct gb_err *err)
+{
+	json_error_t jerr;
+	json_t *root;
+	int rc;
+
+	memset(prof, 0, sizeof(*prof));
+	if (warn)
+		memset(warn, 0, sizeof(*warn));
+	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
+	if (!root) {
+		gb_err_set(err, EINVAL, "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+		gb_err_prefix(err, "%s", name);
+		return -EINVAL;
+	}
+	rc = parse_root(root, prof, err);
+	json_decref(root);
+	if (!rc)
+		rc = em_profile_finalize(prof, strict, warn, err);
+	if (rc)
+		gb_err_prefix(err, "%s", name);
+	return rc;
+}
+
+int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
+			 struct em_warnings *warn, struct gb_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int rc;
+
+	if (!f)
+		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
+	for (;;) {
+		size_t n;
+
+		if (cap - len < 65536) {
+			char *nb;
+
+			if (cap > (64u << 20)) {
+				free(buf);
+				fclose(f);
+				return gb_err_set(err, EFBIG, "%s: larger than 64 MiB", path);
+			}
+			cap = cap ? cap * 2 : 65536;
+			nb = realloc(buf, cap);
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return gb_err_set(err, ENOMEM, "%s: out of memory", path);
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (n == 0)
+			break;
+	}
+	if (ferror(f)) {
+		free(buf);
+		fclose(f);
+		return gb_err_set(err, EIO, "%s: read error", path);
+	}
+	fclose(f);
+	rc = em_profile_load_string(buf, len, path, prof, strict, warn, err);
+	free(buf);
+	return rc;
+}
+
+/* --- writing --- */
+
+static void put_str(FILE *out, const char *s)
+{
+	json_t *j = json_string(s);
+	char *enc = j ? json_dumps(j, JSON_ENCODE_ANY) : NULL;
+
+	fputs(enc ? enc : "\"\"", out);
+	free(enc);
+	json_decref(j);
+}
+
+static void put_field(FILE *out, const char *indent, const char *key, const char *val, bool comma)
+{
+	fprintf(out, "%s\"%s\": ", indent, key);
+	put_str(out, val);
+	fputs(comma ? ",\n" : "\n", out);
+}
+
+static void write_opp(FILE *out, const struct em_opp *o, const struct em_opp_meta *m, bool last)
+{
+	fprintf(out, "        { \"freq_khz\": %u, \"power_uw\": %u, \"perf\": %u", o->freq_khz,
+		o->power_uw, o->perf);
+	if (o->voltage_uv)
+		fprintf(out, ", \"voltage_uv\": %u", o->voltage_uv);
+	if (m->has_spread) {
+		fprintf(out, ", \"spread\": { \"power_uw\": %u", m->power_spread_uw);
+		if (m->perf_spread)
+			fprintf(out, ", \"perf\": %u", m->perf_spread);
+		if (m->samples)
+			fprintf(out, ", \"samples\": %u", m->samples);
+		fputs(" }", out);
+	}
+	if (m->has_raw) {
+		fprintf(out, ", \"raw\": { \"power_uw\": %u", m->raw_power_uw);
+		if (m->raw_perf)
+			fprintf(out, ", \"perf\": %u", m->raw_perf);
+		fputs(" }", out);
+	}
+	fputs(last ? " }\n" : " },\n", out);
+}
+
+int em_profile_write(const struct em_profile *prof, FILE *out)
+{
+	const struct em_provenance *p = &prof->prov;
+	const struct em_model *m = &prof->model;
+	char cpus[1024];
+
+	fputs("{\n", out);
+	put_field(out, "  ", "format", EM_FORMAT, true);
+	put_field(out, "  ", "soc", prof->soc, true);
+	if (prof->description[0])
+		put_field(out, "  ", "description", prof->description, true);
+	fputs("  \"provenance\": {\n", out);
+	put_field(out, "    ", "source", p->source, p->date[0] || p->tool[0] || p->tool_version[0] ||
+		  p->device[0] || p->conditions[0] || p->has_temp);
+	if (p->date[0])
+		put_field(out, "    ", "date", p->date, p->tool[0] || p->tool_version[0] ||
+			  p->device[0] || p->conditions[0] || p->has_temp);
+	if (p->tool[0])
+		put_field(out, "    ", "tool", p->tool, p->tool_version[0] || p->device[0] ||
+			  p->conditions[0] || p->has_temp);
+	if (p->tool_version[0])
+		put_field(out, "    ", "tool_version", p->tool_version, p->device[0] ||
+			  p->conditions[0] || p->has_temp);
+	if (p->device[0])
+		put_field(out, "    ", "device", p->device, p->conditions[0] || p->has_temp);
+	if (p->conditions[0])
+		put_field(out, "    ", "conditions", p->conditions, p->has_temp);
+	if (p->has_temp)
+		fprintf(out, "    \"temp_max_mc\": %d\n", p->temp_max_mc);
+	fputs("  },\n  \"domains\": [\n", out);
+	for (u32 d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *pd = &m->domains[d];
+
+		fputs("    {\n", out);
+		put_field(out, "      ", "name", pd->name, true);
+		if (prof->core[d][0])
+			put_field(out, "      ", "core", prof->core[d], true);
+		cpulist_format(&pd->cpus, cpus, sizeof(cpus));
+		put_field(out, "      ", "cpus", cpus, true);
+		if (pd->idle_power_uw)
+			fprintf(out, "      \"idle_power_uw\": %u,\n", pd->idle_power_uw);
+		fputs("      \"opps\": [\n", out);
+		for (u32 i = 0; i < pd->nr_opps; i++)
+			write_opp(out, &pd->opps[i], &prof->meta[d][i], i + 1 == pd->nr_opps);
+		fputs(d + 1 == m->nr_domains ? "      ]\n    }\n" : "      ]\n    },\n", out);
+	}
+	fputs("  ]\n}\n", out);
+	return ferror(out) ? -EIO : 0;
+}
+
+int em_profile_save(const struct em_profile *prof, const char *path, struct gb_err *err)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd;
+
+	if (!strcmp(path, "-"))
+		return em_profile_write(prof, stdout) ? gb_err_set(err, EIO, "stdout: write error") : 0;
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
+		return gb_err_set(err, ENAMETOOLONG, "%s: path too long", path);
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		unlink(tmp);
+		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
+	}
+	if (em_profile_write(prof, f) || fflush(f) || fsync(fileno(f))) {
+		fclose(f);
+		unlink(tmp);
+		return gb_err_set(err, EIO, "%s: write error", path);
+	}
+	fclose(f);
+	/* mkstemp creates 0600; a model is not a secret */
+	chmod(tmp, 0644);
+	if (rename(tmp, path)) {
+		int e = errno;
+
+		unlink(tmp);
+		return gb_err_set(err, e, "%s: %s", path, strerror(e));
+	}
+	return 0;
+}
+
+void em_profile_init(struct em_profile *prof, const char *source)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->prov.source, sizeof(prof->prov.source), "%s", source);
+	gmtime_r(&now, &tm);
+	strftime(prof->prov.date, sizeof(prof->prov.date), "%Y-%m-%d", &tm);
+	snprintf(prof->prov.tool, sizeof(prof->prov.tool), "gearbox");
+	snprintf(prof->prov.tool_version, sizeof(prof->prov.tool_version), "%s", GEARBOX_VERSION);
+}
