@@ -1,0 +1,512 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_policy.h - gearbox's placement and frequency policy, written once for the simulator and
+ * the BPF scheduler.
+ *
+ * The host (src/sim/ or bpf/gearbox.bpf.c) fills plain structs -- the energy model, one gb_cpu
+ * per CPU, one gb_task for the task being placed -- and calls:
+ *
+ *   gb_select_cpu()          wake-up and fork placement
+ *   gb_check_misfit()        at the tick, for the running task: capacity and power misfit
+ *   gb_domain_perf_target()  the performance (cpuperf) to request for a domain
+ *   gb_domain_overutilized() the per-domain 80% tipping point
+ *
+ * How placement works.  For every domain we first compute, without the task, the performance
+ * its busiest CPU needs (max of util x 1.25 clamped by the run queue's uclamp) and the OPP that
+ * serves it, and the domain's busy time (sum of CPU utils).  A candidate CPU is then priced by
+ * the OPP the domain would need with the task on that CPU:
+ *
+ *   E_with = cost[opp_clamp] * work
+ *          + cost[opp_util]  * busy * (1024 - w) / 1024
+ *          + cost[opp_clamp] * busy * w / 1024
+ *   delta  = E_with - cost[opp_base] * busy
+ *
+ * where opp_util is the OPP the task's utilization alone makes the domain run at (that lasts:
+ * blocked utilization keeps the frequency up), opp_clamp the OPP with the task's uclamp_min as
+ * well, which lasts only while the task is runnable, and w its runnable fraction.  Weighting the
+ * uclamp_min boost by runnable time is what keeps a small boosted task off the big core when a
+ * mid core is free (mainline prices the boost as if it lasted for the whole busy time of the
+ * domain).  work is the task's util, or its uclamp_max when that is lower.
+ *
+ * Candidates are all allowed online CPUs whose clamped demand and uclamp_min fit their capacity
+ * (the biggest CPUs always qualify), with no 20% margin: a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it
+ * just runs longer.  Within a domain the cheapest CPU wins, ties going to an idle CPU, then to
+ * fewer runnable tasks, then to the previous CPU, then to lower utilization.  Across domains the
+ * cheapest wins, except that a domain whose OPP would not rise is preferred over one that would
+ * when their deltas are within 1/16 of each other (pure OPP-cost placement raised average
+ * frequencies on Pixel 6).  A domain over its tipping point is not priced CPU by CPU: it offers
+ * only its CPU with the most spare capacity (spreading), the other domains stay energy-aware.
+ *
+ * Cost: two passes over the CPUs and one over the domains, O(domains + CPUs) per decision, with
+ * per-domain scratch in struct gb_scratch (in BPF a per-CPU map value: it exceeds the stack).
+ */
+#ifndef GEARBOX_GB_POLICY_H
+#define GEARBOX_GB_POLICY_H
+
+#include "em_model.h"
+#include "em_types.h"
+
+#define GB_UCLAMP_NONE_MAX    EM_CAPACITY_SCALE
+#define GB_NO_CPU             (-1)
+#define GB_TIE_SHIFT          4      /* deltas within 1/16 are ties for the no-OPP-raise rule */
+#define GB_MISFIT_SAT_NUM     15     /* capacity misfit: util above 15/16 of capacity */
+#define GB_MISFIT_SAT_DEN     16
+
+/* Reason codes, in docs/stream.md's order; gb_reason_name() gives the strings. */
+enum gb_reason {
+	GB_REASON_NONE,                /* no move: stayed on the previous CPU */
+	GB_REASON_WAKEUP_ENERGY,
+	GB_REASON_CAPACITY_MISFIT,
+	GB_REASON_POWER_MISFIT,
+	GB_REASON_OVERUTILIZED_SPREAD,
+	GB_REASON_IDLE_PULL,
+	GB_REASON_AFFINITY,
+	GB_REASON_FORK,
+	GB_REASON_BALANCE,
+	GB_NR_REASONS,
+};
+
+/* What the host knows about a CPU.  util/runnable include tasks sleeping that last ran here. */
+struct gb_cpu {
+	u32 util;          /* 0..1024, PELT, capacity-invariant */
+	u32 runnable;      /* PELT runnable_avg summed over the CPU's tasks */
+	u32 perf_cur;      /* perf of the OPP the CPU's domain runs at */
+	u32 nr_running;    /* running + waiting */
+	u32 uclamp_min;    /* max uclamp_min of runnable tasks: 0 when idle */
+	u32 uclamp_max;    /* max uclamp_max of runnable tasks; when idle, the last task's */
+	u8 idle;
+	u8 online;
+	u16 pad;
+};
+
+/* The task being placed. */
+struct gb_task {
+	u32 util;          /* util_avg */
+	u32 util_est;
+	u32 runnable;      /* runnable_avg, 0..1024: the share of time it wants a CPU */
+	u32 uclamp_min;
+	u32 uclamp_max;
+	s32 prev_cpu;      /* GB_NO_CPU for a new task */
+	u32 pad;
+	struct em_cpumask allowed;
+};
+
+struct gb_domain_scratch {
+	u32 base_perf;     /* perf the busiest CPU needs without the task */
+	u32 base_idx;      /* the OPP serving base_perf */
+	u32 busy;          /* sum of CPU utils without the task */
+	u32 overutilized;
+	s32 spread_cpu;    /* allowed CPU with the most spare capacity, for an OU domain */
+	u32 spread_spare;
+};
+
+struct gb_scratch {
+	struct gb_domain_scratch pd[EM_MAX_DOMAINS];
+};
+
+struct gb_decision {
+	s32 cpu;           /* chosen CPU, GB_NO_CPU when no allowed CPU is online */
+	u32 reason;        /* enum gb_reason */
+	s64 energy_delta;  /* cost x util: chosen minus previous CPU (negative saves) */
+	u32 opp_idx;       /* OPP the chosen domain would run at */
+	u32 prev_opp_idx;  /* OPP of the previous CPU's domain with the task (0 if none) */
+};
+
+static __always_inline u32 gb_min(u32 a, u32 b) { return a < b ? a : b; }
+static __always_inline u32 gb_max(u32 a, u32 b) { return a > b ? a : b; }
+
+/* fits_capacity(): the kernel's 80% tipping point. */
+static __always_inline bool gb_fits_capacity(u32 util, u32 cap)
+{
+	return (u64)util * 1280 < (u64)cap * 1024;
+}
+
+/* sugov_effective_cpu_perf(): util x 1.25, limited by uclamp_max, raised to uclamp_min. */
+static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_max)
+{
+	u32 perf = util + (util >> 2);
+
+	if (perf > uclamp_max)
+		perf = uclamp_max;
+	return perf > uclamp_min ? perf : uclamp_min;
+}
+
+static __always_inline u32 gb_task_work(const struct gb_task *t)
+{
+	u32 u = gb_max(t->util, t->util_est);
+
+	return gb_min(u, t->uclamp_max);
+}
+
+static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u32 d)
+{
+	return &m->domains[d & (EM_MAX_DOMAINS - 1)];
+}
+
+static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus, u32 c)
+{
+	return &cpus[c & (EM_MAX_CPUS - 1)];
+}
+
+/* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
+static __always_inline u32 gb_rq_umin(const struct gb_cpu *c)
+{
+	return c->nr_running ? c->uclamp_min : 0;
+}
+
+static __always_inline u32 gb_rq_umax(const struct gb_cpu *c)
+{
+	return c->uclamp_max ? c->uclamp_max : GB_UCLAMP_NONE_MAX;
+}
+
+/* cpu_overutilized(): util over the tipping point, unless a uclamp_max below the CPU's capacity
+ * says the tasks are meant to be throttled (util_fits_cpu's uclamp_max_fits). */
+static __always_inline bool gb_cpu_overutilized(const struct gb_cpu *c, u32 cap)
+{
+	u32 umax = gb_rq_umax(c);
+
+	if (gb_fits_capacity(c->util, cap))
+		return false;
+	return !(umax < EM_CAPACITY_SCALE && umax <= cap);
+}
+
+/* A CPU's utilization without the task's blocked contribution (the task last ran there). */
+static __always_inline u32 gb_util_without(const struct gb_cpu *c, u32 cpu, const struct gb_task *t)
+{
+	if ((s32)cpu != t->prev_cpu)
+		return c->util;
+	return c->util > t->util ? c->util - t->util : 0;
+}
+
+/* gb_domain_overutilized - any online CPU of domain d over its tipping point. */
+static __always_inline bool gb_domain_overutilized(const struct em_model *m,
+						   const struct gb_cpu *cpus, u32 d)
+{
+	u32 cap = em_domain_capacity(gb_pd(m, d));
+	u32 c;
+
+	for (c = 0; c < EM_MAX_CPUS; c++) {
+		const struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		if (m->cpu_domain[c] != d || !cs->online)
+			continue;
+		if (gb_cpu_overutilized(cs, cap))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need (util x 1.25
+ * within the rq's uclamp), raised to the OPP that serves it, inefficient OPPs skipped.  *opp_idx
+ * receives the OPP.  This is what scx_bpf_cpuperf_set() gets, and what the simulator runs at.
+ */
+static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
+						 const struct gb_cpu *cpus, u32 d, u32 *opp_idx)
+{
+	const struct em_domain *pd = gb_pd(m, d);
+	u32 need = 0, c, i;
+
+	for (c = 0; c < EM_MAX_CPUS; c++) {
+		const struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		if (m->cpu_domain[c] != d || !cs->online)
+			continue;
+		need = gb_max(need, gb_perf_request(cs->util, gb_rq_umin(cs), gb_rq_umax(cs)));
+	}
+	i = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
+	*opp_idx = i;
+	return pd->opps[i & (EM_MAX_OPPS - 1)].perf;
+}
+
+/* Pass 1: per domain, the state without the task. */
+static __always_inline void gb_scan_domains(const struct em_model *m, const struct gb_cpu *cpus,
+					    const struct gb_task *t, struct gb_scratch *s)
+{
+	u32 c, d;
+
+	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+		struct gb_domain_scratch *ds = &s->pd[d];
+
+		if (d >= m->nr_domains)
+			break;
+		ds->base_perf = 0;
+		ds->busy = 0;
+		ds->overutilized = 0;
+		ds->spread_cpu = GB_NO_CPU;
+		ds->spread_spare = 0;
+	}
+	for (c = 0; c < EM_MAX_CPUS; c++) {
+		const struct gb_cpu *cs;
+		struct gb_domain_scratch *ds;
+		u32 util, cap, spare;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		d = m->cpu_domain[c];
+		if (d >= m->nr_domains || !cs->online)
+			continue;
+		ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+		cap = em_domain_capacity(gb_pd(m, d));
+		util = gb_util_without(cs, c, t);
+		ds->base_perf = gb_max(ds->base_perf,
+				       gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
+		ds->busy += util;
+		if (gb_cpu_overutilized(cs, cap))
+			ds->overutilized = 1;
+		if (!em_cpumask_test(&t->allowed, c))
+			continue;
+		/* spare capacity, idle CPUs counting as having one more unit than any busy one */
+		spare = (cap > util ? cap - util : 0) + (cs->nr_running ? 0 : EM_CAPACITY_SCALE + 1);
+		if (ds->spread_cpu == GB_NO_CPU || spare > ds->spread_spare) {
+			ds->spread_cpu = (s32)c;
+			ds->spread_spare = spare;
+		}
+	}
+	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+		struct gb_domain_scratch *ds = &s->pd[d];
+		const struct em_domain *pd;
+
+		if (d >= m->nr_domains)
+			break;
+		pd = gb_pd(m, d);
+		ds->base_idx = em_efficient_state(pd, gb_min(ds->base_perf, em_domain_capacity(pd)));
+	}
+}
+
+struct gb_cand {
+	s64 delta;
+	u32 idx;
+	u8 raises;
+	u8 ok;
+};
+
+/* The price of putting t on CPU c (see the header comment). */
+static __always_inline struct gb_cand gb_price(const struct em_model *m, const struct gb_cpu *cpus,
+					       const struct gb_task *t, const struct gb_scratch *s,
+					       u32 c)
+{
+	const struct gb_cpu *cs = gb_cpu_at(cpus, c);
+	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
+	const struct em_domain *pd = gb_pd(m, d);
+	const struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	u32 cap = em_domain_capacity(pd);
+	u32 work = gb_task_work(t);
+	u32 util_with = gb_util_without(cs, c, t) + gb_max(t->util, t->util_est);
+	u32 umax = cs->nr_running ? gb_max(gb_rq_umax(cs), t->uclamp_max) : t->uclamp_max;
+	u32 umin = gb_rq_umin(cs);
+	u32 p_util = gb_min(gb_max(ds->base_perf, gb_perf_request(util_with, umin, umax)), cap);
+	u32 p_clamp = gb_min(gb_max(ds->base_perf,
+				    gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
+			     cap);
+	u32 iu = em_efficient_state(pd, p_util), ic = em_efficient_state(pd, p_clamp);
+	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
+	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
+	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
+	u64 w = gb_min(t->runnable, EM_CAPACITY_SCALE);
+	u64 busy = ds->busy;
+	u64 e_with = costc * work + ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
+	struct gb_cand r;
+
+	r.delta = (s64)e_with - (s64)(cost0 * busy);
+	r.idx = ic;
+	r.raises = ic > ds->base_idx;
+	/* not a hard wall at 80%, but the clamped demand must fit the CPU at all */
+	r.ok = cap >= EM_CAPACITY_SCALE ||
+	       (gb_min(util_with, umax) <= cap && gb_min(t->uclamp_min, t->uclamp_max) <= cap);
+	return r;
+}
+
+/* Within a domain: is CPU b (candidate cb) better than the current best a? */
+static __always_inline bool gb_better_in_domain(const struct gb_cpu *cpus, const struct gb_task *t,
+						s32 a, struct gb_cand ca, u32 b, struct gb_cand cb)
+{
+	const struct gb_cpu *x, *y;
+
+	if (a == GB_NO_CPU)
+		return true;
+	if (cb.delta != ca.delta)
+		return cb.delta < ca.delta;
+	x = gb_cpu_at(cpus, (u32)a);
+	y = gb_cpu_at(cpus, b);
+	if ((y->nr_running == 0) != (x->nr_running == 0))
+		return y->nr_running == 0;
+	if (y->nr_running != x->nr_running)
+		return y->nr_running < x->nr_running;
+	if ((s32)b == t->prev_cpu || a == t->prev_cpu)
+		return (s32)b == t->prev_cpu;
+	return y->runnable < x->runnable || (y->runnable == x->runnable && y->util < x->util);
+}
+
+/* Across domains: is (b, cb) better than (a, ca)?  Lower delta, but a tie within 1/16 goes to
+ * the candidate that does not raise its domain's OPP. */
+static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb_cand cb)
+{
+	s64 lo, hi, margin;
+
+	if (a == GB_NO_CPU)
+		return true;
+	lo = ca.delta < cb.delta ? ca.delta : cb.delta;
+	hi = ca.delta < cb.delta ? cb.delta : ca.delta;
+	margin = (lo < 0 ? -lo : lo) >> GB_TIE_SHIFT;
+	if (hi - lo <= margin && ca.raises != cb.raises)
+		return !cb.raises;
+	return cb.delta < ca.delta;
+}
+
+/*
+ * gb_select_cpu - where task t should run when it wakes up (or is forked: prev_cpu GB_NO_CPU).
+ * Only CPUs in t->allowed that are online are considered.  max_cap, when not 0, excludes CPUs
+ * whose capacity is >= max_cap (a power-misfit search: strictly smaller CPUs); min_cap excludes
+ * CPUs whose capacity is <= min_cap (a capacity-misfit search).  Fills *out; returns out->cpu.
+ */
+static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const struct gb_cpu *cpus,
+					       const struct gb_task *t, u32 min_cap, u32 max_cap,
+					       struct gb_scratch *s, struct gb_decision *out)
+{
+	s32 best = GB_NO_CPU, prev = t->prev_cpu;
+	struct gb_cand cbest = { 0 }, cprev = { 0 };
+	bool best_spread = false, have_prev = false;
+	u32 c, d;
+
+	gb_scan_domains(m, cpus, t, s);
+	if (prev >= 0 && (u32)prev < m->nr_cpus && em_cpumask_test(&t->allowed, (u32)prev) &&
+	    gb_cpu_at(cpus, (u32)prev)->online) {
+		cprev = gb_price(m, cpus, t, s, (u32)prev);
+		have_prev = true;
+	}
+	/* pass 2, one domain at a time so that the in-domain winner is compared across domains */
+	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+		const struct gb_domain_scratch *ds = &s->pd[d];
+		u32 cap;
+		s32 win = GB_NO_CPU;
+		struct gb_cand cwin = { 0 };
+
+		if (d >= m->nr_domains)
+			break;
+		cap = em_domain_capacity(gb_pd(m, d));
+		if ((min_cap && cap <= min_cap) || (max_cap && cap >= max_cap))
+			continue;
+		if (ds->overutilized) {
+			if (ds->spread_cpu == GB_NO_CPU)
+				continue;
+			win = ds->spread_cpu;
+			cwin = gb_price(m, cpus, t, s, (u32)win);
+			cwin.ok = 1;
+		} else {
+			for (c = 0; c < EM_MAX_CPUS; c++) {
+				struct gb_cand cc;
+
+				if (c >= m->nr_cpus)
+					break;
+				if (m->cpu_domain[c] != d || !gb_cpu_at(cpus, c)->online ||
+				    !em_cpumask_test(&t->allowed, c))
+					continue;
+				cc = gb_price(m, cpus, t, s, c);
+				if (!cc.ok)
+					continue;
+				if (gb_better_in_domain(cpus, t, win, cwin, c, cc)) {
+					win = (s32)c;
+					cwin = cc;
+				}
+			}
+		}
+		if (win == GB_NO_CPU)
+			continue;
+		if (gb_better_across(best, cbest, cwin)) {
+			best = win;
+			cbest = cwin;
+			best_spread = ds->overutilized;
+		}
+	}
+	if (best == GB_NO_CPU && !min_cap && !max_cap) {
+		/* nothing fits: the previous CPU, else the first allowed online CPU (affinity wins) */
+		if (have_prev) {
+			best = prev;
+			cbest = cprev;
+		} else {
+			for (c = 0; c < EM_MAX_CPUS; c++) {
+				if (c >= m->nr_cpus)
+					break;
+				if (em_cpumask_test(&t->allowed, c) && gb_cpu_at(cpus, c)->online) {
+					best = (s32)c;
+					cbest = gb_price(m, cpus, t, s, c);
+					break;
+				}
+			}
+		}
+	}
+	out->cpu = best;
+	out->opp_idx = cbest.idx;
+	out->prev_opp_idx = have_prev ? cprev.idx : 0;
+	out->energy_delta = have_prev ? cbest.delta - cprev.delta : cbest.delta;
+	if (best == GB_NO_CPU || best == prev)
+		out->reason = GB_REASON_NONE;
+	else if (prev < 0)
+		out->reason = GB_REASON_FORK;
+	else if (!have_prev)
+		out->reason = GB_REASON_AFFINITY;
+	else if (best_spread)
+		out->reason = GB_REASON_OVERUTILIZED_SPREAD;
+	else
+		out->reason = GB_REASON_WAKEUP_ENERGY;
+	return best;
+}
+
+static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, struct gb_scratch *s,
+					 struct gb_decision *out)
+{
+	return gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
+}
+
+/*
+ * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
+ * for ran_us since it last woke up:
+ *  - capacity misfit: its util is above 15/16 of the CPU's capacity (it saturates the CPU, so
+ *    its util no longer measures its demand) and uclamp_max does not cap it there: move to the
+ *    cheapest bigger CPU;
+ *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
+ *    without waking (so wake-up placement never got to move it down): move to the cheapest
+ *    smaller CPU if that costs less than staying.
+ * Returns the target CPU with out filled, or GB_NO_CPU.
+ */
+static __always_inline s32 gb_check_misfit(const struct em_model *m, const struct gb_cpu *cpus,
+					   const struct gb_task *t, u32 cpu, u64 ran_us,
+					   u64 push_after_us, struct gb_scratch *s,
+					   struct gb_decision *out)
+{
+	u32 d = m->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
+	u32 cap, util = gb_max(t->util, t->util_est);
+	s32 to;
+
+	if (d >= m->nr_domains)
+		return GB_NO_CPU;
+	cap = em_domain_capacity(gb_pd(m, d));
+	if (cap < EM_CAPACITY_SCALE && t->uclamp_max > cap &&
+	    (u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM) {
+		to = gb_select_cpu_range(m, cpus, t, cap, 0, s, out);
+		if (to != GB_NO_CPU) {
+			out->reason = GB_REASON_CAPACITY_MISFIT;
+			return to;
+		}
+		return GB_NO_CPU;
+	}
+	if (t->uclamp_max < cap && ran_us >= push_after_us) {
+		to = gb_select_cpu_range(m, cpus, t, 0, cap, s, out);
+		if (to != GB_NO_CPU && out->energy_delta < 0) {
+			out->reason = GB_REASON_POWER_MISFIT;
+			return to;
+		}
+	}
+	return GB_NO_CPU;
+}
+
+#endif /* GEARBOX_GB_POLICY_H */

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_policy.c - the shared policy (src/policy/) on hand-computed cases of the "tri" model
+ * (tests/sim/policy_models.h): PELT, frequency requests, placement, over-utilization, misfit.
+ */
+#include <string.h>
+
+#include "gb_pelt.h"
+#include "gb_policy.h"
+#include "policy_models.h"
+#include "tap.h"
+
+static struct em_model M;
+static struct gb_cpu C[EM_MAX_CPUS];
+static struct gb_scratch S;
+
+static void reset(void)
+{
+	tm_tri(&M);
+	memset(C, 0, sizeof(C));
+	for (u32 c = 0; c < M.nr_cpus; c++) {
+		C[c].online = 1;
+		C[c].idle = 1;
+	}
+}
+
+static void busy(u32 cpu, u32 util)
+{
+	C[cpu].util = util;
+	C[cpu].runnable = util;
+	C[cpu].nr_running = 1;
+	C[cpu].idle = 0;
+	C[cpu].uclamp_max = EM_CAPACITY_SCALE;
+}
+
+static struct gb_task task(u32 util, u32 umin, u32 umax, s32 prev)
+{
+	struct gb_task t = { .util = util, .util_est = util, .runnable = util, .uclamp_min = umin,
+			     .uclamp_max = umax, .prev_cpu = prev };
+
+	for (u32 c = 0; c < M.nr_cpus; c++)
+		em_cpumask_set(&t.allowed, c);
+	return t;
+}
+
+static void test_pelt_converges_to_perf_of_running_opp(void)
+{
+	struct gb_pelt a = { 0 }, b = { 0 };
+
+	for (u64 t = 1000; t <= 400000; t += 1000) {
+		gb_pelt_update(&a, t, 1024, 1024);
+		gb_pelt_update(&b, t, 300, 300);
+	}
+	CHECK(a.util_avg >= 1010 && a.util_avg <= 1024);
+	CHECK(b.util_avg >= 295 && b.util_avg <= 300);
+	CHECK(a.runnable_avg >= 1010);
+}
+
+static void test_pelt_halves_in_32_ms_of_sleep(void)
+{
+	struct gb_pelt a = { 0 };
+	u32 before;
+
+	for (u64 t = 1024; t <= 409600; t += 1024)
+		gb_pelt_update(&a, t, 1024, 1024);
+	before = a.util_avg;
+	gb_pelt_update(&a, 409600 + 32 * 1024, 0, 0);
+	CHECK(a.util_avg >= before / 2 - 2 && a.util_avg <= before / 2 + 2);
+}
+
+static void test_util_est_rises_at_once_and_decays_by_a_quarter(void)
+{
+	struct gb_pelt a = { .util_avg = 400 };
+
+	gb_util_est_dequeue(&a);
+	CHECK_EQ_U(a.util_est, 400);
+	a.util_avg = 200;
+	gb_util_est_dequeue(&a);
+	CHECK_EQ_U(a.util_est, 350);
+	CHECK_EQ_U(gb_task_util_est(&a), 350);
+}
+
+static void test_perf_request_has_headroom_and_uclamp(void)
+{
+	CHECK_EQ_U(gb_perf_request(400, 0, 1024), 500);
+	CHECK_EQ_U(gb_perf_request(400, 0, 300), 300);
+	CHECK_EQ_U(gb_perf_request(100, 600, 1024), 600);
+	CHECK_EQ_U(gb_perf_request(400, 600, 300), 600);   /* uclamp_min wins, as in the kernel */
+}
+
+static void test_domain_perf_target_skips_inefficient_opp(void)
+{
+	u32 idx;
+
+	reset();
+	/* mid OPP 1 made inefficient: 300 mW -> 500 mW gives cost 10000 >= 8750 of OPP 2 */
+	M.domains[1].opps[1].power_uw = 500000;
+	em_compute_costs(&M.domains[1]);
+	busy(4, 300);                        /* needs 375: OPP 1, which is skipped */
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 800);
+	CHECK_EQ_U(idx, 2);
+	reset();
+	busy(4, 300);
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 500);
+	C[4].uclamp_max = 250;               /* clamped below OPP 0: lowest OPP */
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 300);
+}
+
+static void test_small_task_goes_to_cheapest_little(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	t = task(50, 0, 1024, -1);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 0);
+	CHECK_EQ_U(d.reason, GB_REASON_FORK);
+	/* little delta = cost 2000 x 50 */
+	CHECK_EQ_I(d.energy_delta, 100000);
+}
+
+static void test_small_uclamp_task_prefers_free_mid_core(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* mid CPU4 runs a 200 task (perf 250, OPP 0); a 50 task with uclamp_min 450 wakes.
+	 * little cannot give 450.  big: 8000 x 50 = 400000.  mid CPU5: the boost to OPP 1 lasts
+	 * only the task's runnable time (w = 50/1024): 6000 x 50 +
+	 * (5000 x 200 x 974 + 6000 x 200 x 50) / 1024 - 5000 x 200 = 359765. */
+	reset();
+	busy(4, 200);
+	t = task(50, 450, 1024, 0);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 5);
+	CHECK_EQ_U(d.reason, GB_REASON_WAKEUP_ENERGY);
+	CHECK_EQ_U(d.opp_idx, 1);
+}
+
+static void test_task_above_tipping_point_stays_on_little_when_cheapest(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* 220 > 80% of 250 but fits 250: little at its top OPP, 3200 x 220, beats mid 5000 x 220 */
+	reset();
+	t = task(220, 0, 1024, 1);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 1);
+	CHECK_EQ_U(d.reason, GB_REASON_NONE);
+	/* but 260 does not fit at all: mid */
+	t = task(260, 0, 1024, 1);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 4);
+}
+
+static void test_overutilization_is_per_domain(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	busy(7, 900);                        /* big over 819 */
+	CHECK(gb_domain_overutilized(&M, C, 2));
+	CHECK(!gb_domain_overutilized(&M, C, 0));
+	CHECK(!gb_domain_overutilized(&M, C, 1));
+	t = task(50, 0, 1024, 2);            /* little stays energy-aware */
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 2);
+	/* a uclamp_max below capacity means the util is meant to be throttled: not OU */
+	C[7].uclamp_max = 500;
+	CHECK(!gb_domain_overutilized(&M, C, 2));
+}
+
+static void test_overutilized_domain_spreads_to_most_spare_cpu(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	for (u32 c = 4; c < 7; c++)
+		busy(c, 500);
+	busy(4, 700);                        /* over 80% of 800 */
+	CHECK(gb_domain_overutilized(&M, C, 1));
+	/* a task that only mid or big can take (uclamp_min 300), affine to mid */
+	t = task(100, 300, 1024, 4);
+	memset(&t.allowed, 0, sizeof(t.allowed));
+	em_cpumask_set(&t.allowed, 4);
+	em_cpumask_set(&t.allowed, 5);
+	C[5].util = 200;
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 5);
+	CHECK_EQ_U(d.reason, GB_REASON_OVERUTILIZED_SPREAD);
+}
+
+static void test_affinity_is_always_honoured(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	busy(7, 1000);
+	t = task(50, 0, 1024, 0);
+	memset(&t.allowed, 0, sizeof(t.allowed));
+	em_cpumask_set(&t.allowed, 7);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 7);
+	CHECK_EQ_U(d.reason, GB_REASON_AFFINITY);
+	C[7].online = 0;                     /* no allowed CPU online: no placement */
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), GB_NO_CPU);
+}
+
+static void test_power_misfit_pushes_capped_task_down_after_running_long(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* a 600 task capped at 300 running on big: mid serves 300 at 5000 vs big at 6666 */
+	reset();
+	busy(7, 600);
+	C[7].uclamp_max = 300;
+	t = task(600, 0, 300, 7);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 7, 4000, 8000, &S, &d), GB_NO_CPU);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 7, 9000, 8000, &S, &d), 4);
+	CHECK_EQ_U(d.reason, GB_REASON_POWER_MISFIT);
+	CHECK(d.energy_delta < 0);
+	/* and at wake-up it is placed down too */
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 4);
+}
+
+static void test_capacity_misfit_moves_saturating_task_up(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	busy(1, 245);
+	t = task(245, 0, 1024, 1);           /* 245 > 15/16 of 250 */
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), 4);
+	CHECK_EQ_U(d.reason, GB_REASON_CAPACITY_MISFIT);
+	t = task(220, 0, 1024, 1);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), GB_NO_CPU);
+}
+
+static void test_idle_cpu_wins_tie_within_domain(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	busy(0, 10);
+	busy(1, 10);
+	busy(2, 10);
+	t = task(30, 0, 1024, 0);            /* same OPP everywhere in little: the idle CPU3 */
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 3);
+}
+
+static void test_tie_across_domains_avoids_raising_opp(void)
+{
+	struct gb_cand raise = { .delta = 1000, .raises = 1 }, flat = { .delta = 1050, .raises = 0 };
+	struct gb_cand dear = { .delta = 2000, .raises = 0 };
+
+	CHECK(gb_better_across(0, raise, flat));
+	CHECK(!gb_better_across(0, flat, raise));
+	CHECK(!gb_better_across(0, raise, dear));
+}
+
+int main(void)
+{
+	TAP_RUN(test_pelt_converges_to_perf_of_running_opp);
+	TAP_RUN(test_pelt_halves_in_32_ms_of_sleep);
+	TAP_RUN(test_util_est_rises_at_once_and_decays_by_a_quarter);
+	TAP_RUN(test_perf_request_has_headroom_and_uclamp);
+	TAP_RUN(test_domain_perf_target_skips_inefficient_opp);
+	TAP_RUN(test_small_task_goes_to_cheapest_little);
+	TAP_RUN(test_small_uclamp_task_prefers_free_mid_core);
+	TAP_RUN(test_task_above_tipping_point_stays_on_little_when_cheapest);
+	TAP_RUN(test_overutilization_is_per_domain);
+	TAP_RUN(test_overutilized_domain_spreads_to_most_spare_cpu);
+	TAP_RUN(test_affinity_is_always_honoured);
+	TAP_RUN(test_power_misfit_pushes_capped_task_down_after_running_long);
+	TAP_RUN(test_capacity_misfit_moves_saturating_task_up);
+	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
+	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
+	return tap_done();
+}
