@@ -1,0 +1,189 @@
+#!/usr/bin/env bash
+# test_em_cli.sh GEARBOX SRCDIR - `gearbox em` from the outside: every bad-input case exits 2
+# with one "FILE: domain N, OPP M: reason" line and writes nothing; the good paths work.
+set -u
+G=$1
+SRC=$2
+. "$SRC/tests/cli/tap.sh"
+T=$(mktemp -d)
+trap 'rm -rf "$T"' EXIT
+
+# a valid base profile to mutate: little 0-1 (2 OPPs), big 2-3 (2 OPPs)
+base() {
+	cat <<JSON
+{ "format": "gearbox-em/1", "soc": "t", "provenance": { "source": "manual" },
+  "domains": [
+    { "name": "little", "cpus": "${C0:-0-1}", "opps": [
+      { "freq_khz": ${F0:-500000}, "power_uw": ${P0:-20000}, "perf": ${Q0:-100} },
+      { "freq_khz": ${F1:-1000000}, "power_uw": ${P1:-50000}, "perf": ${Q1:-200} } ] },
+    { "name": "big", "cpus": "${C1:-2-3}", "opps": [
+      { "freq_khz": 1000000, "power_uw": 200000, "perf": 512 },
+      { "freq_khz": 2000000, "power_uw": 800000, "perf": ${Q3:-1024} } ] } ] }
+JSON
+}
+
+# expect_bad NAME EXPECTED-MESSAGE [VAR=VALUE...]: the mutated profile is rejected by
+# validate (exit 2, message) and by export -o (exit 2, no output file).
+expect_bad() {
+	local name=$1 msg=$2; shift 2
+	env "$@" bash -c "$(declare -f base); base" >"$T/in.json"
+	expect_bad_file "$name" "$msg" "$T/in.json"
+}
+
+expect_bad_file() {
+	local name=$1 msg=$2 f=$3 out rc
+	out=$("$G" em validate "$f" 2>&1); rc=$?
+	rm -f "$T/out.dts"
+	"$G" em export --dt "$f" -o "$T/out.dts" >/dev/null 2>&1; rc2=$?
+	if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -qF -- "$msg" <<<"$out" && [ ! -e "$T/out.dts" ] &&
+		[ "$(grep -c . <<<"$out")" -eq 1 ] && ! ls "$T" | grep -q tmp; then
+		tap_ok "$name"
+	else
+		tap_fail "$name" "validate exit $rc, export exit $rc2, expected 2 and: $msg" "got: $out"
+	fi
+}
+
+base >"$T/good.json"
+if out=$("$G" em validate "$T/good.json" 2>&1) && grep -q "ok: t, 2 perf domains, 4 CPUs" <<<"$out"; then
+	tap_ok "a valid profile validates"
+else
+	tap_fail "a valid profile validates" "$out"
+fi
+
+printf '{ "format": "gearbox-em/1", "soc": ' >"$T/trunc.json"
+expect_bad_file "malformed JSON is rejected with line and column" "trunc.json: line 1, column" "$T/trunc.json"
+echo '{"format":"gearbox-em/1","soc":"t","provenance":{"source":"m"},"domains":[{"cpus":"0","opps":[{"freq_khz":1,"power_uw":1,"perf":1}]}],"soc":"u"}' >"$T/dup.json"
+expect_bad_file "duplicate keys are rejected" "duplicate object key" "$T/dup.json"
+echo '{"soc":"t"}' >"$T/nofmt.json"
+expect_bad_file "a missing format field is named" 'missing field "format"' "$T/nofmt.json"
+sed 's/gearbox-em\/1/gearbox-em\/9/' "$T/good.json" >"$T/v9.json"
+expect_bad_file "an unsupported format version is named" 'format "gearbox-em/9" is not supported' "$T/v9.json"
+sed 's/"power_uw": 50000/"power_mw": 50/' "$T/good.json" >"$T/typo.json"
+expect_bad_file "a misspelt field is an error, not a silent default" 'domain 0, OPP 1: unknown field "power_mw"' "$T/typo.json"
+expect_bad "a mistyped field is rejected" 'domain 0, OPP 0: "power_uw" must be an integer' P0='"20000"'
+expect_bad "a fractional value is rejected" 'domain 0, OPP 1: "perf" must be an integer, not 200.5' Q1=200.5
+expect_bad "frequency not increasing" "domain 0, OPP 1: frequency 400000 kHz does not increase" F1=400000
+expect_bad "performance not increasing" "domain 0, OPP 1: perf 90 does not increase with frequency" Q1=90
+expect_bad "zero power" 'domain 0, OPP 0: "power_uw" is 0, must be in 1..64000000' P0=0
+expect_bad "negative power" 'domain 0, OPP 0: "power_uw" is -5, must be in 1..64000000' P0=-5
+expect_bad "performance above 1024" 'domain 1, OPP 1: "perf" is 1100, must be in 1..1024' Q3=1100
+expect_bad "a CPU in two domains" "domain 1: CPU 1 is already in domain 0" C1=1-3
+expect_bad "a CPU id above the limit" "domain 1: cpus: bad CPU list" C1=2-300
+
+# counts above the limits
+python3 - "$T" <<'PY'
+import json, sys
+t = sys.argv[1]
+def dom(cpus, n, base=1):
+    return {"cpus": cpus, "opps": [{"freq_khz": 1000 * (i + 1), "power_uw": 1000 * (i + 1), "perf": base + i} for i in range(n)]}
+p = {"format": "gearbox-em/1", "soc": "x", "provenance": {"source": "manual"}}
+json.dump(dict(p, domains=[dom(str(i), 2, 10 * i + 1) for i in range(65)]), open(t + "/d65.json", "w"))
+json.dump(dict(p, domains=[dom("0", 33)]), open(t + "/o33.json", "w"))
+PY
+expect_bad_file "more than 64 domains" "65 perf domains, at most 64 are supported" "$T/d65.json"
+expect_bad_file "more than 32 OPPs" "domain 0: 33 OPPs, at most 32 are supported" "$T/o33.json"
+
+# falling power: a warning, an error with --strict
+P1=15000 bash -c "$(declare -f base); base" >"$T/fall.json"
+out=$("$G" em validate "$T/fall.json" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "warning: .*fall.json: domain 0, OPP 1: power 15000 uW does not rise" <<<"$out"; then
+	tap_ok "power that does not rise with frequency is a warning"
+else
+	tap_fail "power that does not rise with frequency is a warning" "exit $rc: $out"
+fi
+out=$("$G" em validate --strict "$T/fall.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && grep -q "fall.json: domain 0, OPP 1: power 15000 uW does not rise" <<<"$out"; then
+	tap_ok "--strict makes falling power an error"
+else
+	tap_fail "--strict makes falling power an error" "exit $rc: $out"
+fi
+
+# the shipped models validate, strictly
+if out=$("$G" em validate --strict "$SRC"/em-profiles/*.json 2>&1); then
+	tap_ok "every shipped model validates with --strict"
+else
+	tap_fail "every shipped model validates with --strict" "$out"
+fi
+
+# the shipped models are what the importer makes of the freqbench data (provenance is true)
+FB="$SRC/../shared/data/freqbench"
+if [ -f "$FB/sm8250.json" ]; then
+	"$G" em import --freqbench "$FB/sm8250.json" --domains 0-3,4-6,7 -o "$T/sm8250.json" 2>/dev/null
+	if out=$("$G" em diff --fail-above 0 "$SRC/em-profiles/sm8250.json" "$T/sm8250.json"); then
+		tap_ok "em-profiles/sm8250.json is reproduced by importing the freqbench data"
+	else
+		tap_fail "em-profiles/sm8250.json is reproduced by importing the freqbench data" "$(tail -n 3 <<<"$out")"
+	fi
+else
+	tap_skip "em-profiles/sm8250.json is reproduced by importing the freqbench data" "no ../shared/data/freqbench"
+fi
+
+# show: inefficient marks and costs as the kernel computes them
+out=$("$G" em show "$SRC/em-profiles/sm8250.json")
+if grep -q "domain 0: little (Cortex-A55), CPUs 0-3" <<<"$out" && grep -q "inefficient" <<<"$out" &&
+	grep -qE "^ +2841600 +985\.967 +1024 +9628" <<<"$out"; then
+	tap_ok "show prints each domain with cost and inefficient marks"
+else
+	tap_fail "show prints each domain with cost and inefficient marks" "$(head -n 8 <<<"$out")"
+fi
+
+# fmt is the identity on what gearbox wrote
+if "$G" em fmt "$SRC/em-profiles/gs101.json" | cmp -s - "$SRC/em-profiles/gs101.json"; then
+	tap_ok "fmt of a shipped model gives the same bytes"
+else
+	tap_fail "fmt of a shipped model gives the same bytes"
+fi
+
+# diff of a model against a 10% hotter copy
+sed -E 's/"power_uw": ([0-9]+), "perf"/"power_uw": \1X, "perf"/' "$SRC/em-profiles/msm8998.json" |
+	perl -pe 's/(\d+)X/int($1*1.1+0.5)/ge' >"$T/hot.json"
+out=$("$G" em diff "$SRC/em-profiles/msm8998.json" "$T/hot.json"); rc=$?
+if [ $rc -eq 0 ] && grep -q "largest difference: power 10.0%, perf 0.0%" <<<"$out" && grep -q "+10.0%" <<<"$out"; then
+	tap_ok "diff reports per-OPP power differences in percent"
+else
+	tap_fail "diff reports per-OPP power differences in percent" "$(tail -n 2 <<<"$out")"
+fi
+"$G" em diff --fail-above 5 "$SRC/em-profiles/msm8998.json" "$T/hot.json" >/dev/null; rc=$?
+if [ $rc -eq 1 ]; then tap_ok "diff --fail-above fails on a larger difference"; else tap_fail "diff --fail-above fails on a larger difference" "exit $rc"; fi
+
+# export --dt: opp-microwatt per OPP and capacity-dmips-mhz that gives back the capacities
+out=$("$G" em export --dt "$SRC/em-profiles/sm8250.json")
+if grep -q "opp-microwatt = <985967>;" <<<"$out" && grep -q "capacity-dmips-mhz = <1024>" <<<"$out"; then
+	tap_ok "export --dt writes opp-microwatt and capacity-dmips-mhz"
+else
+	tap_fail "export --dt writes opp-microwatt and capacity-dmips-mhz" "$(grep -A2 '&cpu7' <<<"$out")"
+fi
+# as topology_normalize_cpu_scale does: cap = dmips * fmax / max over CPUs (dmips * fmax) * 1024
+dm() { grep -A1 "&cpu$1 {" <<<"$out" | sed -n 's/.*<\([0-9]*\)>.*/\1/p'; }
+ok=1; max=0
+for c in 0:1804800 4:2419200 7:2841600; do
+	v=$(( $(dm ${c%%:*}) * ${c#*:} )); [ $v -gt $max ] && max=$v
+done
+for c in 0:1804800:286 4:2419200:876 7:2841600:1024; do
+	IFS=: read -r cpu fmax cap <<<"$c"
+	got=$(( $(dm "$cpu") * fmax * 1024 / max ))
+	[ $(( got - cap )) -le 2 ] && [ $(( cap - got )) -le 2 ] || { ok=0; echo "# cpu$cpu: $got vs $cap"; }
+done
+if [ $ok = 1 ]; then tap_ok "capacity-dmips-mhz normalises back to the model's capacities"; else tap_fail "capacity-dmips-mhz normalises back to the model's capacities"; fi
+
+out=$("$G" em export --debugfs-text "$SRC/em-profiles/sm8250.json")
+if grep -q "^cpu7/ps:2841600/power: 985967$" <<<"$out" && grep -q "^cpu0/ps:300000/inefficient: 1$" <<<"$out" && grep -q "^cpu4/cpus: 4-6$" <<<"$out"; then
+	tap_ok "export --debugfs-text prints the debugfs files"
+else
+	tap_fail "export --debugfs-text prints the debugfs files"
+fi
+
+# import errors write nothing
+"$G" em import --freqbench "$T/trunc.json" --domains 0-3 -o "$T/imp.json" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$T/imp.json" ] && grep -q "trunc.json" "$T/err"; then
+	tap_ok "a failed import writes no output"
+else
+	tap_fail "a failed import writes no output" "exit $rc: $(cat "$T/err")"
+fi
+"$G" em import --freqbench "$T/good.json" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q -- "--domains" "$T/err"; then tap_ok "import without --domains is a usage error"; else tap_fail "import without --domains is a usage error" "exit $rc"; fi
+"$G" em frobnicate 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && grep -q "unknown em command 'frobnicate'" "$T/err"; then tap_ok "an unknown em command is a usage error"; else tap_fail "an unknown em command is a usage error"; fi
+if "$G" em --help | grep -q "gearbox em validate" && "$G" --help | grep -q "^  em "; then tap_ok "--help describes the em commands"; else tap_fail "--help describes the em commands"; fi
+
+tap_done

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_em.c - the energy-model library: kernel-equivalent math on hand-computed cases, the
+ * loader's derivations, stable writing, the limits, and the importers.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cpulist.h"
+#include "em_export.h"
+#include "em_import.h"
+#include "em_model.h"
+#include "em_profile.h"
+#include "robust.h"
+#include "tap.h"
+
+static struct em_profile prof, prof2;
+
+static void set_opp(struct em_domain *pd, u32 i, u32 khz, u32 power_uw, u32 perf)
+{
+	pd->opps[i].freq_khz = khz;
+	pd->opps[i].power_uw = power_uw;
+	pd->opps[i].perf = perf;
+}
+
+/* (perf, power) = (100, 100 mW), (200, 150 mW), (300, 300 mW):
+ * costs 100000*10/100 = 10000, 150000*10/200 = 7500, 300000*10/300 = 10000. */
+static void three_opp_domain(struct em_domain *pd)
+{
+	memset(pd, 0, sizeof(*pd));
+	pd->nr_opps = 3;
+	set_opp(pd, 0, 500000, 100000, 100);
+	set_opp(pd, 1, 1000000, 150000, 200);
+	set_opp(pd, 2, 1500000, 300000, 300);
+}
+
+static void test_cost_is_power_times_10_over_perf(void)
+{
+	struct em_domain pd;
+
+	three_opp_domain(&pd);
+	CHECK_EQ_I(em_compute_costs(&pd), 0);
+	CHECK_EQ_U(pd.opps[0].cost, 10000);
+	CHECK_EQ_U(pd.opps[1].cost, 7500);
+	CHECK_EQ_U(pd.opps[2].cost, 10000);
+}
+
+static void test_opp_dominated_by_a_higher_one_is_inefficient(void)
+{
+	struct em_domain pd;
+
+	three_opp_domain(&pd);
+	em_compute_costs(&pd);
+	CHECK(pd.opps[0].flags & EM_OPP_INEFFICIENT);   /* 10000 >= 7500 of OPP 1 */
+	CHECK(!(pd.opps[1].flags & EM_OPP_INEFFICIENT));
+	CHECK(!(pd.opps[2].flags & EM_OPP_INEFFICIENT)); /* the top one never is */
+	CHECK(pd.flags & EM_PD_SKIP_INEFFICIENCIES);
+}
+
+static void test_equal_cost_lower_opp_is_inefficient(void)
+{
+	struct em_domain pd;
+
+	memset(&pd, 0, sizeof(pd));
+	pd.nr_opps = 2;
+	set_opp(&pd, 0, 1000, 1000, 100);   /* cost 100 */
+	set_opp(&pd, 1, 2000, 2000, 200);   /* cost 100: same energy per work, more speed */
+	em_compute_costs(&pd);
+	CHECK(pd.opps[0].flags & EM_OPP_INEFFICIENT);
+}
+
+static void test_monotone_cost_has_no_inefficiency(void)
+{
+	struct em_domain pd;
+
+	memset(&pd, 0, sizeof(pd));
+	pd.nr_opps = 3;
+	set_opp(&pd, 0, 1000, 1000, 100);
+	set_opp(&pd, 1, 2000, 3000, 200);
+	set_opp(&pd, 2, 3000, 6000, 300);
+	em_compute_costs(&pd);
+	for (int i = 0; i < 3; i++)
+		CHECK(!(pd.opps[i].flags & EM_OPP_INEFFICIENT));
+	CHECK(!(pd.flags & EM_PD_SKIP_INEFFICIENCIES));
+	CHECK_EQ_U(em_efficient_state(&pd, 1), 0);
+}
+
+static void test_efficient_state_skips_inefficient_and_saturates(void)
+{
+	struct em_domain pd;
+
+	three_opp_domain(&pd);
+	em_compute_costs(&pd);
+	CHECK_EQ_U(em_efficient_state(&pd, 50), 1);    /* OPP 0 fits but is inefficient */
+	CHECK_EQ_U(em_efficient_state(&pd, 200), 1);   /* perf >= util, exactly */
+	CHECK_EQ_U(em_efficient_state(&pd, 201), 2);
+	CHECK_EQ_U(em_efficient_state(&pd, 5000), 2);  /* nothing fits: the highest */
+}
+
+static void test_domain_energy_is_cost_of_state_times_sum_util(void)
+{
+	struct em_domain pd;
+
+	three_opp_domain(&pd);
+	em_compute_costs(&pd);
+	/* max util 150 -> OPP 1 (cost 7500); busy 400 -> 3,000,000 */
+	CHECK_EQ_U(em_domain_energy(&pd, 150, 400, 1024), 3000000);
+	/* max util 250 -> OPP 2 (cost 10000) */
+	CHECK_EQ_U(em_domain_energy(&pd, 250, 400, 1024), 4000000);
+	/* capped by the allowed capacity (thermal pressure): 250 -> 200 -> OPP 1 */
+	CHECK_EQ_U(em_domain_energy(&pd, 250, 400, 200), 3000000);
+	CHECK_EQ_U(em_domain_energy(&pd, 250, 0, 1024), 0);
+}
+
+static void test_cpulist_round_trip_and_errors(void)
+{
+	struct em_cpumask m;
+	struct gb_err err;
+	char buf[64];
+
+	CHECK_EQ_I(cpulist_parse("0-3,6,8-9", &m, &err), 0);
+	CHECK_EQ_U(cpumask_weight(&m), 7);
+	cpulist_format(&m, buf, sizeof(buf));
+	CHECK(!strcmp(buf, "0-3,6,8-9"));
+	CHECK_EQ_I(cpulist_parse("255", &m, &err), 0);
+	CHECK(em_cpumask_test(&m, 255));
+	CHECK(cpulist_parse("3-1", &m, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "reversed");
+	CHECK(cpulist_parse("256", &m, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "below 256");
+	CHECK(cpulist_parse("1,x", &m, &err) < 0);
+	CHECK(cpulist_parse("", &m, &err) < 0);
+}
+
+static void test_robust_mean_ignores_spikes(void)
+{
+	double x[40];
+	struct robust_stats st;
+
+	for (int i = 0; i < 40; i++)
+		x[i] = 30.0 + (i % 5) * 0.1;   /* 30.0 .. 30.4, mean 30.2 */
+	x[7] = 415;                        /* the freqbench spike */
+	x[23] = 410;
+	CHECK_EQ_I(robust_summary(x, 40, &st), 0);
+	CHECK_EQ_U(st.rejected, 2);
+	CHECK(st.mean > 30.15 && st.mean < 30.25);
+	CHECK(st.ci95 > 0 && st.ci95 < 0.1);
+}
+
+static void test_isotonic_fit_pools_violators(void)
+{
+	double y[] = { 1, 3, 2, 4 }, fit[4];
+
+	isotonic_fit(y, NULL, 4, fit);
+	CHECK(fit[0] == 1 && fit[1] == 2.5 && fit[2] == 2.5 && fit[3] == 4);
+}
+
+static const char small_json[] =
+	"{ \"format\": \"gearbox-em/1\", \"soc\": \"t\", \"provenance\": { \"source\": \"manual\" },\n"
+	"  \"domains\": [\n"
+	"    { \"name\": \"big\", \"cpus\": \"2-3\", \"opps\": [\n"
+	"      { \"freq_khz\": 1000000, \"power_uw\": 200000, \"perf\": 512 },\n"
+	"      { \"freq_khz\": 2000000, \"power_uw\": 800000, \"perf\": 1024 } ] },\n"
+	"    { \"name\": \"little\", \"cpus\": [0, 1], \"idle_power_uw\": 5000, \"opps\": [\n"
+	"      { \"freq_khz\": 500000, \"power_uw\": 20000, \"perf\": 100, \"voltage_uv\": 600000 },\n"
+	"      { \"freq_khz\": 1000000, \"power_uw\": 50000, \"perf\": 200,\n"
+	"        \"spread\": { \"power_uw\": 300, \"samples\": 40 } } ] } ] }\n";
+
+static void test_loader_orders_domains_by_capacity_and_maps_cpus(void)
+{
+	struct gb_err err;
+
+	CHECK_EQ_I(em_profile_load_string(small_json, sizeof(small_json) - 1, "t.json", &prof, false,
+					  NULL, &err), 0);
+	CHECK_EQ_U(prof.model.nr_domains, 2);
+	CHECK(!strcmp(prof.model.domains[0].name, "little"));
+	CHECK(!strcmp(prof.model.domains[1].name, "big"));
+	CHECK_EQ_U(prof.model.nr_cpus, 4);
+	CHECK_EQ_I(em_domain_of_cpu(&prof.model, 0), 0);
+	CHECK_EQ_I(em_domain_of_cpu(&prof.model, 3), 1);
+	CHECK_EQ_I(em_domain_of_cpu(&prof.model, 4), -1);
+	CHECK_EQ_U(prof.model.domains[0].nr_cpus, 2);
+	CHECK_EQ_U(prof.model.domains[1].first_cpu, 2);
+	CHECK_EQ_U(prof.model.domains[0].idle_power_uw, 5000);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].voltage_uv, 600000);
+	CHECK(prof.meta[0][1].has_spread);
+	CHECK_EQ_U(prof.meta[0][1].samples, 40);
+	/* cost is derived: 20000 * 10 / 100 */
+	CHECK_EQ_U(prof.model.domains[0].opps[0].cost, 2000);
+}
+
+static char *write_to_string(const struct em_profile *p, size_t *len)
+{
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, len);
+
+	em_profile_write(p, f);
+	fclose(f);
+	return buf;
+}
+
+static void test_writing_is_stable_across_a_round_trip(void)
+{
+	struct gb_err err;
+	size_t l1, l2;
+	char *a, *b;
+
+	CHECK_EQ_I(em_profile_load_string(small_json, sizeof(small_json) - 1, "t", &prof, false,
+					  NULL, &err), 0);
+	a = write_to_string(&prof, &l1);
+	CHECK_EQ_I(em_profile_load_string(a, l1, "a", &prof2, false, NULL, &err), 0);
+	b = write_to_string(&prof2, &l2);
+	CHECK_EQ_U(l1, l2);
+	CHECK(l1 == l2 && !memcmp(a, b, l1));
+	CHECK_STR_CONTAINS(a, "{ \"freq_khz\": 500000, \"power_uw\": 20000, \"perf\": 100, "
+			      "\"voltage_uv\": 600000 },\n");
+	free(a);
+	free(b);
+}
+
+/* A generated profile: nd domains of nc CPUs and no OPPs each, perf rising across domains. */
+static char *generate(int nd, int no, int nc, int first_cpu_of_last)
+{
+	size_t cap = 4u << 20, n = 0;
+	char *s = malloc(cap);
+
+	n += (size_t)snprintf(s + n, cap - n, "{\"format\":\"gearbox-em/1\",\"soc\":\"gen\","
+			      "\"provenance\":{\"source\":\"manual\"},\"domains\":[");
+	for (int d = 0; d < nd; d++) {
+		int cpu0 = d == nd - 1 && first_cpu_of_last >= 0 ? first_cpu_of_last : d * nc;
+
+		n += (size_t)snprintf(s + n, cap - n, "%s{\"cpus\":\"%d-%d\",\"opps\":[", d ? "," : "",
+				      cpu0, cpu0 + nc - 1);
+		for (int i = 0; i < no; i++)
+			n += (size_t)snprintf(s + n, cap - n,
+					      "%s{\"freq_khz\":%d,\"power_uw\":%d,\"perf\":%d}",
+					      i ? "," : "", 100000 * (i + 1), 1000 * (i + 1) * (d + 1),
+					      (d * no + i + 1) * 1024 / (nd * no) > 0 ?
+						      (d * no + i + 1) * 1024 / (nd * no) : 1);
+		n += (size_t)snprintf(s + n, cap - n, "]}");
+	}
+	snprintf(s + n, cap - n, "]}");
+	return s;
+}
+
+static void test_profile_at_the_limits_loads(void)
+{
+	/* 64 domains x 32 OPPs x 4 CPUs = 256 CPUs; perf 1..1024 strictly rising per domain */
+	char *s = generate(EM_MAX_DOMAINS, 16, EM_MAX_CPUS / EM_MAX_DOMAINS, -1);
+	struct gb_err err;
+	int rc = em_profile_load_string(s, strlen(s), "gen", &prof, false, NULL, &err);
+
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.nr_domains, EM_MAX_DOMAINS);
+	CHECK_EQ_U(prof.model.nr_cpus, EM_MAX_CPUS);
+	CHECK_EQ_I(em_domain_of_cpu(&prof.model, 255), 63);
+	free(s);
+	/* 32 OPPs per domain on 32 domains (the perf scale has only 1024 steps to share) */
+	s = generate(32, EM_MAX_OPPS, 8, -1);
+	rc = em_profile_load_string(s, strlen(s), "gen32", &prof, false, NULL, &err);
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.domains[0].nr_opps, EM_MAX_OPPS);
+	free(s);
+}
+
+static void test_profile_over_the_limits_is_rejected(void)
+{
+	struct gb_err err;
+	char *s;
+
+	s = generate(EM_MAX_DOMAINS + 1, 2, 1, -1);
+	CHECK(em_profile_load_string(s, strlen(s), "g", &prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "65 perf domains, at most 64");
+	free(s);
+	s = generate(2, EM_MAX_OPPS + 1, 1, -1);
+	CHECK(em_profile_load_string(s, strlen(s), "g", &prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0: 33 OPPs, at most 32");
+	free(s);
+	s = generate(2, 2, 2, 255);   /* last domain would be CPUs 255-256 */
+	CHECK(em_profile_load_string(s, strlen(s), "g", &prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: cpus:");
+	free(s);
+}
+
+static void test_strict_turns_falling_power_into_an_error(void)
+{
+	static const char j[] =
+		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+		"\"domains\":[{\"cpus\":\"0\",\"opps\":[{\"freq_khz\":1,\"power_uw\":10,\"perf\":10},"
+		"{\"freq_khz\":2,\"power_uw\":9,\"perf\":20}]}]}";
+	struct em_warnings w;
+	struct gb_err err;
+
+	CHECK_EQ_I(em_profile_load_string(j, sizeof(j) - 1, "w.json", &prof, false, &w, &err), 0);
+	CHECK(w.count >= 1);
+	CHECK_STR_CONTAINS(w.msg[0], "domain 0, OPP 1: power 9 uW does not rise");
+	CHECK(em_profile_load_string(j, sizeof(j) - 1, "w.json", &prof, true, &w, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "w.json: domain 0, OPP 1: power 9 uW does not rise");
+}
+
+static void test_debugfs_export_imports_back_identically(void)
+{
+	char dir[] = "/tmp/gearbox-test-dbgXXXXXX";
+	struct em_diff_summary sum;
+	struct gb_err err;
+
+	CHECK(mkdtemp(dir) != NULL);
+	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, false, NULL, &err), 0);
+	CHECK_EQ_I(em_export_debugfs_tree(&prof, dir, &err), 0);
+	CHECK_EQ_I(em_import_debugfs(dir, NULL, &prof2, &err), 0);
+	em_diff(&prof, &prof2, NULL, &sum);
+	CHECK_EQ_U(sum.unmatched_domains, 0);
+	CHECK_EQ_U(sum.unmatched_opps, 0);
+	CHECK(sum.max_power_pct == 0 && sum.max_perf_pct == 0);
+	CHECK_EQ_U(sum.inefficiency_mismatches, 0);
+	CHECK_EQ_U(sum.matched_opps, 11 + 14 + 18);
+	{
+		char cmd[128];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+		CHECK_EQ_I(system(cmd), 0);
+	}
+}
+
+static void put(const char *dir, const char *rel, const char *val)
+{
+	char p[512], cmd[600];
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\"", dir, rel);
+	if (system(cmd))
+		return;
+	snprintf(p, sizeof(p), "%s/%s", dir, rel);
+	f = fopen(p, "w");
+	if (f) {
+		fprintf(f, "%s\n", val);
+		fclose(f);
+	}
+}
+
+static void test_old_debugfs_layout_in_mw_uses_cpu_capacity(void)
+{
+	char dir[] = "/tmp/gearbox-test-olddbgXXXXXX";
+	char em[600], cpu[600], cmd[700];
+	struct gb_err err;
+	int rc;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(em, sizeof(em), "%s/em", dir);
+	snprintf(cpu, sizeof(cpu), "%s/cpu", dir);
+	/* v5.0 layout: pdN, cs:<kHz>, power in mW, no performance */
+	put(em, "pd0/cpus", "0-3");
+	put(em, "pd0/cs:500000/frequency", "500000");
+	put(em, "pd0/cs:500000/power", "10");
+	put(em, "pd0/cs:1000000/frequency", "1000000");
+	put(em, "pd0/cs:1000000/power", "30");
+	put(em, "pd4/cpus", "4-5");
+	put(em, "pd4/cs:2000000/frequency", "2000000");
+	put(em, "pd4/cs:2000000/power", "500");
+	put(cpu, "cpu0/cpu_capacity", "400");
+	put(cpu, "cpu4/cpu_capacity", "1024");
+	rc = em_import_debugfs(em, cpu, &prof, &err);
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].power_uw, 10000);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].perf, 200);   /* 400 * 500000 / 1000000 */
+	CHECK_EQ_U(prof.model.domains[0].opps[1].perf, 400);
+	CHECK_EQ_U(prof.model.domains[1].opps[0].perf, 1024);
+	/* without cpu_capacity the import must fail and say what to give */
+	CHECK(em_import_debugfs(em, "/nonexistent", &prof, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "--cpu-sysfs");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_I(system(cmd), 0);
+}
+
+static void test_freqbench_import_rejects_spikes_and_fits_monotone(void)
+{
+	struct gb_err err;
+	int rc = em_import_freqbench(SRCDIR "/tests/unit/fixtures/freqbench-small.json", "0-1,2",
+				     NULL, &prof, &err);
+
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.nr_domains, 2);
+	CHECK(!strcmp(prof.model.domains[0].name, "little"));
+	/* OPP 0: samples ~30.2 mW with a 415 mW spike, cluster idle (median) 10 mW -> ~20.2 mW */
+	CHECK(prof.model.domains[0].opps[0].power_uw > 20000 &&
+	      prof.model.domains[0].opps[0].power_uw < 20400);
+	CHECK_EQ_U(prof.meta[0][0].samples, 39);
+	/* OPPs 1 and 2 measured 50 and 45 mW: pooled to ~47.5 by the fit, still rising, raw kept
+	 * (OPP 2's idle reading of 400 mW above baseline is a spike the median ignores) */
+	CHECK(prof.model.domains[0].opps[2].power_uw > prof.model.domains[0].opps[1].power_uw);
+	CHECK(prof.model.domains[0].opps[1].power_uw > 47000 &&
+	      prof.model.domains[0].opps[1].power_uw < 48000);
+	CHECK(prof.meta[0][2].has_raw);
+	CHECK(prof.meta[0][2].raw_power_uw > 44500 && prof.meta[0][2].raw_power_uw < 45500);
+	CHECK(!prof.meta[0][0].has_raw);
+	/* perf = score / max score * 1024 */
+	CHECK_EQ_U(prof.model.domains[1].opps[1].perf, 1024);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].perf, 256);
+}
+
+static void test_shipped_gs101_little_top_opp_costs_more_than_the_one_below(void)
+{
+	struct gb_err err;
+	const struct em_domain *pd;
+
+	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, true, NULL, &err), 0);
+	pd = &prof.model.domains[0];
+	CHECK_EQ_U(pd->opps[pd->nr_opps - 1].freq_khz, 1803000);
+	/* the freqbench quirk: 1803 MHz costs far more per unit of work than 1704 MHz */
+	CHECK(pd->opps[pd->nr_opps - 1].cost * 100 > pd->opps[pd->nr_opps - 2].cost * 115);
+}
+
+int main(void)
+{
+	TAP_RUN(test_cost_is_power_times_10_over_perf);
+	TAP_RUN(test_opp_dominated_by_a_higher_one_is_inefficient);
+	TAP_RUN(test_equal_cost_lower_opp_is_inefficient);
+	TAP_RUN(test_monotone_cost_has_no_inefficiency);
+	TAP_RUN(test_efficient_state_skips_inefficient_and_saturates);
+	TAP_RUN(test_domain_energy_is_cost_of_state_times_sum_util);
+	TAP_RUN(test_cpulist_round_trip_and_errors);
+	TAP_RUN(test_robust_mean_ignores_spikes);
+	TAP_RUN(test_isotonic_fit_pools_violators);
+	TAP_RUN(test_loader_orders_domains_by_capacity_and_maps_cpus);
+	TAP_RUN(test_writing_is_stable_across_a_round_trip);
+	TAP_RUN(test_profile_at_the_limits_loads);
+	TAP_RUN(test_profile_over_the_limits_is_rejected);
+	TAP_RUN(test_strict_turns_falling_power_into_an_error);
+	TAP_RUN(test_debugfs_export_imports_back_identically);
+	TAP_RUN(test_old_debugfs_layout_in_mw_uses_cpu_capacity);
+	TAP_RUN(test_freqbench_import_rejects_spikes_and_fits_monotone);
+	TAP_RUN(test_shipped_gs101_little_top_opp_costs_more_than_the_one_below);
+	return tap_done();
+}
