@@ -1,0 +1,380 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * measure.c - the measurement loop of profile.h, identical for every platform.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile.h"
+#include "stats.h"
+
+#define MIN_ROUNDS 4
+#define MAX_ROUNDS 1024
+/* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
+#define SIGMA_FLOOR_REL 0.002
+#define COOL_STEP_NS 1000000000ull
+#define COOL_HYSTERESIS_MC 3000
+
+void prof_opts_default(struct prof_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->target_pct = 1.0;
+	o->opp_cap_ns = 30ull * 1000000000;
+	o->window_ns = 250ull * 1000000;
+	o->settle_ns = 100ull * 1000000;
+	o->switch_settle_ns = 20ull * 1000000;
+	o->max_temp_mc = 55000;
+	o->max_cool_ns = 120ull * 1000000000;
+	o->verify_tol_pct = 3.0;
+}
+
+struct loop {
+	const struct prof_platform *pf;
+	const struct prof_opts *o;
+	struct prof_result *res;
+	struct prof_window *w;
+	struct prof_samples active, idle, rate;
+	double *scratch;
+	double lsb_uw;
+	bool from_energy;
+	/* where each round's active and idle window starts in active / idle */
+	size_t a_start[MAX_ROUNDS + 1], i_start[MAX_ROUNDS + 1];
+	u32 rounds;
+	size_t scratch_cap;
+	u32 opps_done, opps_total;
+	u64 start_ns;
+};
+
+static void note_temp(struct loop *l, int *out_mc)
+{
+	int mc;
+
+	if (!l->pf->temp_mc || l->pf->temp_mc(l->pf->ctx, &mc) < 0)
+		return;
+	if (l->res->temp_min_mc == INT_MIN || mc < l->res->temp_min_mc)
+		l->res->temp_min_mc = mc;
+	if (l->res->temp_max_mc == INT_MIN || mc > l->res->temp_max_mc)
+		l->res->temp_max_mc = mc;
+	if (out_mc)
+		*out_mc = mc;
+}
+
+/* Thermal guard: leakage grows with temperature, and a hot SoC throttles (an OPP that then
+ * does not apply).  Stop the load and wait, bounded, until it is below the limit again. */
+static int thermal_guard(struct loop *l, struct gb_err *err)
+{
+	const struct prof_platform *pf = l->pf;
+	u64 waited = 0;
+	int mc, ret;
+
+	if (!l->o->max_temp_mc || !pf->temp_mc || pf->temp_mc(pf->ctx, &mc) < 0 ||
+	    mc <= l->o->max_temp_mc)
+		return 0;
+	ret = pf->set_load(pf->ctx, -1, err);
+	if (ret < 0)
+		return ret;
+	l->res->cool_waits++;
+	while (mc > l->o->max_temp_mc - COOL_HYSTERESIS_MC && waited < l->o->max_cool_ns) {
+		pf->wait(pf->ctx, COOL_STEP_NS);
+		waited += COOL_STEP_NS;
+		if (pf->temp_mc(pf->ctx, &mc) < 0)
+			break;
+	}
+	return 0;
+}
+
+static int ensure_scratch(struct loop *l, size_t n)
+{
+	if (n <= l->scratch_cap)
+		return 0;
+	free(l->scratch);
+	l->scratch_cap = n * 2;
+	l->scratch = malloc(l->scratch_cap * sizeof(double));
+	return l->scratch ? 0 : -ENOMEM;
+}
+
+/* One window with the load on cpu (or off); power samples go to dst. */
+static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double *rate,
+		      double *eff_khz, struct gb_err *err)
+{
+	const struct prof_platform *pf = l->pf;
+	struct prof_window *w = l->w;
+	int ret;
+
+	ret = pf->set_load(pf->ctx, cpu, err);
+	if (ret < 0)
+		return ret;
+	pf->wait(pf->ctx, l->o->switch_settle_ns);
+	memset(w, 0, offsetof(struct prof_window, power_uw));
+	ret = pf->window(pf->ctx, l->o->window_ns, w, err);
+	if (ret < 0)
+		return ret;
+	l->from_energy = w->from_energy;
+	if (w->power_lsb_uw > l->lsb_uw)
+		l->lsb_uw = w->power_lsb_uw;
+	for (u32 i = 0; i < w->nr_power; i++) {
+		ret = prof_samples_push(dst, w->power_uw[i]);
+		if (ret < 0)
+			return gb_err_set(err, ENOMEM, "out of memory");
+	}
+	if (rate) {
+		/* Rate while running: task-clock excludes time another task had the CPU. */
+		u64 run_ns = w->task_clock_ns ? w->task_clock_ns : w->duration_ns;
+
+		*rate = run_ns ? (double)w->work * 1e9 / (double)run_ns : 0;
+		*eff_khz = w->cycles && run_ns ? (double)w->cycles * 1e6 / (double)run_ns : 0;
+	}
+	return 0;
+}
+
+static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq_khz,
+		     const struct prof_opp_result *r)
+{
+	const struct prof_opts *o = l->o;
+	u64 elapsed = l->pf->now_ns(l->pf->ctx) - l->start_ns;
+	double eta_s = l->opps_done ? (double)elapsed / l->opps_done *
+					      (l->opps_total - l->opps_done) / 1e9 : 0;
+
+	if (o->quiet || !o->progress)
+		return;
+	if (o->progress_tty) {
+		int width = 30, fill = (int)(width * l->opps_done / l->opps_total);
+
+		fprintf(o->progress, "\r[%.*s%*s] %u/%u %-6s %7u kHz  ETA %3.0fm%02.0fs ",
+			fill, "##############################", width - fill, "", l->opps_done,
+			l->opps_total, di->name, freq_khz, floor(eta_s / 60), fmod(eta_s, 60));
+		if (l->opps_done == l->opps_total)
+			fputc('\n', o->progress);
+	} else {
+		fprintf(o->progress,
+			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.0f it/s, %u samples%s%s\n",
+			l->opps_done, l->opps_total, di->name, freq_khz, r->power_uw / 1000,
+			r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
+			r->samples, r->converged ? "" : " (time cap)",
+			r->not_applied ? " NOT APPLIED" : "");
+	}
+	fflush(o->progress);
+}
+
+static int first_cpu(const struct em_cpumask *m)
+{
+	for (u32 c = 0; c < EM_MAX_CPUS; c++)
+		if (em_cpumask_test(m, c))
+			return (int)c;
+	return 0;
+}
+
+/*
+ * The CI of the power difference comes from the spread of the per-round differences, not from
+ * the samples: rounds are the independent unit, while samples inside a window share drift,
+ * meter filtering and heavy-tailed bursts that a per-sample CI would hide.
+ */
+static double round_diff_ci(const struct loop *l, double med_a, double med_i, double sigma,
+			    double reject)
+{
+	double d[MAX_ROUNDS], mean = 0, sq = 0;
+	u32 n = 0;
+
+	for (u32 r = 0; r < l->rounds; r++) {
+		double a = prof_trimmed_mean_range(&l->active, l->a_start[r], l->a_start[r + 1],
+						   med_a, sigma, reject);
+		double i = prof_trimmed_mean_range(&l->idle, l->i_start[r], l->i_start[r + 1],
+						   med_i, sigma, reject);
+
+		if (isnan(a) || isnan(i))
+			continue;
+		d[n] = a - i;
+		mean += d[n++];
+	}
+	if (n < 2)
+		return INFINITY;
+	mean /= n;
+	for (u32 r = 0; r < n; r++)
+		sq += (d[r] - mean) * (d[r] - mean);
+	return prof_t95(n) * sqrt(sq / (n - 1)) / sqrt((double)n);
+}
+
+/* Active and idle power, trimmed with one sigma (the larger) so that the difference stays
+ * unbiased when the spikes are real; returns the CI of the difference. */
+static double power_stats(struct loop *l, struct prof_stat *sa, struct prof_stat *si)
+{
+	double reject = l->from_energy ? PROF_REJECT_SIGMAS_ENERGY : PROF_REJECT_SIGMAS;
+	double med_a, sig_a, med_i, sig_i, sigma;
+
+	prof_robust_sigma(&l->active, SIGMA_FLOOR_REL, l->lsb_uw, l->scratch, &med_a, &sig_a);
+	prof_robust_sigma(&l->idle, SIGMA_FLOOR_REL, l->lsb_uw, l->scratch, &med_i, &sig_i);
+	sigma = sig_a > sig_i ? sig_a : sig_i;
+	prof_trimmed_stat(&l->active, med_a, sigma, reject, sa);
+	prof_trimmed_stat(&l->idle, med_i, sigma, reject, si);
+	return round_diff_ci(l, med_a, med_i, sigma, reject);
+}
+
+static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
+{
+	const struct prof_platform *pf = l->pf;
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	struct prof_opp_result *r = &l->res->opp[d][k];
+	struct prof_stat sa, si, sr;
+	double eff_sum = 0;
+	u32 eff_n = 0, rounds = 0;
+	int cpu = first_cpu(&di->cpus);
+	u64 t0;
+	int ret;
+
+	r->freq_khz = di->freq_khz[k];
+	r->temp_mc = INT_MIN;
+	ret = thermal_guard(l, err);
+	if (ret < 0)
+		return ret;
+	t0 = pf->now_ns(pf->ctx);
+	ret = pf->set_freq(pf->ctx, d, r->freq_khz, err);
+	if (ret < 0)
+		return ret;
+	pf->wait(pf->ctx, l->o->settle_ns);
+	prof_samples_clear(&l->active);
+	prof_samples_clear(&l->idle);
+	prof_samples_clear(&l->rate);
+	l->rounds = 0;
+	for (;;) {
+		double rate, eff;
+		double target = l->o->target_pct / 100;
+
+		l->a_start[l->rounds] = l->active.n;
+		l->i_start[l->rounds] = l->idle.n;
+		/* ABBA order: a linear drift (the SoC warming up) hits both sides alike */
+		if (rounds % 2) {
+			ret = one_window(l, -1, &l->idle, NULL, NULL, err);
+			if (ret < 0)
+				return ret;
+		}
+		ret = one_window(l, cpu, &l->active, &rate, &eff, err);
+		if (ret < 0)
+			return ret;
+		if (prof_samples_push(&l->rate, rate) < 0)
+			return gb_err_set(err, ENOMEM, "out of memory");
+		if (eff > 0) {
+			eff_sum += eff;
+			eff_n++;
+		}
+		if (rounds % 2 == 0) {
+			ret = one_window(l, -1, &l->idle, NULL, NULL, err);
+			if (ret < 0)
+				return ret;
+		}
+		rounds++;
+		l->rounds = rounds;
+		l->a_start[rounds] = l->active.n;
+		l->i_start[rounds] = l->idle.n;
+		if (ensure_scratch(l, l->active.n > l->idle.n ? l->active.n : l->idle.n) < 0)
+			return gb_err_set(err, ENOMEM, "out of memory");
+		r->power_ci_uw = power_stats(l, &sa, &si);
+		prof_robust_stat(&l->rate, PROF_REJECT_SIGMAS, 0.0005, 0, l->scratch, &sr);
+		r->power_uw = sa.mean - si.mean;
+		r->rate = sr.mean;
+		r->rate_ci = sr.ci95;
+		r->time_ns = pf->now_ns(pf->ctx) - t0;
+		if (rounds >= MIN_ROUNDS && rounds % 2 == 0 && r->power_uw > 0 &&
+		    r->power_ci_uw <= target * r->power_uw && r->rate_ci <= target * r->rate) {
+			r->converged = true;
+			break;
+		}
+		if (r->time_ns >= l->o->opp_cap_ns || rounds >= MAX_ROUNDS)
+			break;
+		ret = thermal_guard(l, err);
+		if (ret < 0)
+			return ret;
+	}
+	r->active_uw = sa.mean;
+	r->idle_uw = si.mean;
+	r->samples = (u32)(sa.n + si.n);
+	r->rejected = (u32)(sa.rejected + si.rejected);
+	r->eff_khz = eff_n ? eff_sum / eff_n : 0;
+	if (r->eff_khz > 0 &&
+	    fabs(r->eff_khz - r->freq_khz) > l->o->verify_tol_pct / 100 * r->freq_khz)
+		r->not_applied = true;
+	note_temp(l, &r->temp_mc);
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Without a cycle counter: a CPU-bound loop does a fixed amount of work per cycle, so its
+ * iterations per kHz are the same at every OPP of a domain.  An OPP far from the domain's
+ * median ran at some other frequency.
+ */
+static void verify_by_rate(struct loop *l, u32 d)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	double ratio[EM_MAX_OPPS], sorted[EM_MAX_OPPS], med;
+	u32 k, n = di->nr_opps;
+
+	if (n < 3)
+		return;
+	for (k = 0; k < n; k++) {
+		const struct prof_opp_result *r = &l->res->opp[d][k];
+
+		if (r->eff_khz > 0)
+			return;     /* cycles already verified this domain */
+		ratio[k] = sorted[k] = r->rate / r->freq_khz;
+	}
+	qsort(sorted, n, sizeof(double), cmp_double);
+	med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+	for (k = 0; k < n; k++)
+		if (fabs(ratio[k] - med) > l->o->verify_tol_pct / 100 * med)
+			l->res->opp[d][k].not_applied = true;
+}
+
+int prof_measure(const struct prof_platform *pf, const struct prof_topology *topo,
+		 const struct prof_opts *o, struct prof_result *res, struct gb_err *err)
+{
+	struct loop l = { .pf = pf, .o = o, .res = res };
+	int ret = 0;
+
+	memset(res, 0, sizeof(*res));
+	res->topo = *topo;
+	res->temp_min_mc = res->temp_max_mc = INT_MIN;
+	if (topo->nr_domains == 0)
+		return gb_err_set(err, ENODEV, "no perf domain to profile");
+	for (u32 d = 0; d < topo->nr_domains; d++)
+		l.opps_total += topo->dom[d].nr_opps;
+	l.w = malloc(sizeof(*l.w));
+	if (!l.w)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	l.start_ns = pf->now_ns(pf->ctx);
+	note_temp(&l, NULL);
+	for (u32 d = 0; d < topo->nr_domains && ret == 0; d++) {
+		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
+			ret = measure_opp(&l, d, k, err);
+			if (ret < 0) {
+				gb_err_prefix(err, "%s, %u kHz", topo->dom[d].name,
+					      topo->dom[d].freq_khz[k]);
+				break;
+			}
+			l.opps_done++;
+			progress(&l, &topo->dom[d], topo->dom[d].freq_khz[k], &res->opp[d][k]);
+		}
+		if (ret == 0)
+			verify_by_rate(&l, d);
+	}
+	if (ret == 0)
+		ret = pf->set_load(pf->ctx, -1, err);
+	res->total_ns = pf->now_ns(pf->ctx) - l.start_ns;
+	for (u32 d = 0; d < topo->nr_domains; d++)
+		for (u32 k = 0; k < topo->dom[d].nr_opps; k++)
+			res->nr_not_applied += res->opp[d][k].not_applied;
+	prof_samples_free(&l.active);
+	prof_samples_free(&l.idle);
+	prof_samples_free(&l.rate);
+	free(l.scratch);
+	free(l.w);
+	return ret;
+}

@@ -1,0 +1,144 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * profile.h - the profiler: one measurement loop over a platform interface.
+ *
+ * How a profile is measured.  For every perf domain and every OPP, ascending:
+ *
+ *   1. request the OPP, wait settle_ms for the clock and the rails to follow;
+ *   2. thermal guard: when the hottest sensor is above max_temp_mc, stop the load and wait
+ *      (bounded) for it to cool, so that leakage does not creep into the numbers;
+ *   3. alternate rounds of an *active* window (a calibrated CPU-bound load pinned to the
+ *      domain's first CPU) and an *idle* window (same OPP, no load).  Interleaving makes slow
+ *      drifts (temperature-driven leakage, battery voltage, background noise) hit both sides
+ *      equally, so that their difference - the power of one busy CPU at this OPP, the kernel's
+ *      em_perf_state.power - stays unbiased;
+ *   4. after each round, reject outlier samples (further than PROF_REJECT_SIGMAS robust sigmas
+ *      from the median, sigma = 1.4826 * MAD) and compute the 95% confidence half-width of
+ *      each mean; stop when both the power difference and the load's rate are within
+ *      target_pct of their means, or at the per-OPP time cap;
+ *   5. verify that the OPP really applied: cycles per second of the load (when the platform
+ *      counts cycles) must match the requested frequency; otherwise the load's iterations per
+ *      kHz must match the domain's median (a CPU-bound loop has constant work per cycle).
+ *      An OPP that fails is reported and left out of the model.
+ *
+ * Performance is the load's rate normalised so that the fastest OPP of the SoC is 1024.
+ *
+ * Platforms (the only part that differs between a board and the simulator) provide
+ * struct prof_platform: a table of operations.  Function pointers are fine here: this is user
+ * space, not the BPF-safe policy.
+ */
+#ifndef GEARBOX_PROFILE_H
+#define GEARBOX_PROFILE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "em_profile.h"
+#include "gb_err.h"
+
+#define PROF_REJECT_SIGMAS 5.0
+/* Energy-counter samples integrate real energy (background work included): trimming them
+ * biases the mean, so only gross errors are cut. */
+#define PROF_REJECT_SIGMAS_ENERGY 20.0
+#define PROF_MAX_WINDOW_SAMPLES 4096
+
+struct prof_domain_info {
+	char name[EM_NAME_LEN];
+	struct em_cpumask cpus;
+	u32 nr_opps;
+	u32 freq_khz[EM_MAX_OPPS];   /* ascending */
+};
+
+struct prof_topology {
+	char soc[64];
+	char device[128];
+	char power_source[128];      /* e.g. "hwmon ina231 power1", for provenance */
+	u32 nr_domains;
+	struct prof_domain_info dom[EM_MAX_DOMAINS];
+};
+
+/* What one measurement window saw. */
+struct prof_window {
+	u64 duration_ns;
+	u64 work;                    /* iterations of the load during the window */
+	u64 cycles;                  /* CPU cycles of the load; 0 when not counted */
+	u64 task_clock_ns;           /* time the load ran; 0 when not counted */
+	u32 power_lsb_uw;            /* resolution of one sample (counter LSB / interval) */
+	bool from_energy;            /* samples are energy-counter deltas: outliers are real */
+	u32 nr_power;
+	u32 power_uw[PROF_MAX_WINDOW_SAMPLES];   /* meter samples, or energy-counter deltas / dt */
+};
+
+struct prof_platform {
+	void *ctx;
+	const char *name;            /* "sim", "linux" */
+	int (*set_freq)(void *ctx, u32 dom, u32 freq_khz, struct gb_err *err);
+	/* Starts the load on cpu, or stops it when cpu < 0. */
+	int (*set_load)(void *ctx, int cpu, struct gb_err *err);
+	/* Measures for duration_ns; the platform decides its meter's sample interval. */
+	int (*window)(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err);
+	/* Waits (settling, cooling); the simulator advances its clock instead. */
+	void (*wait)(void *ctx, u64 ns);
+	u64 (*now_ns)(void *ctx);
+	/* Hottest temperature in millidegrees C; -ENODATA when the platform has no sensor. */
+	int (*temp_mc)(void *ctx, int *mc);
+};
+
+struct prof_opts {
+	double target_pct;           /* CI half-width target, percent of the mean (default 1) */
+	u64 opp_cap_ns;              /* per-OPP time cap */
+	u64 window_ns;               /* one active or one idle window */
+	u64 settle_ns;               /* after an OPP change */
+	u64 switch_settle_ns;        /* after starting or stopping the load */
+	int max_temp_mc;             /* thermal guard; 0: off */
+	u64 max_cool_ns;             /* longest cool-down wait */
+	double verify_tol_pct;       /* OPP verification tolerance */
+	bool quiet;
+	FILE *progress;              /* NULL: no progress output */
+	bool progress_tty;           /* a bar with ETA instead of plain lines */
+};
+
+void prof_opts_default(struct prof_opts *o);
+
+/* Outcome per OPP. */
+struct prof_opp_result {
+	u32 freq_khz;
+	double power_uw, power_ci_uw;     /* active - idle */
+	double active_uw, idle_uw;
+	double rate, rate_ci;              /* load iterations per second */
+	double eff_khz;                    /* from cycles; 0 when not counted */
+	u32 samples, rejected;
+	u64 time_ns;                       /* simulated or real time spent on this OPP */
+	bool converged;                    /* reached the target before the cap */
+	bool not_applied;                  /* the frequency did not apply: left out */
+	int temp_mc;                       /* at the end of the measurement; INT_MIN: unknown */
+};
+
+struct prof_result {
+	struct prof_topology topo;
+	struct prof_opp_result opp[EM_MAX_DOMAINS][EM_MAX_OPPS];
+	u64 total_ns;
+	int temp_min_mc, temp_max_mc;      /* INT_MIN when unknown */
+	u32 nr_not_applied;
+	u32 cool_waits;
+};
+
+/* prof_measure - runs the loop over every domain and OPP of topo. */
+int prof_measure(const struct prof_platform *pf, const struct prof_topology *topo,
+		 const struct prof_opts *o, struct prof_result *res, struct gb_err *err);
+
+/* prof_build_profile - the em-profile of a result: OPPs that did not apply are left out,
+ * perf normalised to 1024, spreads and provenance filled.  source: "measured" or "sim". */
+int prof_build_profile(const struct prof_result *res, const char *source,
+		       struct em_profile *out, struct gb_err *err);
+
+/* prof_energy_delta_uj - counter difference with wrap-around: energy_uj counts modulo
+ * max_energy_range_uj, as RAPL and turbostat treat it. */
+static inline u64 prof_energy_delta_uj(u64 prev, u64 cur, u64 max_range_uj)
+{
+	if (cur >= prev)
+		return cur - prev;
+	return max_range_uj - prev + cur;
+}
+
+#endif /* GEARBOX_PROFILE_H */

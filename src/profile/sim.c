@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim.c - the simulated SoC of sim.h.  Everything advances in STEP_NS steps.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+
+#define STEP_NS 1000000ull            /* 1 ms: the meter's sample interval */
+#define BASE_UW 350000.0              /* display off, modem idle: the rest of the device */
+#define IDLE_CPU_FRAC 0.03            /* idle (WFI) CPU at an OPP, relative to busy power */
+#define LEAK_FRAC 0.06                /* domain leakage at 25 C, relative to its top OPP */
+#define LEAK_DOUBLING_C 15.0
+#define THERMAL_C_PER_W 12.0
+#define THERMAL_TAU_S 15.0
+#define SETTLE_NS (30ull * 1000000)   /* clock + regulator ramp after a frequency request */
+#define METER_NOISE_REL 0.01
+#define METER_NOISE_UW 500.0
+#define METER_LSB_UW 1000.0
+#define SPIKE_PROB 0.02
+#define SPIKE_UW 380000.0
+#define ENERGY_LSB_UJ 61.0            /* RAPL's energy unit, 2^-14 J */
+#define COUNTER_READ_STEPS 10         /* the counter is read every 10 ms: 61 uJ is 6 mW */
+#define RATE_PER_PERF 1000.0          /* load iterations per second per unit of perf */
+#define RATE_JITTER_REL 0.002
+
+struct sim_domain {
+	u32 cur;                      /* OPP the hardware runs */
+	u32 pending;                  /* OPP it will run after the settle time */
+	u64 pending_at_ns;
+};
+
+struct prof_sim {
+	struct em_profile truth;
+	struct prof_sim_opts o;
+	struct sim_domain dom[EM_MAX_DOMAINS];
+	int stuck_dom, stuck_opp;
+	int busy_cpu;
+	u64 now_ns;
+	double temp_c;
+	u64 rng;
+	double energy_uj;             /* exact energy; the counter is its quantized image */
+	u64 counter_uj;
+	u32 wraps;
+};
+
+void prof_sim_opts_default(struct prof_sim_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->seed = 1;
+	o->stuck_dom = PROF_SIM_DEFAULT_STUCK;
+	o->max_energy_range_uj = 262143328850ull;   /* a common RAPL package range */
+	o->ambient_c = 25.0;
+}
+
+/* xorshift64*: reproducible noise without global state. */
+static double uniform(struct prof_sim *s)
+{
+	s->rng ^= s->rng >> 12;
+	s->rng ^= s->rng << 25;
+	s->rng ^= s->rng >> 27;
+	return (double)((s->rng * 2685821657736338717ull) >> 11) / 9007199254740992.0;
+}
+
+static double gauss(struct prof_sim *s)
+{
+	double u = uniform(s), v = uniform(s);
+
+	if (u < 1e-300)
+		u = 1e-300;
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+static int domain_of_cpu(const struct prof_sim *s, int cpu)
+{
+	if (cpu < 0 || cpu >= EM_MAX_CPUS)
+		return -1;
+	return s->truth.model.cpu_domain[cpu] == 0xff ? -1 : s->truth.model.cpu_domain[cpu];
+}
+
+/* The true power of the whole device right now, in uW. */
+static double true_power_uw(const struct prof_sim *s)
+{
+	const struct em_model *m = &s->truth.model;
+	double p = BASE_UW;
+	int busy = domain_of_cpu(s, s->busy_cpu);
+
+	for (u32 d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *pd = &m->domains[d];
+		const struct em_opp *o = &pd->opps[s->dom[d].cur];
+		double top = pd->opps[pd->nr_opps - 1].power_uw;
+		double fscale = (double)o->freq_khz / pd->opps[pd->nr_opps - 1].freq_khz;
+		double idle_cpu = pd->idle_power_uw ? pd->idle_power_uw : IDLE_CPU_FRAC * o->power_uw;
+
+		p += pd->nr_cpus * idle_cpu;
+		p += LEAK_FRAC * top * fscale * exp2((s->temp_c - 25.0) / LEAK_DOUBLING_C);
+		if ((int)d == busy)
+			p += o->power_uw;
+	}
+	return p;
+}
+
+static void step(struct prof_sim *s, double p_uw)
+{
+	double dt_s = STEP_NS / 1e9;
+	double target_c = s->o.ambient_c + THERMAL_C_PER_W * (p_uw - BASE_UW) / 1e6;
+
+	s->temp_c += (target_c - s->temp_c) * dt_s / THERMAL_TAU_S;
+	s->now_ns += STEP_NS;
+	for (u32 d = 0; d < s->truth.model.nr_domains; d++)
+		if (s->dom[d].cur != s->dom[d].pending && s->now_ns >= s->dom[d].pending_at_ns)
+			s->dom[d].cur = s->dom[d].pending;
+}
+
+static int sim_set_freq(void *ctx, u32 d, u32 freq_khz, struct gb_err *err)
+{
+	struct prof_sim *s = ctx;
+	const struct em_domain *pd;
+
+	if (d >= s->truth.model.nr_domains)
+		return gb_err_set(err, EINVAL, "sim: no domain %u", d);
+	pd = &s->truth.model.domains[d];
+	for (u32 k = 0; k < pd->nr_opps; k++) {
+		if (pd->opps[k].freq_khz != freq_khz)
+			continue;
+		/* The firmware accepts the request and keeps the old clock. */
+		if ((int)d == s->stuck_dom && (int)k == s->stuck_opp)
+			return 0;
+		s->dom[d].pending = k;
+		s->dom[d].pending_at_ns = s->now_ns + SETTLE_NS;
+		return 0;
+	}
+	return gb_err_set(err, EINVAL, "sim: %s has no OPP at %u kHz", pd->name, freq_khz);
+}
+
+static int sim_set_load(void *ctx, int cpu, struct gb_err *err)
+{
+	struct prof_sim *s = ctx;
+
+	if (cpu >= 0 && domain_of_cpu(s, cpu) < 0)
+		return gb_err_set(err, EINVAL, "sim: no CPU %d", cpu);
+	s->busy_cpu = cpu;
+	return 0;
+}
+
+static void integrate_energy(struct prof_sim *s, double p_uw);
+
+static void sim_wait(void *ctx, u64 ns)
+{
+	struct prof_sim *s = ctx;
+
+	for (u64 t = 0; t < ns; t += STEP_NS) {
+		double p = true_power_uw(s);
+
+		if (s->o.energy_counter)
+			integrate_energy(s, p);
+		step(s, p);
+	}
+}
+
+static double meter_sample(struct prof_sim *s, double p_uw)
+{
+	double x = p_uw + gauss(s) * (METER_NOISE_REL * p_uw + METER_NOISE_UW);
+
+	if (uniform(s) < SPIKE_PROB)
+		x += SPIKE_UW * (0.9 + 0.2 * uniform(s));
+	x = round(x / METER_LSB_UW) * METER_LSB_UW;
+	return x < 0 ? 0 : x;
+}
+
+/* Energy is integrated exactly every step.  A counter covers the CPU rails only (RAPL,
+ * DTPM), so the device's background spikes reach it rarely, but then as real energy. */
+static void integrate_energy(struct prof_sim *s, double p_uw)
+{
+	double spike = uniform(s) < SPIKE_PROB / 100 ? SPIKE_UW : 0;
+
+	p_uw -= BASE_UW;
+	s->energy_uj += (p_uw + spike + gauss(s) * METER_NOISE_REL * p_uw) * (STEP_NS / 1e9);
+}
+
+/* The counter as read: the exact energy in LSB steps, wrapping; returns the mean power
+ * since the previous read. */
+static double counter_sample(struct prof_sim *s)
+{
+	u64 prev = s->counter_uj, cur;
+
+	cur = (u64)(floor(s->energy_uj / ENERGY_LSB_UJ) * ENERGY_LSB_UJ);
+	cur %= s->o.max_energy_range_uj;
+	if (cur < prev)
+		s->wraps++;
+	s->counter_uj = cur;
+	return (double)prof_energy_delta_uj(prev, cur, s->o.max_energy_range_uj) * 1e9 /
+	       (STEP_NS * COUNTER_READ_STEPS);
+}
+
+static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err)
+{
+	struct prof_sim *s = ctx;
+	int busy = domain_of_cpu(s, s->busy_cpu);
+	double work = 0, cycles = 0;
+
+	(void)err;
+	/* a counter read at the start of the window; the sample before it spans the switch */
+	if (s->o.energy_counter)
+		counter_sample(s);
+	for (u64 t = 0, i = 1; t < duration_ns; t += STEP_NS, i++) {
+		double p = true_power_uw(s);
+
+		if (busy >= 0) {
+			const struct em_opp *o = &s->truth.model.domains[busy].opps[s->dom[busy].cur];
+
+			work += o->perf * RATE_PER_PERF * (STEP_NS / 1e9);
+			cycles += o->freq_khz * 1e3 * (STEP_NS / 1e9);
+		}
+		step(s, p);
+		if (s->o.energy_counter)
+			integrate_energy(s, p);
+		if (w->nr_power >= PROF_MAX_WINDOW_SAMPLES)
+			continue;
+		if (!s->o.energy_counter)
+			w->power_uw[w->nr_power++] = (u32)meter_sample(s, p);
+		else if (i % COUNTER_READ_STEPS == 0)
+			w->power_uw[w->nr_power++] = (u32)counter_sample(s);
+		w->duration_ns += STEP_NS;
+	}
+	w->from_energy = s->o.energy_counter;
+	w->power_lsb_uw = (u32)(s->o.energy_counter ?
+					ENERGY_LSB_UJ * 1e9 / (STEP_NS * COUNTER_READ_STEPS) :
+					METER_LSB_UW);
+	if (busy >= 0) {
+		w->work = (u64)llround(work * (1 + RATE_JITTER_REL * gauss(s)));
+		w->task_clock_ns = w->duration_ns;
+		w->cycles = s->o.count_cycles ? (u64)llround(cycles) : 0;
+	}
+	return 0;
+}
+
+static u64 sim_now_ns(void *ctx)
+{
+	return ((struct prof_sim *)ctx)->now_ns;
+}
+
+static int sim_temp_mc(void *ctx, int *mc)
+{
+	*mc = (int)lround(((struct prof_sim *)ctx)->temp_c * 1000);
+	return 0;
+}
+
+int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *o,
+		    struct prof_sim **out, struct gb_err *err)
+{
+	const struct em_model *m = &truth->model;
+	struct prof_sim *s;
+
+	if (m->nr_domains == 0)
+		return gb_err_set(err, EINVAL, "sim: the model has no domain");
+	for (u32 d = 0; d < m->nr_domains; d++)
+		if (m->domains[d].nr_opps == 0 || m->domains[d].nr_cpus == 0)
+			return gb_err_set(err, EINVAL, "sim: domain %u has no OPP or no CPU", d);
+	s = calloc(1, sizeof(*s));
+	if (!s)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	s->truth = *truth;
+	s->o = *o;
+	if (!s->o.max_energy_range_uj)
+		s->o.max_energy_range_uj = 262143328850ull;
+	s->rng = o->seed * 0x9e3779b97f4a7c15ull + 1;
+	s->busy_cpu = -1;
+	s->temp_c = o->ambient_c;
+	s->stuck_dom = o->stuck_dom;
+	s->stuck_opp = o->stuck_opp;
+	if (o->stuck_dom == PROF_SIM_DEFAULT_STUCK) {
+		s->stuck_dom = (int)m->nr_domains - 1;
+		s->stuck_opp = (int)m->domains[m->nr_domains - 1].nr_opps / 2;
+	}
+	/* Boot state: every domain at its top OPP, as after a performance-governor boot. */
+	for (u32 d = 0; d < m->nr_domains; d++)
+		s->dom[d].cur = s->dom[d].pending = m->domains[d].nr_opps - 1;
+	*out = s;
+	return 0;
+}
+
+void prof_sim_platform(struct prof_sim *s, struct prof_platform *pf, struct prof_topology *topo)
+{
+	const struct em_model *m = &s->truth.model;
+
+	memset(pf, 0, sizeof(*pf));
+	pf->ctx = s;
+	pf->name = "sim";
+	pf->set_freq = sim_set_freq;
+	pf->set_load = sim_set_load;
+	pf->window = sim_window;
+	pf->wait = sim_wait;
+	pf->now_ns = sim_now_ns;
+	pf->temp_mc = sim_temp_mc;
+	memset(topo, 0, sizeof(*topo));
+	snprintf(topo->soc, sizeof(topo->soc), "%s", s->truth.soc);
+	snprintf(topo->device, sizeof(topo->device), "simulated %s", s->truth.soc);
+	snprintf(topo->power_source, sizeof(topo->power_source), "%s",
+		 s->o.energy_counter ? "simulated energy counter (61 uJ LSB)"
+				     : "simulated 1 ms power meter");
+	topo->nr_domains = m->nr_domains;
+	for (u32 d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *pd = &m->domains[d];
+
+		memcpy(topo->dom[d].name, pd->name, sizeof(pd->name));
+		topo->dom[d].cpus = pd->cpus;
+		topo->dom[d].nr_opps = pd->nr_opps;
+		for (u32 k = 0; k < pd->nr_opps; k++)
+			topo->dom[d].freq_khz[k] = pd->opps[k].freq_khz;
+	}
+}
+
+bool prof_sim_stuck(const struct prof_sim *s, u32 *dom, u32 *opp)
+{
+	if (s->stuck_dom < 0)
+		return false;
+	*dom = (u32)s->stuck_dom;
+	*opp = (u32)s->stuck_opp;
+	return true;
+}
+
+u32 prof_sim_wraps(const struct prof_sim *s)
+{
+	return s->wraps;
+}
+
+void prof_sim_destroy(struct prof_sim *s)
+{
+	free(s);
+}

@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_profile_sim.c - the measurement loop against the simulated SoC: profiling recovers the
+ * ground truth despite noise, spikes, leakage, quantization, wrap and a stuck OPP.
+ */
+#include <math.h>
+#include <stdlib.h>
+
+#include "profile.h"
+#include "sim.h"
+#include "stats.h"
+#include "tap.h"
+
+static struct em_profile truth, got;
+static struct prof_result res;
+
+/* The ground truth: a shipped em-profile (measured on the real phone by freqbench). */
+static int load_truth(const char *soc)
+{
+	char path[512];
+	struct gb_err err = { { 0 } };
+
+	snprintf(path, sizeof(path), "%s/em-profiles/%s.json", SRCDIR, soc);
+	if (em_profile_load_file(path, &truth, false, NULL, &err) < 0) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/* Profiles the shipped model soc in the simulator; returns 0 on success. */
+static int run_sim(const char *soc, const struct prof_sim_opts *so)
+{
+	struct prof_platform pf;
+	struct prof_topology topo;
+	struct prof_opts o;
+	struct prof_sim *sim;
+	struct gb_err err = { { 0 } };
+	u32 capped = 0;
+	int ret;
+
+	if (load_truth(soc) < 0)
+		return -1;
+	prof_opts_default(&o);
+	if (prof_sim_create(&truth, so, &sim, &err) < 0) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	prof_sim_platform(sim, &pf, &topo);
+	ret = prof_measure(&pf, &topo, &o, &res, &err);
+	if (ret == 0)
+		ret = prof_build_profile(&res, "sim", &got, &err);
+	if (ret < 0)
+		printf("# %s\n", err.msg);
+	for (u32 d = 0; d < res.topo.nr_domains; d++)
+		for (u32 k = 0; k < res.topo.dom[d].nr_opps; k++)
+			capped += !res.opp[d][k].converged;
+	printf("# %s: simulated wall time %.1f s, %u OPPs not applied, %u at the time cap, "
+	       "energy counter wraps %u\n", soc, res.total_ns / 1e9, res.nr_not_applied, capped,
+	       prof_sim_wraps(sim));
+	prof_sim_destroy(sim);
+	return ret;
+}
+
+/* The truth OPP with the frequency of got's OPP k in domain d, or NULL. */
+static const struct em_opp *truth_opp(u32 d, u32 freq_khz)
+{
+	const struct em_domain *pd = &truth.model.domains[d];
+
+	for (u32 k = 0; k < pd->nr_opps; k++)
+		if (pd->opps[k].freq_khz == freq_khz)
+			return &pd->opps[k];
+	return NULL;
+}
+
+/* Power within 2%; perf within 1% (+0.5 for rounding perf to an integer). */
+static void check_accuracy(void)
+{
+	double worst_p = 0, worst_q = 0;
+
+	CHECK_EQ_U(got.model.nr_domains, truth.model.nr_domains);
+	for (u32 d = 0; d < got.model.nr_domains; d++) {
+		const struct em_domain *pd = &got.model.domains[d];
+
+		for (u32 k = 0; k < pd->nr_opps; k++) {
+			const struct em_opp *g = &pd->opps[k], *t = truth_opp(d, g->freq_khz);
+			double ep, eq;
+
+			CHECK(t != NULL);
+			if (!t)
+				continue;
+			ep = fabs((double)g->power_uw - t->power_uw) / t->power_uw;
+			eq = fabs((double)g->perf - t->perf);
+			if (ep > worst_p)
+				worst_p = ep;
+			if (eq / t->perf > worst_q)
+				worst_q = eq / t->perf;
+			if (ep > 0.02 || eq > 0.01 * t->perf + 0.5) {
+				printf("# %s %u kHz: power %u uW (truth %u), perf %u (truth %u)\n",
+				       pd->name, g->freq_khz, g->power_uw, t->power_uw, g->perf,
+				       t->perf);
+				tap_case_failed = 1;
+			}
+		}
+	}
+	printf("# worst power error %.2f%%, worst perf error %.2f%%\n", 100 * worst_p,
+	       100 * worst_q);
+}
+
+/* The stuck OPP is the only one left out, so every other truth OPP must be present. */
+static void check_only_stuck_left_out(u32 sd, u32 so)
+{
+	CHECK_EQ_U(res.nr_not_applied, 1);
+	CHECK(res.opp[sd][so].not_applied);
+	for (u32 d = 0; d < truth.model.nr_domains; d++)
+		CHECK_EQ_U(got.model.domains[d].nr_opps,
+			   truth.model.domains[d].nr_opps - (d == sd ? 1 : 0));
+}
+
+static void test_sim_gs101_recovers_power_2pct_perf_1pct_at_every_opp(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	CHECK(run_sim("gs101", &so) == 0);
+	CHECK_EQ_U(res.nr_not_applied, 0);
+	check_accuracy();
+}
+
+static void test_sim_sm8250_recovers_power_2pct_perf_1pct_at_every_opp(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	so.seed = 7;
+	CHECK(run_sim("sm8250", &so) == 0);
+	CHECK_EQ_U(res.nr_not_applied, 0);
+	check_accuracy();
+}
+
+/* Relative distance of t's cost from the cheapest cost at a higher OPP of its truth domain. */
+static double cost_margin(u32 d, const struct em_opp *t)
+{
+	const struct em_domain *pd = &truth.model.domains[d];
+	double min = INFINITY;
+
+	for (u32 k = 0; k < pd->nr_opps; k++)
+		if (pd->opps[k].freq_khz > t->freq_khz && pd->opps[k].cost < min)
+			min = (double)pd->opps[k].cost;
+	return isinf(min) ? INFINITY : fabs((double)t->cost - min) / min;
+}
+
+static void test_sim_flags_the_same_inefficient_opps_as_ground_truth(void)
+{
+	const char *socs[] = { "gs101", "sm8250" };
+	struct prof_sim_opts so;
+	u32 flagged = 0;
+
+	for (u32 i = 0; i < 2; i++) {
+		prof_sim_opts_default(&so);
+		so.stuck_dom = PROF_SIM_NO_STUCK;
+		so.seed = 11 + i;
+		CHECK(run_sim(socs[i], &so) == 0);
+		for (u32 d = 0; d < got.model.nr_domains; d++) {
+			const struct em_domain *pd = &got.model.domains[d];
+
+			for (u32 k = 0; k < pd->nr_opps; k++) {
+				const struct em_opp *t = truth_opp(d, pd->opps[k].freq_khz);
+
+				/* a cost within 2% of a higher OPP's is a tie that no 1%
+				 * measurement resolves (sm8250 mid 825.6 vs 940.8 MHz: 0.06%) */
+				if (!t || cost_margin(d, t) < 0.02)
+					continue;
+				flagged += !!(t->flags & EM_OPP_INEFFICIENT);
+				if ((t->flags ^ pd->opps[k].flags) & EM_OPP_INEFFICIENT) {
+					printf("# %s %s %u kHz: inefficient %d, truth %d\n",
+					       socs[i], pd->name, pd->opps[k].freq_khz,
+					       !!(pd->opps[k].flags & EM_OPP_INEFFICIENT),
+					       !!(t->flags & EM_OPP_INEFFICIENT));
+					tap_case_failed = 1;
+				}
+			}
+		}
+	}
+	/* gs101 little at 1803 MHz costs more per unit of work than 1704 MHz */
+	CHECK(flagged >= 1);
+}
+
+static void test_sim_detects_opp_that_did_not_apply_from_iteration_rate(void)
+{
+	struct prof_sim_opts so;
+	u32 sd, sopp;
+
+	prof_sim_opts_default(&so);
+	so.count_cycles = false;
+	CHECK(run_sim("gs101", &so) == 0);
+	sd = truth.model.nr_domains - 1;
+	sopp = truth.model.domains[sd].nr_opps / 2;
+	check_only_stuck_left_out(sd, sopp);
+	CHECK_STR_CONTAINS(got.prov.conditions, "did not apply");
+	check_accuracy();
+}
+
+static void test_sim_detects_opp_that_did_not_apply_from_cycles(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.count_cycles = true;
+	so.stuck_dom = 1;
+	so.stuck_opp = 3;
+	CHECK(run_sim("sm8250", &so) == 0);
+	check_only_stuck_left_out(1, 3);
+	CHECK(res.opp[0][0].eff_khz > 0);
+	check_accuracy();
+}
+
+static void test_sim_energy_counter_with_wraparound_stays_accurate(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.energy_counter = true;
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	so.max_energy_range_uj = 50000000;   /* 50 J: wraps every ~minute */
+	CHECK(run_sim("gs101", &so) == 0);
+	CHECK(res.total_ns > 0);
+	check_accuracy();
+}
+
+static void test_sim_records_temperatures_in_provenance(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	CHECK(run_sim("sm8250", &so) == 0);
+	CHECK(got.prov.has_temp);
+	CHECK(got.prov.temp_max_mc > 25000);
+	CHECK(got.prov.temp_max_mc <= 60000);
+	CHECK_STR_CONTAINS(got.prov.source, "sim");
+}
+
+static void test_median_mad_rejects_meter_spikes(void)
+{
+	struct prof_samples s = { 0 };
+	struct prof_stat st;
+	double scratch[1000];
+
+	/* the freqbench sm8250 pattern: ~30 mW with a ~415 mW sample every tenth */
+	for (int i = 0; i < 1000; i++)
+		prof_samples_push(&s, i % 10 == 3 ? 415000 : 30000 + (i % 7 - 3) * 1000);
+	prof_robust_stat(&s, PROF_REJECT_SIGMAS, 0.002, 0, scratch, &st);
+	CHECK_EQ_U(st.rejected, 100);
+	CHECK(fabs(st.mean - 30000) < 200);
+	prof_samples_free(&s);
+}
+
+static void test_energy_delta_handles_wraparound(void)
+{
+	CHECK_EQ_U(prof_energy_delta_uj(100, 350, 1000), 250);
+	CHECK_EQ_U(prof_energy_delta_uj(900, 50, 1000), 150);
+}
+
+int main(void)
+{
+	TAP_RUN(test_median_mad_rejects_meter_spikes);
+	TAP_RUN(test_energy_delta_handles_wraparound);
+	TAP_RUN(test_sim_gs101_recovers_power_2pct_perf_1pct_at_every_opp);
+	TAP_RUN(test_sim_sm8250_recovers_power_2pct_perf_1pct_at_every_opp);
+	TAP_RUN(test_sim_flags_the_same_inefficient_opps_as_ground_truth);
+	TAP_RUN(test_sim_detects_opp_that_did_not_apply_from_iteration_rate);
+	TAP_RUN(test_sim_detects_opp_that_did_not_apply_from_cycles);
+	TAP_RUN(test_sim_energy_counter_with_wraparound_stays_accurate);
+	TAP_RUN(test_sim_records_temperatures_in_provenance);
+	return tap_done();
+}
