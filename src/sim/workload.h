@@ -66,9 +66,14 @@
  *   WL_EV_YIELD    sched_yield(): the task stays runnable and goes behind the other runnable
  *                  tasks of its CPU.
  *
+ * A phase whose loop is WL_LOOP_FOREVER never hands over to the next phase.
+ *
  * Not supported (rejected with an error naming the key): mutexes and condition variables
  * (lock, unlock, wait, signal, broad, sync), mem, iorun, fork, NUMA (nodes_membind),
- * taskgroup, and policy/priority/deadline parameters at phase level.
+ * taskgroup, and policy/priority/deadline parameters at phase level.  Also rejected, though
+ * rt-app would run them: a resume of a name no task suspends on (a typo, or a no-op), a suspend
+ * on a name no task resumes (the task would block forever), a phase without events, and a
+ * timer used in both modes.  docs/workloads.md lists every key and every error.
  */
 #ifndef GEARBOX_SIM_WORKLOAD_H
 #define GEARBOX_SIM_WORKLOAD_H
@@ -83,10 +88,10 @@
 #define WL_MAX_INSTANCES      256    /* "instance" of one task object */
 #define WL_MAX_PHASES         256    /* per task */
 #define WL_MAX_EVENTS         1024   /* per phase */
-#define WL_MAX_TOTAL_EVENTS   262144 /* over all phases of all expanded tasks */
+#define WL_MAX_TOTAL_EVENTS   65536  /* over all phases of all expanded tasks */
 #define WL_MAX_REFS           4096   /* timers, queues, barriers: each */
 #define WL_NAME_LEN           64     /* task, phase, event key and ref names, with the NUL */
-#define WL_MAX_DURATION_US    (1000ull * 1000 * 1000 * 1000 * 100)  /* 100000 s: no overflow */
+#define WL_MAX_DURATION_US    (1000ull * 1000 * 1000 * 1000 * 100)  /* 1e8 s: sums stay in u64 */
 
 #define WL_LOOP_FOREVER       (-1)   /* rt-app's "loop" : -1 */
 #define WL_DURATION_UNBOUNDED 0      /* global "duration" : -1 (or absent) */
@@ -140,12 +145,12 @@ struct wl_event {
 	u32 ref;              /* TIMER: w->timers, SUSPEND/RESUME: w->queues, BARRIER: w->barriers */
 	u64 duration_us;      /* RUN, RUNTIME, SLEEP */
 	u64 period_us;        /* TIMER, > 0 */
-	char key[WL_NAME_LEN];  /* as written in the file, e.g. "run1", for traces and messages */
+	char key[WL_NAME_LEN];  /* the key; a repeat gets its number as workgen does: "run1" */
 };
 
 struct wl_phase {
 	char name[WL_NAME_LEN];   /* "" when the task has no "phases" object */
-	s64 loop;                 /* >= 1 (default 1) */
+	s64 loop;                 /* WL_LOOP_FOREVER or >= 1 (default 1) */
 	bool cpus_all;            /* no "cpus" in phase or task: every CPU of the model */
 	bool cpus_own;            /* the phase gives its own "cpus" */
 	struct em_cpumask cpus;   /* effective affinity when !cpus_all */
