@@ -87,6 +87,23 @@ bool sched_running(struct sched_proc *sp)
 	return true;
 }
 
+/* The last non-empty line the scheduler wrote (its error message, typically), or "". */
+static void last_log_line(const char *path, char *buf, size_t len)
+{
+	char line[256];
+	FILE *f = fopen(path, "r");
+
+	buf[0] = '\0';
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			snprintf(buf, len, "%s", line);
+	}
+	fclose(f);
+}
+
 int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct gb_err *err)
 {
 	double t0 = load_now_s();
@@ -126,11 +143,12 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 		if (scx_enabled())
 			break;
 		if (!sched_running(sp)) {
-			char how[64];
+			char how[64], last[160];
 
 			sched_describe_exit(sp, how, sizeof(how));
-			return gb_err_set(err, ECHILD, "%s %s before sched_ext was enabled",
-					  sp->argv[0], how);
+			last_log_line(sp->log_path, last, sizeof(last));
+			return gb_err_set(err, ECHILD, "%s %s before sched_ext was enabled%s%s",
+					  sp->argv[0], how, last[0] ? ": " : "", last);
 		}
 		if (*took_s > timeout_s) {
 			sched_stop(sp);
