@@ -170,6 +170,18 @@ static bool keyset_has(const struct keyset *ks, const char *key)
 	return false;
 }
 
+/* How many keys of the set are repeats of key[0..n): key followed by the escaped mark. */
+static unsigned keyset_repeats(const struct keyset *ks, const char *key, size_t n)
+{
+	unsigned count = 0;
+	size_t i;
+
+	for (i = 0; i < ks->n; i++)
+		if (!strncmp(ks->keys[i], key, n) && !strncmp(ks->keys[i] + n, "\\u001f", 6))
+			count++;
+	return count;
+}
+
 static int keyset_add(struct keyset *ks, char *key)
 {
 	if (ks->n == ks->cap) {
@@ -199,9 +211,16 @@ static int rj_emit_key(struct rj *r, struct keyset *ks, size_t start, size_t end
 		return -ENOMEM;
 	memcpy(key, r->s + start + 1, inner);
 	key[inner] = '\0';
-	for (n = 1; keyset_has(ks, key); n++) {
-		/* RELAXED_DUP_MARK written as a JSON escape */
-		snprintf(key + inner, 32, "\\u001f%u", n);
+	if (keyset_has(ks, key)) {
+		/* Start after the repeats already written, so that a phase of k repeats costs
+		 * O(k^2) comparisons, not O(k^3); the loop only runs again on a collision with a
+		 * key the file itself wrote with the escaped mark. */
+		for (n = keyset_repeats(ks, key, inner) + 1;; n++) {
+			/* RELAXED_DUP_MARK written as a JSON escape */
+			snprintf(key + inner, 32, "\\u001f%u", n);
+			if (!keyset_has(ks, key))
+				break;
+		}
 	}
 	if (keyset_add(ks, key)) {
 		free(key);
