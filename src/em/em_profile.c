@@ -628,7 +628,8 @@ int em_profile_save(const struct em_profile *prof, const char *path, struct gb_e
 
 void em_profile_init(struct em_profile *prof, const char *source)
 {
-	time_t now = time(NULL);
+	const char *sde = getenv("SOURCE_DATE_EPOCH");   /* reproducible builds convention */
+	time_t now = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
 	struct tm tm;
 
 	memset(prof, 0, sizeof(*prof));
