@@ -196,6 +196,8 @@ static int finish_sched(struct wl_ctx *c, struct wl_sched *s, long long prio, bo
 				       prio, wl_policy_name(s->policy));
 		s->rt_priority = has_prio ? (u32)prio : 10;
 	}
+	if (s->policy == WL_SCHED_DEADLINE && has_prio)
+		return wl_fail(c, EINVAL, "'priority' has no meaning for SCHED_DEADLINE (use dl-runtime, dl-period, dl-deadline)");
 	if (s->policy != WL_SCHED_DEADLINE) {
 		if (has_dl)
 			return wl_fail(c, EINVAL, "dl-runtime, dl-period, dl-deadline need policy SCHED_DEADLINE");
@@ -449,7 +451,7 @@ int workload_load_string(const char *text, size_t len, const char *name, struct 
 		gb_err_prefix(err, "%s", name);
 		return ret;
 	}
-	root = json_loadb(strict, strict_len, JSON_REJECT_DUPLICATES | JSON_ALLOW_NUL, &jerr);
+	root = json_loadb(strict, strict_len, JSON_REJECT_DUPLICATES, &jerr);
 	free(strict);
 	if (!root)
 		return gb_err_set(err, EINVAL, "%s: line %d: %s", name, jerr.line, jerr.text);

@@ -66,6 +66,8 @@ static const struct reject_case cases[] = {
 	{ "rt priority zero", T("\"policy\": \"SCHED_RR\", \"priority\": 0, \"run\": 1"), -EINVAL, "'priority' 0 is not an RT priority (1..99) for SCHED_RR" },
 	{ "deadline without runtime", T("\"policy\": \"SCHED_DEADLINE\", \"run\": 1"), -EINVAL, "SCHED_DEADLINE needs 'dl-runtime' > 0 us" },
 	{ "deadline runtime over period", T("\"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 10, \"dl-period\": 5, \"run\": 1"), -EINVAL, "dl-runtime <= dl-deadline <= dl-period" },
+	{ "priority with deadline policy", T("\"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 10, \"priority\": 5, \"run\": 1"), -EINVAL, "'priority' has no meaning for SCHED_DEADLINE" },
+	{ "nul in a string", T("\"resume\": \"a\\u0000b\""), -EINVAL, "x.json: line 1: \\u0000 is not allowed" },
 	{ "dl parameter without deadline policy", T("\"dl-runtime\": 10, \"run\": 1"), -EINVAL, "need policy SCHED_DEADLINE" },
 	{ "util_max above 1024", T("\"util_max\": 1025, \"run\": 1"), -EINVAL, "'util_max' is 1025, must be in 0..1024" },
 	{ "util_min above util_max", T("\"util_max\": 100, \"util_min\": 200, \"run\": 1"), -EINVAL, "util_min 200 is above util_max 100" },
