@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim.h - the discrete-event simulator behind `gearbox sim` (docs/sim.md).
+ *
+ * sim_run() plays a loaded rt-app workload (workload.h) on the CPUs of an energy model under one
+ * placement policy and fills a sim_result: energy per domain, late activations, wake-up latency,
+ * over-utilization, frequencies, migrations.  A run is deterministic: the same inputs and seed
+ * give the same result, bit for bit.  Memory does not grow with the simulated duration.
+ */
+#ifndef GEARBOX_SIM_H
+#define GEARBOX_SIM_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "em_profile.h"
+#include "gb_err.h"
+#include "workload.h"
+
+enum sim_policy_id {
+	SIM_POLICY_GEARBOX,
+	SIM_POLICY_MAINLINE,
+	SIM_POLICY_REWORK,
+	SIM_POLICY_PERFORMANCE,
+	SIM_POLICY_ORACLE,
+	SIM_NR_POLICIES,
+};
+
+struct sim_options {
+	u64 duration_us;        /* 0: the workload's; required when the workload is unbounded */
+	u64 seed;               /* perturbs the start of each task by up to 1 ms (0: no jitter) */
+	u64 tick_us;            /* scheduler tick, default 4000 (HZ=250) */
+	u64 dvfs_rate_us;       /* minimum time between two OPP changes of a domain, default 500 */
+	u64 push_after_us;      /* power-misfit push after running this long unwoken, default 8000 */
+	u64 sample_us;          /* trace sample interval, default 10000 */
+	FILE *trace;            /* NULL: no trace; else NDJSON per docs/stream.md */
+	bool trace_tasks;       /* sample records carry the tasks[] array */
+};
+
+#define SIM_MAX_REPORT_TASKS 64
+
+struct sim_task_result {
+	char name[WL_NAME_LEN];
+	u64 run_us[EM_MAX_DOMAINS];   /* time running, per domain */
+	u64 activations;              /* timer events reached */
+	u64 late;                     /* timer events reached after their activation time */
+	u64 migrations;
+};
+
+struct sim_domain_result {
+	char name[EM_NAME_LEN];
+	double energy_j;
+	double avg_freq_khz;          /* time-weighted over the run */
+	double overutilized_pct;      /* time the domain was over its tipping point */
+	double busy_pct;              /* CPU-time busy / (CPUs x duration) */
+};
+
+struct sim_result {
+	enum sim_policy_id policy;
+	u64 duration_us;
+	u32 nr_domains;
+	struct sim_domain_result domains[EM_MAX_DOMAINS];
+	double energy_j;
+	u64 activations;
+	u64 late;
+	u64 wakeups;
+	double wake_lat_p50_us;
+	double wake_lat_p99_us;
+	double overutilized_pct;      /* time any domain was over-utilized (mainline: rd->overutilized) */
+	u64 migrations;
+	u64 misfit_moves;             /* capacity or power misfit migrations */
+	u64 decisions;                /* placement decisions taken */
+	u32 nr_tasks;                 /* in tasks[], at most SIM_MAX_REPORT_TASKS */
+	struct sim_task_result tasks[SIM_MAX_REPORT_TASKS];
+};
+
+/* "gearbox" -> SIM_POLICY_GEARBOX ...; -1 when unknown. */
+int sim_policy_parse(const char *name);
+const char *sim_policy_name(enum sim_policy_id id);
+
+/* Fills defaults into opt (all zero fields). */
+void sim_options_defaults(struct sim_options *opt);
+
+/*
+ * Runs w on prof's model under policy.  Returns 0, or a negative errno with err set:
+ * -EINVAL when the workload cannot run on the model or (oracle) has no periodic form.
+ */
+int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
+	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err);
+
+/* Reports: the terminal table of several results (ratios against the first), and JSON. */
+void sim_report_table(FILE *out, const struct em_profile *prof, const struct workload *w,
+		      const struct sim_result *res, unsigned n);
+void sim_report_json(FILE *out, const struct em_profile *prof, const struct workload *w,
+		     const struct sim_result *res, unsigned n);
+
+#endif /* GEARBOX_SIM_H */

@@ -1,0 +1,242 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_cmd.c - `gearbox sim`: parse the command line, load the model and the workload, run each
+ * policy, report.  Bad input (unknown policy, unreadable or malformed files, a workload that
+ * does not fit the model) exits 2 before anything is written.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "sim.h"
+
+static const char usage_text[] =
+	"usage: gearbox sim [OPTIONS] --profile MODEL WORKLOAD.json\n"
+	"\n"
+	"Runs an rt-app workload on the CPUs of an energy model under one or more placement\n"
+	"policies and compares energy and quality of service.\n"
+	"\n"
+	"  -p, --profile MODEL     em-profile file (gearbox-em/1), or the name of a shipped model\n"
+	"                          (sm8250 -> em-profiles/sm8250.json)\n"
+	"  -P, --policy LIST       comma-separated policies, the first is the baseline of the\n"
+	"                          energy ratio (default gearbox,mainline):\n"
+	"                            gearbox      the shared policy of src/policy/ (scx_gearbox)\n"
+	"                            mainline     the kernel's EAS: feec, util_fits_cpu, global\n"
+	"                                         over-utilization, misfit\n"
+	"                            rework       Guittot's OPP-cost feec with push\n"
+	"                            performance  the biggest idle CPU\n"
+	"                            oracle       lowest-energy static placement of periodic\n"
+	"                                         tasks keeping deadlines (docs/sim.md: bound)\n"
+	"  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
+	"  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
+	"      --tick-us US        scheduler tick (default 4000)\n"
+	"      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
+	"      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
+	"  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
+	"  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
+	"      --trace-interval MS sample interval of the trace (default 10)\n"
+	"      --trace-tasks       include the tasks[] array in trace samples\n"
+	"  -h, --help              this help\n"
+	"\n"
+	"Report: energy (J, total and per domain) and its ratio to the first policy, late\n"
+	"activations (a periodic task reaching its timer after the activation time), wake-up\n"
+	"latency p50/p99, %% of time over-utilized, average frequency and busy time per domain,\n"
+	"migrations, misfit moves.\n"
+	"\n"
+	"Exit status: 0 success, 1 failure while simulating, 2 bad usage or bad input.\n";
+
+enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS };
+
+static const struct option long_opts[] = {
+	{ "profile", required_argument, NULL, 'p' },
+	{ "policy", required_argument, NULL, 'P' },
+	{ "duration", required_argument, NULL, 'd' },
+	{ "seed", required_argument, NULL, 's' },
+	{ "tick-us", required_argument, NULL, OPT_TICK },
+	{ "dvfs-rate-us", required_argument, NULL, OPT_DVFS },
+	{ "push-after-us", required_argument, NULL, OPT_PUSH },
+	{ "json", no_argument, NULL, 'j' },
+	{ "trace", required_argument, NULL, 't' },
+	{ "trace-interval", required_argument, NULL, OPT_INTERVAL },
+	{ "trace-tasks", no_argument, NULL, OPT_TRACE_TASKS },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int bad(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "gearbox sim: error: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	return GB_EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, u64 *out, u64 min)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s || *end || v < min || s[0] == '-')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static int parse_policies(char *list, enum sim_policy_id *ids, unsigned *n)
+{
+	char *save = NULL;
+
+	*n = 0;
+	for (char *tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int id = sim_policy_parse(tok);
+
+		if (id < 0)
+			return bad("unknown policy '%s' (known: gearbox, mainline, rework, "
+				   "performance, oracle)", tok);
+		if (*n == SIM_NR_POLICIES * 2)
+			return bad("too many policies in '%s'", tok);
+		ids[(*n)++] = (enum sim_policy_id)id;
+	}
+	if (!*n)
+		return bad("%s", "--policy needs at least one policy");
+	return 0;
+}
+
+static int load_profile(const char *arg, struct em_profile *prof, struct gb_err *err)
+{
+	char path[4096];
+
+	if (!strchr(arg, '/') && !strstr(arg, ".json") && access(arg, R_OK) != 0) {
+		snprintf(path, sizeof(path), "em-profiles/%s.json", arg);
+		arg = path;
+	}
+	return em_profile_load_file(arg, prof, false, NULL, err);
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_options opt = { .seed = 1 };
+	enum sim_policy_id ids[SIM_NR_POLICIES * 2];
+	char default_policies[] = "gearbox,mainline";
+	char *policies = default_policies, *trace_path = NULL;
+	const char *profile = NULL;
+	struct em_profile *prof = NULL;
+	struct workload w = { 0 };
+	struct sim_result *res = NULL;
+	struct gb_err err = { { 0 } };
+	unsigned n = 0;
+	bool json = false;
+	int c, ret = GB_EXIT_USAGE;
+	u64 ms;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "p:P:d:s:jt:h", long_opts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			profile = optarg;
+			break;
+		case 'P':
+			policies = optarg;
+			break;
+		case 'd': {
+			char *end;
+			double sec = strtod(optarg, &end);
+
+			if (end == optarg || *end || !(sec > 0) || sec > 1e6)
+				return bad("--duration '%s': seconds > 0 expected", optarg);
+			opt.duration_us = (u64)(sec * 1e6 + 0.5);
+			break;
+		}
+		case 's':
+			if (parse_u64(optarg, &opt.seed, 0))
+				return bad("--seed '%s': a non-negative integer expected", optarg);
+			break;
+		case OPT_TICK:
+			if (parse_u64(optarg, &opt.tick_us, 100))
+				return bad("--tick-us '%s': an integer >= 100 expected", optarg);
+			break;
+		case OPT_DVFS:
+			if (parse_u64(optarg, &opt.dvfs_rate_us, 1))
+				return bad("--dvfs-rate-us '%s': an integer >= 1 expected", optarg);
+			break;
+		case OPT_PUSH:
+			if (parse_u64(optarg, &opt.push_after_us, 1))
+				return bad("--push-after-us '%s': an integer >= 1 expected", optarg);
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 't':
+			trace_path = optarg;
+			break;
+		case OPT_INTERVAL:
+			if (parse_u64(optarg, &ms, 1))
+				return bad("--trace-interval '%s': milliseconds >= 1 expected", optarg);
+			opt.sample_us = ms * 1000;
+			break;
+		case OPT_TRACE_TASKS:
+			opt.trace_tasks = true;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return GB_EXIT_OK;
+		default:
+			fputs(usage_text, stderr);
+			return GB_EXIT_USAGE;
+		}
+	}
+	if (!profile)
+		return bad("%s", "--profile MODEL is required (see 'gearbox sim --help')");
+	if (optind != argc - 1)
+		return bad("%s", "exactly one WORKLOAD.json expected (see 'gearbox sim --help')");
+	if (parse_policies(policies, ids, &n))
+		return GB_EXIT_USAGE;
+	prof = calloc(1, sizeof(*prof));
+	res = calloc(n, sizeof(*res));
+	if (!prof || !res) {
+		fprintf(stderr, "gearbox sim: error: out of memory\n");
+		ret = GB_EXIT_FAIL;
+		goto out;
+	}
+	if (load_profile(profile, prof, &err) || workload_load_file(argv[optind], &w, &err) ||
+	    workload_check_model(&w, &prof->model, &err)) {
+		gb_report_error("gearbox sim", &err);
+		goto out;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		struct sim_options o = opt;
+		int r;
+
+		if (i == 0 && trace_path) {
+			o.trace = fopen(trace_path, "w");
+			if (!o.trace) {
+				fprintf(stderr, "gearbox sim: error: %s: %s\n", trace_path,
+					strerror(errno));
+				goto out;
+			}
+		}
+		r = sim_run(prof, &w, ids[i], &o, &res[i], &err);
+		if (o.trace && fclose(o.trace) && !r)
+			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
+		if (r) {
+			gb_report_error("gearbox sim", &err);
+			ret = r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (json)
+		sim_report_json(stdout, prof, &w, res, n);
+	else
+		sim_report_table(stdout, prof, &w, res, n);
+	ret = GB_EXIT_OK;
+out:
+	workload_free(&w);
+	free(prof);
+	free(res);
+	return ret;
+}

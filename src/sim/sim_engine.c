@@ -1,0 +1,620 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_engine.c - the discrete-event loop.
+ *
+ * State changes only at events: a task's run completes (its remaining work divided by the
+ * perf of its domain's OPP), a sleep or timer expires, a domain's pending OPP change becomes
+ * allowed (the DVFS rate limit), the tick (rotation of runnable tasks, over-utilization, misfit),
+ * a trace sample.  Between two events everything is constant, so time jumps to the next event
+ * and energy, PELT signals and counters are integrated exactly over the gap.  Ties are broken
+ * by a fixed order (DVFS, completions by CPU id, wake-ups by task id, tick), which with integer
+ * arithmetic makes a run reproducible bit for bit.
+ *
+ * Power: a running CPU draws its domain OPP's power_uw, an idle CPU the domain's idle_power_uw
+ * (0 when the model has none: idle is then free, as in the kernel's EM).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "sim_internal.h"
+
+static const struct sim_policy_ops *const policy_ops[SIM_NR_POLICIES] = {
+	[SIM_POLICY_GEARBOX] = &sim_ops_gearbox,
+	[SIM_POLICY_MAINLINE] = &sim_ops_mainline,
+	[SIM_POLICY_REWORK] = &sim_ops_rework,
+	[SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
+	[SIM_POLICY_ORACLE] = &sim_ops_oracle,
+};
+
+int sim_policy_parse(const char *name)
+{
+	for (int i = 0; i < SIM_NR_POLICIES; i++)
+		if (!strcmp(name, policy_ops[i]->name))
+			return i;
+	return -1;
+}
+
+const char *sim_policy_name(enum sim_policy_id id)
+{
+	return id < SIM_NR_POLICIES ? policy_ops[id]->name : "?";
+}
+
+void sim_options_defaults(struct sim_options *opt)
+{
+	if (!opt->tick_us)
+		opt->tick_us = 4000;
+	if (!opt->dvfs_rate_us)
+		opt->dvfs_rate_us = 500;
+	if (!opt->push_after_us)
+		opt->push_after_us = 8000;
+	if (!opt->sample_us)
+		opt->sample_us = 10000;
+}
+
+u32 sim_cpu_capacity(const struct sim *s, u32 cpu)
+{
+	return em_domain_capacity(&s->m->domains[s->m->cpu_domain[cpu]]);
+}
+
+static u32 cpu_perf(const struct sim *s, u32 cpu)
+{
+	const struct em_domain *pd = &s->m->domains[s->m->cpu_domain[cpu]];
+
+	return pd->opps[s->doms[s->m->cpu_domain[cpu]].opp].perf;
+}
+
+void sim_refresh(struct sim *s)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+
+		memset(g, 0, sizeof(*g));
+		g->online = s->m->cpu_domain[c] != 0xff;
+		g->idle = s->cpus[c].curr < 0;
+		if (g->online)
+			g->perf_cur = cpu_perf(s, c);
+	}
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		const struct sim_task *t = &s->tasks[i];
+		struct gb_cpu *g;
+
+		if (t->cpu < 0 || t->state == TS_DONE)
+			continue;
+		g = &s->gcpu[t->cpu];
+		g->util += t->pelt.util_avg;
+		g->runnable += t->pelt.runnable_avg;
+		if (t->state == TS_RUNNING || t->state == TS_QUEUED) {
+			g->nr_running++;
+			g->uclamp_min = gb_max(g->uclamp_min, t->uclamp_min);
+			g->uclamp_max = gb_max(g->uclamp_max, t->uclamp_max);
+		}
+	}
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (!s->gcpu[c].nr_running)
+			s->gcpu[c].uclamp_max = s->cpus[c].last_uclamp_max;
+}
+
+void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt)
+{
+	(void)s;
+	gt->util = t->pelt.util_avg;
+	gt->util_est = t->pelt.util_est;
+	gt->runnable = t->pelt.runnable_avg;
+	gt->uclamp_min = t->uclamp_min;
+	gt->uclamp_max = t->uclamp_max;
+	gt->prev_cpu = t->cpu;
+	gt->pad = 0;
+	gt->allowed = t->allowed;
+}
+
+static void lat_record(struct sim *s, u64 lat_us)
+{
+	u64 b = lat_us < 2048 ? lat_us : 2048 + (lat_us - 2048) / 64;
+
+	s->lat_hist[b < SIM_LAT_BUCKETS ? b : SIM_LAT_BUCKETS - 1]++;
+}
+
+static void start_running(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	s->cpus[cpu].curr = (s32)t->id;
+	t->state = TS_RUNNING;
+	t->stint_us = s->now_us;
+	s->cpus[cpu].last_uclamp_max = t->uclamp_max;
+	if (t->runnable_since_us) {
+		lat_record(s, s->now_us - t->runnable_since_us);
+		t->runnable_since_us = 0;
+	}
+}
+
+static void queue_push(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	t->next = -1;
+	t->state = TS_QUEUED;
+	if (c->tail >= 0)
+		s->tasks[c->tail].next = (s32)t->id;
+	else
+		c->head = (s32)t->id;
+	c->tail = (s32)t->id;
+	c->nr_queued++;
+}
+
+static void queue_remove(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	s32 prev = -1;
+
+	for (s32 i = c->head; i >= 0; prev = i, i = s->tasks[i].next) {
+		if (i != (s32)t->id)
+			continue;
+		if (prev >= 0)
+			s->tasks[prev].next = t->next;
+		else
+			c->head = t->next;
+		if (c->tail == i)
+			c->tail = prev;
+		c->nr_queued--;
+		return;
+	}
+}
+
+static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	t->cpu = (s32)cpu;
+	if (s->cpus[cpu].curr < 0)
+		start_running(s, t, cpu);
+	else
+		queue_push(s, t, cpu);
+}
+
+/* An idle CPU takes the first waiting task it may from the CPU with the longest queue. */
+static bool idle_pull(struct sim *s, u32 dst)
+{
+	s32 src = -1;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (c != dst && s->cpus[c].nr_queued &&
+		    (src < 0 || s->cpus[c].nr_queued > s->cpus[src].nr_queued))
+			src = (s32)c;
+	if (src < 0 || !s->ops->may_pull(s, dst, (u32)src))
+		return false;
+	for (s32 i = s->cpus[src].head; i >= 0; i = s->tasks[i].next) {
+		struct sim_task *t = &s->tasks[i];
+
+		if (em_cpumask_test(&t->allowed, dst)) {
+			sim_migrate(s, t, dst, GB_REASON_IDLE_PULL, 0);
+			return true;
+		}
+	}
+	return false;
+}
+
+/* cpu's running task left it: run the next waiting one, or pull, or go idle. */
+static void pick_next(struct sim *s, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	c->curr = -1;
+	if (c->head >= 0) {
+		struct sim_task *n = &s->tasks[c->head];
+
+		queue_remove(s, n, cpu);
+		start_running(s, n, cpu);
+		return;
+	}
+	idle_pull(s, cpu);
+}
+
+void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta)
+{
+	s32 from = t->cpu;
+
+	if (from == (s32)cpu)
+		return;
+	if (t->state == TS_RUNNING) {
+		t->cpu = (s32)cpu;
+		t->state = TS_QUEUED;     /* off the CPU before pick_next looks at it */
+		pick_next(s, (u32)from);
+	} else if (t->state == TS_QUEUED) {
+		queue_remove(s, t, (u32)from);
+	}
+	t->st.migrations++;
+	s->migrations++;
+	if (reason == GB_REASON_CAPACITY_MISFIT || reason == GB_REASON_POWER_MISFIT)
+		s->misfit_moves++;
+	sim_trace_decision(s, t, from, (s32)cpu, reason, delta);
+	enqueue(s, t, cpu);
+}
+
+/* The task needs a CPU after sleeping, blocking or being created: the policy places it. */
+static void place(struct sim *s, struct sim_task *t)
+{
+	bool fork = t->cpu < 0;
+	u32 reason = GB_REASON_NONE;
+	s64 delta = 0;
+	s32 cpu;
+
+	sim_refresh(s);
+	cpu = s->ops->select(s, t, fork, &reason, &delta);
+	s->decisions++;
+	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu)) {
+		/* a policy bug must not break affinity: first allowed CPU */
+		for (cpu = 0; cpu < (s32)s->m->nr_cpus; cpu++)
+			if (em_cpumask_test(&t->allowed, (u32)cpu))
+				break;
+	}
+	if (fork || cpu != t->cpu) {
+		if (!fork) {
+			t->st.migrations++;
+			s->migrations++;
+		}
+		sim_trace_decision(s, t, t->cpu, cpu, fork ? GB_REASON_FORK : reason, delta);
+	}
+	t->runnable_since_us = s->now_us;
+	t->woke_us = s->now_us;
+	s->wakeups++;
+	enqueue(s, t, (u32)cpu);
+}
+
+static void after_prog_offcpu(struct sim *s, struct sim_task *t, enum sim_prog r)
+{
+	switch (r) {
+	case PROG_CPU:
+		t->yield_pending = 0;
+		place(s, t);
+		break;
+	case PROG_SLEEP:
+		t->state = TS_SLEEP;
+		break;
+	case PROG_BLOCK:
+		t->state = TS_BLOCKED;
+		break;
+	case PROG_DONE:
+		t->state = TS_DONE;
+		break;
+	}
+}
+
+void sim_wake(struct sim *s, struct sim_task *t)
+{
+	after_prog_offcpu(s, t, sim_prog_step(s, t));
+}
+
+/* The running task on cpu finished its event: continue its program. */
+static void complete(struct sim *s, u32 cpu)
+{
+	struct sim_task *t = &s->tasks[s->cpus[cpu].curr];
+	enum sim_prog r;
+
+	t->ev++;
+	r = sim_prog_step(s, t);
+	if (r == PROG_CPU) {
+		if (!em_cpumask_test(&t->allowed, cpu)) {
+			u32 reason;
+			s64 delta;
+			s32 to;
+
+			sim_refresh(s);
+			to = s->ops->select(s, t, false, &reason, &delta);
+			if (to < 0 || !em_cpumask_test(&t->allowed, (u32)to))
+				for (to = 0; !em_cpumask_test(&t->allowed, (u32)to); to++)
+					;
+			sim_migrate(s, t, (u32)to, GB_REASON_AFFINITY, delta);
+		} else if (t->yield_pending && s->cpus[cpu].nr_queued) {
+			t->yield_pending = 0;
+			pick_next(s, cpu);
+			queue_push(s, t, cpu);
+		}
+		t->yield_pending = 0;
+		return;
+	}
+	gb_util_est_dequeue(&t->pelt);
+	t->state = TS_SLEEP;   /* off the CPU before the next one is picked */
+	pick_next(s, cpu);
+	after_prog_offcpu(s, t, r);
+}
+
+static void advance(struct sim *s, u64 to_us)
+{
+	u64 dt = to_us - s->now_us;
+	bool any_ou = false;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		u32 d = s->m->cpu_domain[c];
+		const struct em_domain *pd = &s->m->domains[d];
+		struct sim_cpu *sc = &s->cpus[c];
+
+		if (d == 0xff)
+			continue;
+		if (sc->curr >= 0) {
+			struct sim_task *t = &s->tasks[sc->curr];
+			u64 perf = pd->opps[s->doms[d].opp].perf;
+
+			s->doms[d].energy_puj += (u64)pd->opps[s->doms[d].opp].power_uw * dt;
+			sc->busy_us += dt;
+			t->st.run_us[d] += dt;
+			if (!t->run_end_us)
+				t->work_left -= t->work_left < perf * dt ? t->work_left : perf * dt;
+		} else {
+			s->doms[d].energy_puj += (u64)pd->idle_power_uw * dt;
+		}
+	}
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		s->doms[d].freq_khz_us += (u64)s->m->domains[d].opps[s->doms[d].opp].freq_khz * dt;
+		if (s->doms[d].ou) {
+			s->doms[d].ou_us += dt;
+			any_ou = true;
+		}
+	}
+	if (any_ou)
+		s->ou_any_us += dt;
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		u32 perf = t->cpu >= 0 ? cpu_perf(s, (u32)t->cpu) : 0;
+
+		if (t->state == TS_RUNNING)
+			gb_pelt_update(&t->pelt, to_us, perf, perf);
+		else if (t->state == TS_QUEUED)
+			gb_pelt_update(&t->pelt, to_us, 0, perf);
+		else
+			gb_pelt_update(&t->pelt, to_us, 0, 0);
+	}
+	s->now_us = to_us;
+}
+
+static u64 next_event(const struct sim *s, u64 next_tick)
+{
+	u64 next = s->end_us < next_tick ? s->end_us : next_tick;
+
+	if (s->opt.trace && s->next_sample_us < next)
+		next = s->next_sample_us;
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		const struct sim_task *t = &s->tasks[i];
+
+		if ((t->state == TS_SLEEP || t->state == TS_DELAY) && t->wake_at_us < next)
+			next = t->wake_at_us;
+	}
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		const struct sim_task *t;
+		u64 at;
+
+		if (s->cpus[c].curr < 0)
+			continue;
+		t = &s->tasks[s->cpus[c].curr];
+		if (t->run_end_us) {
+			at = t->run_end_us > s->now_us ? t->run_end_us : s->now_us;
+		} else {
+			u64 perf = cpu_perf(s, c);
+
+			at = s->now_us + (t->work_left + perf - 1) / perf;
+		}
+		if (at < next)
+			next = at;
+	}
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		u64 at = s->doms[d].last_change_us + s->opt.dvfs_rate_us;
+
+		if (s->doms[d].target != s->doms[d].opp && at < next)
+			next = at > s->now_us ? at : s->now_us;
+	}
+	return next;
+}
+
+static void tick(struct sim *s)
+{
+	bool ou = false;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct sim_cpu *sc = &s->cpus[c];
+
+		if (sc->curr >= 0 && sc->nr_queued &&
+		    s->now_us - s->tasks[sc->curr].stint_us >= s->opt.tick_us) {
+			struct sim_task *t = &s->tasks[sc->curr];
+
+			pick_next(s, c);
+			queue_push(s, t, c);
+		}
+	}
+	sim_refresh(s);
+	for (u32 d = 0; d < s->m->nr_domains; d++)
+		ou |= gb_domain_overutilized(s->m, s->gcpu, d);
+	s->rd_overutilized = ou;
+	if (s->ops->tick)
+		s->ops->tick(s);
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (s->cpus[c].curr < 0 && s->m->cpu_domain[c] != 0xff)
+			idle_pull(s, c);
+}
+
+static void update_frequencies(struct sim *s)
+{
+	sim_refresh(s);
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		struct sim_domain *sd = &s->doms[d];
+		u32 idx;
+
+		gb_domain_perf_target(s->m, s->gcpu, d, &idx);
+		sd->target = idx;
+		sd->ou = gb_domain_overutilized(s->m, s->gcpu, d);
+		if (sd->target != sd->opp && s->now_us >= sd->last_change_us + s->opt.dvfs_rate_us) {
+			sd->opp = sd->target;
+			sd->last_change_us = s->now_us;
+		}
+	}
+}
+
+static int sim_init(struct sim *s, const struct em_profile *prof, const struct workload *w,
+		    enum sim_policy_id policy, const struct sim_options *opt, struct gb_err *err)
+{
+	s->prof = prof;
+	s->m = &prof->model;
+	s->w = w;
+	s->opt = *opt;
+	sim_options_defaults(&s->opt);
+	s->policy = policy;
+	s->ops = policy_ops[policy];
+	s->end_us = opt->duration_us ? opt->duration_us : w->global.duration_us;
+	if (!s->end_us)
+		return gb_err_set(err, EINVAL, "%s: the workload runs forever: give --duration",
+				  w->name);
+	s->pcal = w->global.calibration_cpu >= 0 ? sim_cpu_capacity(s, (u32)w->global.calibration_cpu)
+						 : EM_CAPACITY_SCALE;
+	s->nr_tasks = w->nr_tasks;
+	s->tasks = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->tasks));
+	s->timer_next_us = calloc(w->nr_timers + 1, sizeof(u64));
+	s->barrier_arrived = calloc(w->nr_barriers + 1, sizeof(u32));
+	if (!s->tasks || !s->timer_next_us || !s->barrier_arrived)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	for (u32 c = 0; c < EM_MAX_CPUS; c++) {
+		s->cpus[c].curr = s->cpus[c].head = s->cpus[c].tail = -1;
+	}
+	for (u32 i = 0; i < w->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		u64 jitter = 0;
+
+		t->wt = &w->tasks[i];
+		t->id = i;
+		t->cpu = t->next = t->oracle_cpu = -1;
+		t->state = TS_DELAY;
+		t->uclamp_min = t->wt->uclamp.min;
+		t->uclamp_max = t->wt->uclamp.set & WL_UCLAMP_MAX ? t->wt->uclamp.max
+								  : EM_CAPACITY_SCALE;
+		if (opt->seed) {
+			u64 x = (opt->seed + i + 1) * 0x9e3779b97f4a7c15ull;
+
+			x ^= x >> 31;
+			jitter = (x * 0xbf58476d1ce4e5b9ull >> 40) % 1000;
+		}
+		t->wake_at_us = t->wt->delay_us + jitter;
+		snprintf(t->st.name, sizeof(t->st.name), "%s", t->wt->name);
+	}
+	s->next_sample_us = 0;
+	if (s->ops->prepare)
+		return s->ops->prepare(s, err);
+	return 0;
+}
+
+static double lat_percentile(const struct sim *s, double q)
+{
+	u64 total = 0, acc = 0;
+
+	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++)
+		total += s->lat_hist[b];
+	if (!total)
+		return 0;
+	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++) {
+		acc += s->lat_hist[b];
+		if ((double)acc >= q * (double)total)
+			return b < 2048 ? (double)b : 2048.0 + (double)(b - 2048) * 64 + 32;
+	}
+	return 0;
+}
+
+static void sim_results(const struct sim *s, struct sim_result *res)
+{
+	double dur = (double)s->end_us;
+
+	memset(res, 0, sizeof(*res));
+	res->policy = s->policy;
+	res->duration_us = s->end_us;
+	res->nr_domains = s->m->nr_domains;
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		struct sim_domain_result *r = &res->domains[d];
+		const struct em_domain *pd = &s->m->domains[d];
+		u64 busy = 0;
+
+		memcpy(r->name, pd->name, EM_NAME_LEN);
+		r->energy_j = (double)s->doms[d].energy_puj / 1e12;
+		r->avg_freq_khz = (double)s->doms[d].freq_khz_us / dur;
+		r->overutilized_pct = 100.0 * (double)s->doms[d].ou_us / dur;
+		for (u32 c = 0; c < s->m->nr_cpus; c++)
+			if (s->m->cpu_domain[c] == d)
+				busy += s->cpus[c].busy_us;
+		r->busy_pct = pd->nr_cpus ? 100.0 * (double)busy / (dur * pd->nr_cpus) : 0;
+		res->energy_j += r->energy_j;
+	}
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		res->activations += s->tasks[i].st.activations;
+		res->late += s->tasks[i].st.late;
+		if (i < SIM_MAX_REPORT_TASKS)
+			res->tasks[res->nr_tasks++] = s->tasks[i].st;
+	}
+	res->wakeups = s->wakeups;
+	res->wake_lat_p50_us = lat_percentile(s, 0.50);
+	res->wake_lat_p99_us = lat_percentile(s, 0.99);
+	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
+	res->migrations = s->migrations;
+	res->misfit_moves = s->misfit_moves;
+	res->decisions = s->decisions;
+}
+
+int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
+	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err)
+{
+	struct sim *s = calloc(1, sizeof(*s));
+	u64 next_tick, same = 0, last = ~0ull;
+	int ret;
+
+	if (!s)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	ret = workload_check_model(w, &prof->model, err);
+	if (!ret)
+		ret = sim_init(s, prof, w, policy, opt, err);
+	if (ret)
+		goto out;
+	next_tick = s->opt.tick_us;
+	if (s->opt.trace)
+		sim_trace_hello(s);
+	update_frequencies(s);
+	while (s->now_us < s->end_us) {
+		u64 at = next_event(s, next_tick);
+
+		if (at == last && ++same > 100000) {
+			ret = gb_err_set(err, ELOOP, "%s: no progress at t=%llu us", w->name,
+					 (unsigned long long)at);
+			goto out;
+		} else if (at != last) {
+			same = 0;
+			last = at;
+		}
+		advance(s, at);
+		update_frequencies(s);
+		for (u32 c = 0; c < s->m->nr_cpus; c++) {
+			s32 cur = s->cpus[c].curr;
+
+			if (cur >= 0 && (s->tasks[cur].run_end_us ? s->tasks[cur].run_end_us <= at
+								  : !s->tasks[cur].work_left))
+				complete(s, c);
+		}
+		for (u32 i = 0; i < s->nr_tasks; i++) {
+			struct sim_task *t = &s->tasks[i];
+
+			if (t->state == TS_DELAY && t->wake_at_us <= at) {
+				sim_wake(s, t);
+			} else if (t->state == TS_SLEEP && t->wake_at_us <= at) {
+				t->ev++;
+				sim_wake(s, t);
+			}
+		}
+		if (at >= next_tick) {
+			tick(s);
+			next_tick += s->opt.tick_us;
+		}
+		update_frequencies(s);
+		if (s->opt.trace && at >= s->next_sample_us) {
+			sim_trace_sample(s);
+			s->next_sample_us += s->opt.sample_us;
+		}
+	}
+	if (s->opt.trace)
+		sim_trace_end(s);
+	sim_results(s, res);
+out:
+	free(s->tasks);
+	free(s->timer_next_us);
+	free(s->barrier_arrived);
+	free(s);
+	return ret;
+}

@@ -1,0 +1,139 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim_internal.h - the simulator's state, shared by the engine (sim_engine.c), the reference
+ * policies (sim_policies.c, sim_oracle.c) and the trace writer (sim_trace.c).  Not exported.
+ */
+#ifndef GEARBOX_SIM_INTERNAL_H
+#define GEARBOX_SIM_INTERNAL_H
+
+#include <string.h>
+
+#include "gb_pelt.h"
+#include "gb_policy.h"
+#include "sim.h"
+
+#define SIM_LAT_BUCKETS 6144   /* 1 us up to 2 ms, then 64 us buckets up to ~264 ms */
+
+enum sim_task_state {
+	TS_DELAY,        /* waiting for its start delay */
+	TS_SLEEP,        /* sleeping until wake_at */
+	TS_BLOCKED,      /* suspend or barrier */
+	TS_QUEUED,       /* runnable, waiting on its CPU */
+	TS_RUNNING,
+	TS_DONE,
+};
+
+struct sim_task {
+	const struct wl_task *wt;
+	u32 id;
+	enum sim_task_state state;
+	s32 cpu;                 /* CPU it runs or waits on, or last ran on; -1 before first */
+	s32 next;                /* next in its CPU's queue */
+	struct gb_pelt pelt;
+	u32 uclamp_min, uclamp_max;
+	struct em_cpumask allowed;
+	/* program counter */
+	u32 phase, ev;
+	s64 phase_iter, task_iter;
+	u64 iter_start_us;
+	u64 work_left;           /* RUN: perf x us still to do */
+	u64 run_end_us;          /* RUNTIME: end of the event; 0 for RUN */
+	u64 wake_at_us;          /* SLEEP / DELAY */
+	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
+	u64 woke_us;             /* last wake-up, for power-misfit push */
+	u64 stint_us;            /* start of the current time on the CPU */
+	s32 oracle_cpu;          /* the oracle's placement, -1 if none */
+	u8 block_kind;           /* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
+	u8 yield_pending;
+	u8 iter_started;         /* the current phase iteration's attributes are applied */
+	u32 block_ref;
+	struct sim_task_result st;
+};
+
+struct sim_cpu {
+	s32 curr;                /* running task, -1 idle */
+	s32 head, tail;          /* queue of waiting tasks */
+	u32 nr_queued;
+	u32 last_uclamp_max;     /* uclamp_max of the last task that ran, kept while idle */
+	u64 busy_us;
+};
+
+struct sim_domain {
+	u32 opp;                 /* index the domain runs at */
+	u32 target;              /* index the policy requests */
+	u64 last_change_us;
+	u64 energy_puj;          /* pJ: uW x us */
+	u64 freq_khz_us;         /* integral of frequency over time */
+	u64 ou_us;
+	bool ou;
+};
+
+struct sim;
+
+struct sim_policy_ops {
+	const char *name;
+	/* where t goes at wake-up (fork: first placement); returns a CPU in t->allowed */
+	s32 (*select)(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta);
+	/* at each tick, after the engine's own work: misfit and push moves */
+	void (*tick)(struct sim *s);
+	/* may an idle CPU dst pull a waiting task from src? */
+	bool (*may_pull)(struct sim *s, u32 dst, u32 src);
+	/* prepare (oracle search); may fail with err */
+	int (*prepare)(struct sim *s, struct gb_err *err);
+};
+
+struct sim {
+	const struct em_profile *prof;
+	const struct em_model *m;
+	const struct workload *w;
+	struct sim_options opt;
+	const struct sim_policy_ops *ops;
+	enum sim_policy_id policy;
+	u64 now_us, end_us;
+	u32 pcal;                /* perf of the calibration CPU at its top OPP */
+	u32 nr_tasks;
+	struct sim_task *tasks;
+	struct sim_cpu cpus[EM_MAX_CPUS];
+	struct sim_domain doms[EM_MAX_DOMAINS];
+	struct gb_cpu gcpu[EM_MAX_CPUS];   /* policy view, refreshed by sim_refresh() */
+	struct gb_scratch scratch;
+	u64 *timer_next_us;      /* per timer: next activation, 0 = unset */
+	u32 *barrier_arrived;
+	bool rd_overutilized;    /* the root domain's flag (mainline, rework) */
+	u64 ou_any_us;
+	u64 lat_hist[SIM_LAT_BUCKETS];
+	u64 wakeups, decisions, migrations, misfit_moves;
+	u64 next_sample_us;
+};
+
+/* what a task needs after sim_prog_step() */
+enum sim_prog {
+	PROG_CPU,
+	PROG_SLEEP,
+	PROG_BLOCK,
+	PROG_DONE,
+};
+
+enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t);
+/* a sleeping or blocked task whose event completed continues its program (may need a CPU) */
+void sim_wake(struct sim *s, struct sim_task *t);
+
+/* engine services for the policies */
+void sim_refresh(struct sim *s);
+void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt);
+u32 sim_cpu_capacity(const struct sim *s, u32 cpu);
+/* moves a running or queued task to cpu (migration, counted), logging a decision */
+void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta);
+void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 to, u32 reason,
+			s64 delta);
+
+extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_rework,
+	sim_ops_performance, sim_ops_oracle;
+
+/* trace records (sim_trace.c) */
+void sim_trace_hello(struct sim *s);
+void sim_trace_sample(struct sim *s);
+void sim_trace_end(struct sim *s);
+const char *sim_reason_name(u32 reason);
+
+#endif /* GEARBOX_SIM_INTERNAL_H */

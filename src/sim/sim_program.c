@@ -1,0 +1,137 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_program.c - runs a task's rt-app program: phases, loops and events, with rt-app's
+ * semantics as workload.h states them.  sim_prog_step() starts the event the task is at and
+ * returns what the task needs next: a CPU (run, runtime), time (sleep, timer), another task
+ * (suspend, barrier), or nothing more (done).  Events that complete at once (a timer already
+ * past, resume, the last arrival at a barrier, yield) are consumed in the same call.
+ */
+#include "sim_internal.h"
+
+/* Applies the attributes of a phase iteration's start; false when the task is finished. */
+static bool prog_normalize(struct sim *s, struct sim_task *t)
+{
+	const struct wl_task *wt = t->wt;
+	u32 empty = 0;
+
+	for (;;) {
+		const struct wl_phase *ph = &wt->phases[t->phase];
+
+		if (t->ev == 0 && !t->iter_started) {
+			t->iter_started = 1;
+			t->iter_start_us = s->now_us;
+			if (ph->cpus_all) {
+				memset(&t->allowed, 0, sizeof(t->allowed));
+				for (u32 c = 0; c < s->m->nr_cpus; c++)
+					if (s->m->cpu_domain[c] != 0xff)
+						em_cpumask_set(&t->allowed, c);
+			} else {
+				t->allowed = ph->cpus;
+			}
+			if (t->phase_iter == 0 && (ph->uclamp.set & WL_UCLAMP_MIN))
+				t->uclamp_min = ph->uclamp.min;
+			if (t->phase_iter == 0 && (ph->uclamp.set & WL_UCLAMP_MAX))
+				t->uclamp_max = ph->uclamp.max;
+		}
+		if (t->ev < ph->nr_events)
+			return true;
+		if (++empty > 4096)   /* phases without events looping forever */
+			return false;
+		t->ev = 0;
+		t->iter_started = 0;
+		t->phase_iter++;
+		if (ph->loop != WL_LOOP_FOREVER && t->phase_iter >= ph->loop) {
+			t->phase_iter = 0;
+			if (++t->phase >= wt->nr_phases) {
+				t->phase = 0;
+				t->task_iter++;
+				if (wt->loop != WL_LOOP_FOREVER && t->task_iter >= wt->loop)
+					return false;
+			}
+		}
+	}
+}
+
+/* Wakes every task blocked on (kind, ref), in task order so that runs are reproducible. */
+static void wake_blocked(struct sim *s, u8 kind, u32 ref)
+{
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *o = &s->tasks[i];
+
+		if (o->state == TS_BLOCKED && o->block_kind == kind && o->block_ref == ref) {
+			o->ev++;
+			sim_wake(s, o);
+		}
+	}
+}
+
+enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
+{
+	for (u32 guard = 0; guard < 1u << 20; guard++) {
+		const struct wl_event *e;
+		u64 *next;
+
+		if (!prog_normalize(s, t))
+			return PROG_DONE;
+		e = &t->wt->phases[t->phase].events[t->ev];
+		switch (e->type) {
+		case WL_EV_RUN:
+			t->work_left = e->duration_us * s->pcal;
+			t->run_end_us = 0;
+			if (t->work_left)
+				return PROG_CPU;
+			break;
+		case WL_EV_RUNTIME:
+			t->work_left = 0;
+			t->run_end_us = s->now_us + e->duration_us;
+			if (e->duration_us)
+				return PROG_CPU;
+			break;
+		case WL_EV_SLEEP:
+			if (e->duration_us) {
+				t->wake_at_us = s->now_us + e->duration_us;
+				return PROG_SLEEP;
+			}
+			break;
+		case WL_EV_TIMER:
+			next = &s->timer_next_us[e->ref];
+			if (!*next)
+				*next = t->iter_start_us;
+			*next += e->period_us;
+			t->st.activations++;
+			if (*next > s->now_us) {
+				t->wake_at_us = *next;
+				return PROG_SLEEP;
+			}
+			if (*next < s->now_us) {
+				t->st.late++;
+				if (s->w->timers[e->ref].mode == WL_TIMER_RELATIVE)
+					*next = s->now_us;
+			}
+			break;
+		case WL_EV_SUSPEND:
+			t->block_kind = 1;
+			t->block_ref = e->ref;
+			return PROG_BLOCK;
+		case WL_EV_RESUME:
+			t->ev++;
+			wake_blocked(s, 1, e->ref);
+			continue;
+		case WL_EV_BARRIER:
+			if (++s->barrier_arrived[e->ref] < s->w->barriers[e->ref].nr_users) {
+				t->block_kind = 2;
+				t->block_ref = e->ref;
+				return PROG_BLOCK;
+			}
+			s->barrier_arrived[e->ref] = 0;
+			t->ev++;
+			wake_blocked(s, 2, e->ref);
+			continue;
+		case WL_EV_YIELD:
+			t->yield_pending = 1;
+			break;
+		}
+		t->ev++;
+	}
+	return PROG_DONE;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_report.c - the report of `gearbox sim`: a table for people, JSON for machines
+ * (`"format": "gearbox-sim/1"`, documented in docs/sim.md).  Ratios are against the first
+ * policy given.
+ */
+#include <jansson.h>
+
+#include "sim.h"
+
+void sim_report_table(FILE *out, const struct em_profile *prof, const struct workload *w,
+		      const struct sim_result *res, unsigned n)
+{
+	double base = n && res[0].energy_j > 0 ? res[0].energy_j : 1;
+
+	fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
+		n ? (double)res[0].duration_us / 1e6 : 0.0);
+	fprintf(out, "%-12s %10s %7s %6s %8s %9s %9s %6s %7s %7s\n", "policy", "energy_J",
+		"ratio", "late", "activ", "lat50_us", "lat99_us", "OU_%", "migr", "misfit");
+	for (unsigned i = 0; i < n; i++) {
+		const struct sim_result *r = &res[i];
+
+		fprintf(out, "%-12s %10.4f %7.3f %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu\n",
+			sim_policy_name(r->policy), r->energy_j, r->energy_j / base,
+			(unsigned long long)r->late, (unsigned long long)r->activations,
+			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
+			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves);
+	}
+	fprintf(out, "\nper domain: energy J / average frequency MHz / busy %% / over-utilized %%\n");
+	fprintf(out, "%-12s", "policy");
+	for (u32 d = 0; n && d < res[0].nr_domains; d++)
+		fprintf(out, " %27s", res[0].domains[d].name);
+	fputc('\n', out);
+	for (unsigned i = 0; i < n; i++) {
+		fprintf(out, "%-12s", sim_policy_name(res[i].policy));
+		for (u32 d = 0; d < res[i].nr_domains; d++) {
+			const struct sim_domain_result *dr = &res[i].domains[d];
+
+			fprintf(out, " %8.4f/%6.0f/%5.1f/%5.1f", dr->energy_j, dr->avg_freq_khz / 1000,
+				dr->busy_pct, dr->overutilized_pct);
+		}
+		fputc('\n', out);
+	}
+}
+
+static json_t *result_json(const struct sim_result *r, double base)
+{
+	json_t *o = json_object(), *doms = json_array(), *tasks = json_array();
+
+	json_object_set_new(o, "policy", json_string(sim_policy_name(r->policy)));
+	json_object_set_new(o, "energy_j", json_real(r->energy_j));
+	json_object_set_new(o, "energy_ratio", json_real(base > 0 ? r->energy_j / base : 0));
+	json_object_set_new(o, "activations", json_integer((json_int_t)r->activations));
+	json_object_set_new(o, "late_activations", json_integer((json_int_t)r->late));
+	json_object_set_new(o, "wakeups", json_integer((json_int_t)r->wakeups));
+	json_object_set_new(o, "wake_latency_p50_us", json_real(r->wake_lat_p50_us));
+	json_object_set_new(o, "wake_latency_p99_us", json_real(r->wake_lat_p99_us));
+	json_object_set_new(o, "overutilized_pct", json_real(r->overutilized_pct));
+	json_object_set_new(o, "migrations", json_integer((json_int_t)r->migrations));
+	json_object_set_new(o, "misfit_moves", json_integer((json_int_t)r->misfit_moves));
+	json_object_set_new(o, "decisions", json_integer((json_int_t)r->decisions));
+	for (u32 d = 0; d < r->nr_domains; d++) {
+		const struct sim_domain_result *dr = &r->domains[d];
+		json_t *jd = json_object();
+
+		json_object_set_new(jd, "name", json_string(dr->name));
+		json_object_set_new(jd, "energy_j", json_real(dr->energy_j));
+		json_object_set_new(jd, "avg_freq_khz", json_real(dr->avg_freq_khz));
+		json_object_set_new(jd, "busy_pct", json_real(dr->busy_pct));
+		json_object_set_new(jd, "overutilized_pct", json_real(dr->overutilized_pct));
+		json_array_append_new(doms, jd);
+	}
+	json_object_set_new(o, "domains", doms);
+	for (u32 i = 0; i < r->nr_tasks; i++) {
+		const struct sim_task_result *t = &r->tasks[i];
+		json_t *jt = json_object(), *run = json_object();
+
+		json_object_set_new(jt, "name", json_string(t->name));
+		for (u32 d = 0; d < r->nr_domains; d++)
+			json_object_set_new(run, r->domains[d].name,
+					    json_integer((json_int_t)t->run_us[d]));
+		json_object_set_new(jt, "run_us", run);
+		json_object_set_new(jt, "activations", json_integer((json_int_t)t->activations));
+		json_object_set_new(jt, "late_activations", json_integer((json_int_t)t->late));
+		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
+		json_array_append_new(tasks, jt);
+	}
+	json_object_set_new(o, "tasks", tasks);
+	return o;
+}
+
+void sim_report_json(FILE *out, const struct em_profile *prof, const struct workload *w,
+		     const struct sim_result *res, unsigned n)
+{
+	json_t *root = json_object(), *arr = json_array();
+	double base = n ? res[0].energy_j : 0;
+
+	json_object_set_new(root, "format", json_string("gearbox-sim/1"));
+	json_object_set_new(root, "soc", json_string(prof->soc));
+	json_object_set_new(root, "workload", json_string(w->name));
+	json_object_set_new(root, "duration_us",
+			    json_integer(n ? (json_int_t)res[0].duration_us : 0));
+	for (unsigned i = 0; i < n; i++)
+		json_array_append_new(arr, result_json(&res[i], base));
+	json_object_set_new(root, "results", arr);
+	json_dumpf(root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
+	fputc('\n', out);
+	json_decref(root);
+}

@@ -1,0 +1,168 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_trace.c - `gearbox sim --trace FILE`: the gearbox-stream/1 NDJSON of docs/stream.md
+ * (hello, sample every --trace-interval, decision per move, end).  pid is the task index + 1,
+ * so that pid 0 keeps meaning "idle".
+ */
+#include "sim_internal.h"
+
+static const char *const reason_names[GB_NR_REASONS] = {
+	[GB_REASON_NONE] = "wakeup_energy",
+	[GB_REASON_WAKEUP_ENERGY] = "wakeup_energy",
+	[GB_REASON_CAPACITY_MISFIT] = "capacity_misfit",
+	[GB_REASON_POWER_MISFIT] = "power_misfit",
+	[GB_REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
+	[GB_REASON_IDLE_PULL] = "idle_pull",
+	[GB_REASON_AFFINITY] = "affinity",
+	[GB_REASON_FORK] = "fork",
+	[GB_REASON_BALANCE] = "balance",
+};
+
+const char *sim_reason_name(u32 reason)
+{
+	return reason < GB_NR_REASONS ? reason_names[reason] : "balance";
+}
+
+static void put_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+void sim_trace_hello(struct sim *s)
+{
+	FILE *f = s->opt.trace;
+
+	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":");
+	put_str(f, s->prof->soc);
+	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,\"domains\":[", s->ops->name, s->m->nr_cpus);
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		const struct em_domain *pd = &s->m->domains[d];
+		bool first = true;
+
+		fprintf(f, "%s{\"id\":%u,\"name\":", d ? "," : "", d);
+		put_str(f, pd->name);
+		fprintf(f, ",\"cpus\":[");
+		for (u32 c = 0; c < s->m->nr_cpus; c++)
+			if (s->m->cpu_domain[c] == d) {
+				fprintf(f, "%s%u", first ? "" : ",", c);
+				first = false;
+			}
+		fprintf(f, "],\"capacity\":%u,\"opps\":[", em_domain_capacity(pd));
+		for (u32 i = 0; i < pd->nr_opps; i++)
+			fprintf(f, "%s{\"freq_khz\":%u,\"perf\":%u,\"power_uw\":%u}", i ? "," : "",
+				pd->opps[i].freq_khz, pd->opps[i].perf, pd->opps[i].power_uw);
+		fprintf(f, "]}");
+	}
+	fprintf(f, "]}\n");
+}
+
+static u64 energy_uj(const struct sim *s)
+{
+	u64 e = 0;
+
+	for (u32 d = 0; d < s->m->nr_domains; d++)
+		e += s->doms[d].energy_puj;
+	return e / 1000000;
+}
+
+void sim_trace_sample(struct sim *s)
+{
+	FILE *f = s->opt.trace;
+	u32 order[SIM_MAX_REPORT_TASKS], n = 0;
+
+	sim_refresh(s);
+	fprintf(f, "{\"type\":\"sample\",\"t_us\":%llu,\"energy_uj\":%llu,\"domains\":[",
+		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s));
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		const struct em_domain *pd = &s->m->domains[d];
+		u32 util = 0, idx, perf, power = 0;
+
+		perf = gb_domain_perf_target(s->m, s->gcpu, d, &idx);
+		for (u32 c = 0; c < s->m->nr_cpus; c++)
+			if (s->m->cpu_domain[c] == d) {
+				util = gb_max(util, s->gcpu[c].util);
+				power += s->cpus[c].curr >= 0 ? pd->opps[s->doms[d].opp].power_uw
+							      : pd->idle_power_uw;
+			}
+		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
+			   "\"power_uw\":%u,\"overutilized\":%s}", d ? "," : "", d, util, perf,
+			pd->opps[s->doms[d].opp].freq_khz, power, s->doms[d].ou ? "true" : "false");
+	}
+	fprintf(f, "],\"cpus\":[");
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		s32 cur = s->cpus[c].curr;
+
+		fprintf(f, "%s{\"cpu\":%u,\"util\":%u,\"pid\":%d,\"comm\":", c ? "," : "", c,
+			s->gcpu[c].util, cur >= 0 ? cur + 1 : 0);
+		put_str(f, cur >= 0 ? s->tasks[cur].wt->name : "");
+		fputc('}', f);
+	}
+	fputc(']', f);
+	if (s->opt.trace_tasks) {
+		/* at most 64 tasks, highest util first */
+		for (u32 i = 0; i < s->nr_tasks; i++) {
+			const struct sim_task *t = &s->tasks[i];
+			u32 k;
+
+			if (t->state == TS_DONE)
+				continue;
+			if (n == SIM_MAX_REPORT_TASKS) {
+				if (t->pelt.util_avg <= s->tasks[order[n - 1]].pelt.util_avg)
+					continue;
+				n--;
+			}
+			for (k = n; k > 0 && s->tasks[order[k - 1]].pelt.util_avg < t->pelt.util_avg; k--)
+				order[k] = order[k - 1];
+			order[k] = i;
+			n++;
+		}
+		fprintf(f, ",\"tasks\":[");
+		for (u32 k = 0; k < n; k++) {
+			const struct sim_task *t = &s->tasks[order[k]];
+
+			fprintf(f, "%s{\"pid\":%u,\"comm\":", k ? "," : "", t->id + 1);
+			put_str(f, t->wt->name);
+			fprintf(f, ",\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u,\"cpu\":%d,"
+				   "\"migrations\":%llu}", t->pelt.util_avg, t->uclamp_min,
+				t->uclamp_max, t->cpu, (unsigned long long)t->st.migrations);
+		}
+		fputc(']', f);
+	}
+	fprintf(f, "}\n");
+}
+
+void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 to, u32 reason,
+			s64 delta)
+{
+	FILE *f = s->opt.trace;
+
+	if (!f)
+		return;
+	fprintf(f, "{\"type\":\"decision\",\"t_us\":%llu,\"pid\":%u,\"comm\":",
+		(unsigned long long)s->now_us, t->id + 1);
+	put_str(f, t->wt->name);
+	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,"
+		   "\"uclamp_min\":%u,\"uclamp_max\":%u,\"to_cap\":%u",
+		from, to, sim_reason_name(reason), (long long)(delta / 10), t->pelt.util_avg,
+		t->uclamp_min, t->uclamp_max, sim_cpu_capacity(s, (u32)to));
+	if (from >= 0)
+		fprintf(f, ",\"from_cap\":%u", sim_cpu_capacity(s, (u32)from));
+	fprintf(f, "}\n");
+}
+
+void sim_trace_end(struct sim *s)
+{
+	fprintf(s->opt.trace, "{\"type\":\"end\",\"t_us\":%llu,\"energy_uj\":%llu}\n",
+		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s));
+}
