@@ -443,6 +443,32 @@ static void test_check_model_rejects_cpu_the_model_lacks(void)
 	free(m);
 }
 
+static void test_names_of_events_and_policies(void)
+{
+	CHECK(!strcmp(wl_event_type_name(WL_EV_RUNTIME), "runtime"));
+	CHECK(!strcmp(wl_event_type_name(WL_EV_RUN), "run"));
+	CHECK(!strcmp(wl_event_type_name(WL_EV_YIELD), "yield"));
+	CHECK(!strcmp(wl_policy_name(WL_SCHED_DEADLINE), "SCHED_DEADLINE"));
+	CHECK(!strcmp(wl_policy_name(WL_SCHED_OTHER), "SCHED_OTHER"));
+}
+
+static void test_explicit_relative_timer_and_deadline_defaults(void)
+{
+	static const char text[] = "{ \"tasks\": { \"d\": { \"policy\": \"SCHED_DEADLINE\","
+				   " \"dl-runtime\": 700, \"run\": 1,"
+				   " \"timer\": { \"mode\": \"relative\", \"ref\": \"k\", \"period\": 9 } } } }";
+
+	CHECK_EQ_I(workload_load_string(text, sizeof(text) - 1, "t.json", &w, &err), 0);
+	CHECK_EQ_U(w.nr_timers, 1);
+	if (w.nr_tasks == 1 && w.nr_timers == 1) {
+		CHECK_EQ_I(w.timers[0].mode, WL_TIMER_RELATIVE);
+		CHECK_EQ_U(w.tasks[0].sched.dl_period_us, 700);
+		CHECK_EQ_U(w.tasks[0].sched.dl_deadline_us, 700);
+		CHECK_EQ_U(w.tasks[0].phases[0].events[1].period_us, 9);
+	}
+	workload_free(&w);
+}
+
 static void test_missing_file_is_enoent_with_path(void)
 {
 	CHECK_EQ_I(workload_load_file("/nonexistent/x.json", &w, &err), -ENOENT);
@@ -473,6 +499,8 @@ int main(void)
 	TAP_RUN(test_relaxed_json_errors_give_the_source_line);
 	TAP_RUN(test_check_model_accepts_affinity_inside_the_model);
 	TAP_RUN(test_check_model_rejects_cpu_the_model_lacks);
+	TAP_RUN(test_names_of_events_and_policies);
+	TAP_RUN(test_explicit_relative_timer_and_deadline_defaults);
 	TAP_RUN(test_missing_file_is_enoent_with_path);
 	return tap_done();
 }

@@ -33,7 +33,13 @@ static const struct reject_case cases[] = {
 	{ "bad literal", T("\"run\": tru"), -EINVAL, "x.json: line 1:" },
 	{ "too deep", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", -EINVAL, "nested too deeply" },
 	{ "empty input", "", -EINVAL, "unexpected end of input" },
+	{ "control character in a string", "{ \"ta\tsks\": {} }", -EINVAL, "line 1, column 6: control character in a string" },
+	{ "missing colon", "{ \"tasks\" {} }", -EINVAL, "expected ':' after a key" },
+	{ "unterminated array", T("\"cpus\": [1, 2"), -EINVAL, "expected ',' or ']'" },
+	{ "stray character", T("\"run\": @"), -EINVAL, "unexpected character, expected a value" },
 	/* Top level and global */
+	{ "global not an object", "{ \"global\": 1, \"tasks\": {} }", -EINVAL, "'global' must be an object, not an integer" },
+	{ "tasks not an object", "{ \"tasks\": [] }", -EINVAL, "'tasks' must be an object, not an array" },
 	{ "not an object", "[1]", -EINVAL, "must hold an object" },
 	{ "no tasks", "{ \"global\": {} }", -EINVAL, "no \"tasks\" object" },
 	{ "empty tasks", "{ \"tasks\": {} }", -EINVAL, "'tasks' is empty" },
@@ -76,7 +82,11 @@ static const struct reject_case cases[] = {
 	{ "events and phases", T("\"run\": 1, \"phases\": { \"p\": { \"run\": 1 } }"), -EINVAL, "events at task level and 'phases' together" },
 	{ "task without events", T("\"loop\": 1"), -EINVAL, "x.json: task t: the phase has no events" },
 	{ "task name too long", "{ \"tasks\": { \"a123456789a123456789a123456789a123456789a123456789a123456789\": { \"run\": 1 } } }", -EINVAL, "a task name must have 1..59 bytes" },
+	{ "phases twice", T("\"phases\": { \"p\": { \"run\": 1 } }, \"phases\": {}"), -EINVAL, "key 'phases' given twice" },
+	{ "instance twice", T("\"instance\": 1, \"run\": 1, \"instance\": 2"), -EINVAL, "key 'instance' given twice" },
 	/* Phases */
+	{ "phase util_min twice", P("\"util_min\": 1, \"run\": 1, \"util_min\": 2"), -EINVAL, "task t, phase p: key 'util_min' given twice" },
+	{ "numa in a phase", P("\"run\": 1, \"nodes_membind\": [0]"), -EINVAL, "task t, phase p: 'nodes_membind' is not supported (NUMA" },
 	{ "phases not an object", T("\"phases\": []"), -EINVAL, "'phases' must be an object, not an array" },
 	{ "phases empty", T("\"phases\": {}"), -EINVAL, "'phases' is empty" },
 	{ "phase not an object", T("\"phases\": { \"p\": 1 }"), -EINVAL, "task t, phase p: a phase must be an object" },
@@ -102,6 +112,7 @@ static const struct reject_case cases[] = {
 	{ "timer period zero", T("\"timer\": { \"ref\": \"a\", \"period\": 0 }"), -EINVAL, "a timer period must be > 0 us" },
 	{ "timer negative period", T("\"timer\": { \"ref\": \"a\", \"period\": -3 }"), -EINVAL, "'period' is a negative duration" },
 	{ "timer unknown key", T("\"timer\": { \"ref\": \"a\", \"period\": 1, \"phase\": 1 }"), -EINVAL, "unknown timer key 'phase'" },
+	{ "timer key twice", T("\"timer\": { \"ref\": \"a\", \"period\": 1, \"period\": 2 }"), -EINVAL, "event timer: repeated key in a timer" },
 	{ "timer bad mode", T("\"timer\": { \"ref\": \"a\", \"period\": 1, \"mode\": \"abs\" }"), -EINVAL, "timer 'mode' must be \"relative\" or \"absolute\"" },
 	{ "timer ref empty", T("\"timer\": { \"ref\": \"\", \"period\": 1 }"), -EINVAL, "'ref' must not be empty" },
 	{ "timer modes conflict", "{ \"tasks\": { \"a\": { \"timer\": { \"ref\": \"k\", \"period\": 1 } },"
@@ -197,6 +208,65 @@ static void test_total_event_limit_counts_instances(void)
 	free(t);
 }
 
+static void test_ref_limit_is_enforced_and_named(void)
+{
+	/* 5 phases of 900 barriers each: 4500 distinct names, more than WL_MAX_REFS. */
+	char *s = malloc(5 * 900 * 24 + 256);
+	struct workload w;
+	struct gb_err err;
+	size_t len;
+	unsigned p, e;
+
+	if (!s)
+		abort();
+	len = (size_t)sprintf(s, "{ \"tasks\": { \"t\": { \"phases\": {");
+	for (p = 0; p < 5; p++) {
+		len += (size_t)sprintf(s + len, "%s \"p%u\": {", p ? "," : "", p);
+		for (e = 0; e < 900; e++)
+			len += (size_t)sprintf(s + len, "%s\"barrier\": \"b%u\"", e ? ", " : "",
+					       p * 900 + e);
+		len += (size_t)sprintf(s + len, "}");
+	}
+	sprintf(s + len, "} } } }");
+	CHECK_EQ_I(workload_load_string(s, strlen(s), "x.json", &w, &err), -E2BIG);
+	CHECK_STR_CONTAINS(err.msg, "x.json: task t, phase p4, event barrier (repeat 496): more than 4096 barriers (WL_MAX_REFS)");
+	free(s);
+}
+
+static void test_distinct_names_resolve_to_distinct_refs(void)
+{
+	/* 4000 names: many share hash slots, each must still find its own entry. */
+	char *s = malloc(5 * 800 * 24 + 256);
+	struct workload w;
+	struct gb_err err;
+	size_t len;
+	unsigned p, e, bad = 0;
+
+	if (!s)
+		abort();
+	len = (size_t)sprintf(s, "{ \"tasks\": { \"t\": { \"phases\": {");
+	for (p = 0; p < 5; p++) {
+		len += (size_t)sprintf(s + len, "%s \"p%u\": {", p ? "," : "", p);
+		for (e = 0; e < 800; e++)
+			len += (size_t)sprintf(s + len, "%s\"barrier\": \"b%u\"", e ? ", " : "",
+					       (p * 800 + e) % 4000);
+		len += (size_t)sprintf(s + len, "}");
+	}
+	sprintf(s + len, "} } } }");
+	CHECK_EQ_I(workload_load_string(s, strlen(s), "x.json", &w, &err), 0);
+	CHECK_EQ_U(w.nr_barriers, 4000);
+	for (p = 0; p < w.tasks[0].nr_phases; p++)
+		for (e = 0; e < w.tasks[0].phases[p].nr_events; e++) {
+			char want[16];
+
+			snprintf(want, sizeof(want), "b%u", p * 800 + e);
+			bad += strcmp(w.barriers[w.tasks[0].phases[p].events[e].ref].name, want) != 0;
+		}
+	CHECK_EQ_U(bad, 0);
+	workload_free(&w);
+	free(s);
+}
+
 int main(void)
 {
 	char name[160];
@@ -208,5 +278,7 @@ int main(void)
 	TAP_RUN(test_the_error_names_file_task_phase_and_event_in_order);
 	TAP_RUN(test_event_limit_per_phase_is_enforced_and_named);
 	TAP_RUN(test_total_event_limit_counts_instances);
+	TAP_RUN(test_ref_limit_is_enforced_and_named);
+	TAP_RUN(test_distinct_names_resolve_to_distinct_refs);
 	return tap_done();
 }
