@@ -154,11 +154,14 @@ static void run_one(struct check_ctx *ctx, const struct check_def *def, struct c
 	res->elapsed_s = load_now_s() - t0;
 	if (def->run == check_exit_paths || (sched_running(&ctx->sched) && scx_enabled()))
 		return;
-	if (res->status != CHECK_FAIL) {
-		char how[64];
+	char how[64], detail[sizeof(res->detail)];
 
-		sched_describe_exit(&ctx->sched, how, sizeof(how));
+	sched_describe_exit(&ctx->sched, how, sizeof(how));
+	if (res->status != CHECK_FAIL) {
 		check_set(res, CHECK_FAIL, "the scheduler was ejected or quit (process %s)", how);
+	} else {
+		memcpy(detail, res->detail, sizeof(detail));
+		check_set(res, CHECK_FAIL, "%.180s; then the scheduler was ejected or quit", detail);
 	}
 	sched_stop(&ctx->sched);
 	if (sched_start(&ctx->sched, ctx->attach_timeout_s, &took, &err) < 0)

@@ -7,20 +7,40 @@
  * drains into whichever CPU runs dry.  No weights, no priorities, no locality beyond idle
  * selection: it is the baseline that overhead measurements and `gearbox check` results of
  * real schedulers are compared with.  It ignores nice, so it fails the weights check by design.
+ *
+ * park_every = N (scx_fifo --park-every N) breaks it on purpose, to prove that `gearbox check`
+ * catches starvation: every Nth workload process of gearbox check (comm "gearbox-check", not
+ * the checker itself) is queued on a DSQ that nobody consumes.  The kernel's watchdog ejects
+ * the scheduler after timeout_ms, which the loader lowers to 3 s in that mode.
  */
 #include "gb_scx.bpf.h"
 
 char _license[] SEC("license") = "GPL";
 
-__u64 nr_direct, nr_queued;
+#define PARK_DSQ 1
+
+const volatile __u32 park_every;
+const volatile __s32 spare_tgid; /* the checker: parking it would stop the check itself */
+
+__u64 nr_direct, nr_queued, nr_parked;
 GB_SCX_EXIT_INFO;
+
+static bool should_park(struct task_struct *p)
+{
+	char comm[16];
+
+	if (!park_every || p->tgid == spare_tgid || (__u32)p->pid % park_every)
+		return false;
+	bpf_probe_read_kernel_str(comm, sizeof(comm), p->comm);
+	return bpf_strncmp(comm, sizeof(comm), "gearbox-check") == 0;
+}
 
 s32 BPF_STRUCT_OPS(fifo_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	bool is_idle = false;
 	s32 cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
 
-	if (is_idle) {
+	if (is_idle && !should_park(p)) {
 		__sync_fetch_and_add(&nr_direct, 1);
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, SCX_SLICE_DFL, 0);
 	}
@@ -29,8 +49,18 @@ s32 BPF_STRUCT_OPS(fifo_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wak
 
 void BPF_STRUCT_OPS(fifo_enqueue, struct task_struct *p, u64 enq_flags)
 {
+	if (should_park(p)) {
+		__sync_fetch_and_add(&nr_parked, 1);
+		scx_bpf_dsq_insert(p, PARK_DSQ, SCX_SLICE_DFL, enq_flags);
+		return;
+	}
 	__sync_fetch_and_add(&nr_queued, 1);
 	scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+}
+
+s32 BPF_STRUCT_OPS_SLEEPABLE(fifo_init)
+{
+	return park_every ? scx_bpf_create_dsq(PARK_DSQ, -1) : 0;
 }
 
 void BPF_STRUCT_OPS(fifo_exit, struct scx_exit_info *ei)
@@ -41,5 +71,6 @@ void BPF_STRUCT_OPS(fifo_exit, struct scx_exit_info *ei)
 GB_SCX_OPS(fifo_ops,
 	   .select_cpu = (void *)fifo_select_cpu,
 	   .enqueue = (void *)fifo_enqueue,
+	   .init = (void *)fifo_init,
 	   .exit = (void *)fifo_exit,
 	   .name = "gb_fifo");

@@ -2,7 +2,10 @@
 /*
  * scx_fifo - loader of the global-FIFO baseline scheduler (scx_fifo.bpf.c).
  *
- *   scx_fifo [-v]     load it, run until SIGINT/SIGTERM or until the kernel ejects it
+ *   scx_fifo [-v] [--park-every N]
+ *
+ * loads it and runs until SIGINT/SIGTERM or until the kernel ejects it.  -v prints counters
+ * every 100 ms; --park-every N is the deliberately broken mode (see scx_fifo.bpf.c).
  *
  * Exit status: 0 after a signal or an unregistration, 1 when the kernel ejected the scheduler
  * for an error (stall, BPF error), 2 on bad usage.  When the kernel asks for a restart (CPU
@@ -12,6 +15,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -31,16 +35,26 @@ static void on_signal(int sig)
 }
 
 /* Loads and attaches once; returns the exit kind/code seen, or -errno on a load failure. */
-static int run_once(int verbose, __u64 *kind, __u64 *code)
+static int run_once(int verbose, unsigned park_every, __u64 *kind, __u64 *code)
 {
 	struct bpf_link *link;
 	struct scx_fifo *skel;
 	int rc;
 
-	skel = scx_fifo__open_and_load();
+	skel = scx_fifo__open();
 	if (!skel) {
 		rc = -errno;
-		fprintf(stderr, "scx_fifo: error: loading the BPF program: %s\n", strerror(errno));
+		fprintf(stderr, "scx_fifo: error: opening the BPF object: %s\n", strerror(errno));
+		return rc;
+	}
+	skel->rodata->park_every = park_every;
+	skel->rodata->spare_tgid = getppid();
+	if (park_every)
+		skel->struct_ops.fifo_ops->timeout_ms = 3000;
+	rc = scx_fifo__load(skel);
+	if (rc) {
+		fprintf(stderr, "scx_fifo: error: loading the BPF program: %s\n", strerror(-rc));
+		scx_fifo__destroy(skel);
 		return rc;
 	}
 	link = bpf_map__attach_struct_ops(skel->maps.fifo_ops);
@@ -54,9 +68,10 @@ static int run_once(int verbose, __u64 *kind, __u64 *code)
 	while (!stop_requested && !__atomic_load_n(&skel->bss->gb_exit_kind, __ATOMIC_ACQUIRE)) {
 		usleep(100 * 1000);
 		if (verbose)
-			fprintf(stderr, "scx_fifo: direct %llu queued %llu\n",
+			fprintf(stderr, "scx_fifo: direct %llu queued %llu parked %llu\n",
 				(unsigned long long)skel->bss->nr_direct,
-				(unsigned long long)skel->bss->nr_queued);
+				(unsigned long long)skel->bss->nr_queued,
+				(unsigned long long)skel->bss->nr_parked);
 	}
 	bpf_link__destroy(link);
 	*kind = skel->bss->gb_exit_kind;
@@ -69,18 +84,32 @@ static int run_once(int verbose, __u64 *kind, __u64 *code)
 
 int main(int argc, char **argv)
 {
-	int verbose = argc > 1 && !strcmp(argv[1], "-v");
+	unsigned long park_every = 0;
 	__u64 kind = 0, code = 0;
+	int verbose = 0;
 
-	if (argc > 2 || (argc == 2 && !verbose)) {
-		fprintf(stderr, "usage: scx_fifo [-v]\n");
-		return 2;
+	for (int i = 1; i < argc; i++) {
+		char *end = NULL;
+
+		if (!strcmp(argv[i], "-v")) {
+			verbose = 1;
+		} else if (!strcmp(argv[i], "--park-every") && i + 1 < argc) {
+			park_every = strtoul(argv[++i], &end, 10);
+			if (*end || park_every < 1 || park_every > 1000) {
+				fprintf(stderr, "scx_fifo: error: --park-every '%s': not in 1..1000\n",
+					argv[i]);
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "usage: scx_fifo [-v] [--park-every N]\n");
+			return 2;
+		}
 	}
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	do {
 		kind = code = 0;
-		if (run_once(verbose, &kind, &code) < 0)
+		if (run_once(verbose, (unsigned)park_every, &kind, &code) < 0)
 			return 1;
 	} while (!stop_requested && (code & SCX_ECODE_ACT_RESTART));
 	return kind >= SCX_EXIT_ERROR ? 1 : 0;
