@@ -104,6 +104,8 @@ static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double 
 	struct prof_window *w = l->w;
 	int ret;
 
+	if (l->o->stop && *l->o->stop)
+		return gb_err_set(err, EINTR, "interrupted");
 	ret = pf->set_load(pf->ctx, cpu, err);
 	if (ret < 0)
 		return ret;
@@ -365,8 +367,13 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 		if (ret == 0)
 			verify_by_rate(&l, d);
 	}
-	if (ret == 0)
+	if (ret == 0) {
 		ret = pf->set_load(pf->ctx, -1, err);
+	} else {
+		struct gb_err ignored;
+
+		pf->set_load(pf->ctx, -1, &ignored);   /* the first error is the one to report */
+	}
 	res->total_ns = pf->now_ns(pf->ctx) - l.start_ns;
 	for (u32 d = 0; d < topo->nr_domains; d++)
 		for (u32 k = 0; k < topo->dom[d].nr_opps; k++)

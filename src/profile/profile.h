@@ -30,6 +30,7 @@
 #ifndef GEARBOX_PROFILE_H
 #define GEARBOX_PROFILE_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -96,6 +97,7 @@ struct prof_opts {
 	bool quiet;
 	FILE *progress;              /* NULL: no progress output */
 	bool progress_tty;           /* a bar with ETA instead of plain lines */
+	volatile sig_atomic_t *stop; /* set by a signal handler: the loop returns -EINTR */
 };
 
 void prof_opts_default(struct prof_opts *o);

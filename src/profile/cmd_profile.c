@@ -1,0 +1,407 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * cmd_profile.c - `gearbox profile`: measure an energy model on this board (linux platform)
+ * or on a simulated SoC (--sim), write it, and optionally a report.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands.h"
+#include "em_import.h"
+#include "linux.h"
+#include "profile.h"
+#include "report.h"
+#include "sim.h"
+
+#define PROG "gearbox profile"
+
+/* Set from signal handlers; the measurement loop stops at the next window and we restore. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: gearbox profile [OPTIONS]                 profile this board\n"
+		"       gearbox profile --sim MODEL.json [OPTIONS] profile a simulated SoC\n"
+		"       gearbox profile --restore [--state FILE]  undo an interrupted profile\n\n"
+		"Steps every perf domain through its OPPs with a CPU-bound load on one CPU and\n"
+		"writes an em-profile: per OPP the power of the busy CPU (domain idle power at the\n"
+		"same OPP subtracted), its performance (0..1024) and the 95%% interval of both.\n\n"
+		"  -o, --output FILE      the em-profile (default: standard output)\n"
+		"      --report DIR       DIR/power-perf.svg and DIR/comparison.txt\n"
+		"      --reference FILE   compare with this em-profile (default: the kernel's EM\n"
+		"                         from debugfs; with --sim, the model itself)\n"
+		"      --target PCT       95%% interval target, percent of the mean (default 1)\n"
+		"      --opp-cap SEC      time cap per OPP (default 30)\n"
+		"      --window MS        one active or idle window (default 250)\n"
+		"      --settle MS        wait after an OPP change (default 100)\n"
+		"      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
+		"  -q, --quiet            no progress and no summary\n"
+		"  -h, --help             this help\n\n"
+		"board (linux) options:\n"
+		"      --sysfs-cpu DIR    cpufreq sysfs root (default %s)\n"
+		"      --state FILE       saved governors and limits (default %s)\n"
+		"      --meter-cmd CMD    external meter: CMD prints one sample per line (\"512 mW\")\n"
+		"      --meter-file PATH  external meter writing samples to PATH\n"
+		"      --power SRC        auto, powercap or hwmon (default auto)\n"
+		"      --opp-step KHZ     OPP step where the driver has no table (default 100000)\n"
+		"      --verify MODE      auto (cycles, else iterations/kHz) or cur-freq\n"
+		"      --perf-clock CLK   task (default) or wall\n\n"
+		"simulator options:\n"
+		"      --sim MODEL.json   ground truth em-profile of the simulated SoC\n"
+		"      --sim-seed N       noise seed (default 1)\n"
+		"      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
+		"      --sim-cycles       the simulated PMU counts cycles\n"
+		"      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
+		"                         middle OPP of the last domain)\n",
+		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE);
+}
+
+enum {
+	OPT_REPORT = 256, OPT_REFERENCE, OPT_TARGET, OPT_OPP_CAP, OPT_WINDOW, OPT_SETTLE,
+	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
+	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
+	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK,
+};
+
+static const struct option long_opts[] = {
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ "report", required_argument, NULL, OPT_REPORT },
+	{ "reference", required_argument, NULL, OPT_REFERENCE },
+	{ "target", required_argument, NULL, OPT_TARGET },
+	{ "opp-cap", required_argument, NULL, OPT_OPP_CAP },
+	{ "window", required_argument, NULL, OPT_WINDOW },
+	{ "settle", required_argument, NULL, OPT_SETTLE },
+	{ "max-temp", required_argument, NULL, OPT_MAX_TEMP },
+	{ "sysfs-cpu", required_argument, NULL, OPT_SYSFS_CPU },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "meter-cmd", required_argument, NULL, OPT_METER_CMD },
+	{ "meter-file", required_argument, NULL, OPT_METER_FILE },
+	{ "power", required_argument, NULL, OPT_POWER },
+	{ "opp-step", required_argument, NULL, OPT_OPP_STEP },
+	{ "verify", required_argument, NULL, OPT_VERIFY },
+	{ "perf-clock", required_argument, NULL, OPT_PERF_CLOCK },
+	{ "restore", no_argument, NULL, OPT_RESTORE },
+	{ "sim", required_argument, NULL, OPT_SIM },
+	{ "sim-seed", required_argument, NULL, OPT_SIM_SEED },
+	{ "sim-energy-counter", no_argument, NULL, OPT_SIM_ENERGY },
+	{ "sim-cycles", no_argument, NULL, OPT_SIM_CYCLES },
+	{ "sim-stuck", required_argument, NULL, OPT_SIM_STUCK },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct args {
+	const char *output, *report, *reference, *sim;
+	bool restore;
+	struct prof_opts po;
+	struct prof_linux_opts lo;
+	struct prof_sim_opts so;
+};
+
+static int parse_num(const char *s, double lo, double hi, double *v, const char *what,
+		     struct gb_err *err)
+{
+	char *end;
+
+	*v = strtod(s, &end);
+	if (end == s || *end || *v < lo || *v > hi)
+		return gb_err_set(err, EINVAL, "%s '%s': expected a number in %g..%g", what, s, lo,
+				  hi);
+	return 0;
+}
+
+static int parse_stuck(const char *s, struct prof_sim_opts *so, struct gb_err *err)
+{
+	int d, k;
+
+	if (!strcmp(s, "none")) {
+		so->stuck_dom = PROF_SIM_NO_STUCK;
+		return 0;
+	}
+	if (sscanf(s, "%d:%d", &d, &k) != 2 || d < 0 || k < 0)
+		return gb_err_set(err, EINVAL, "--sim-stuck '%s': expected DOMAIN:OPP or none", s);
+	so->stuck_dom = d;
+	so->stuck_opp = k;
+	return 0;
+}
+
+static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
+{
+	double v = 0;
+	int ret = 0;
+
+	switch (c) {
+	case 'o': a->output = arg; break;
+	case 'q': a->po.quiet = true; break;
+	case OPT_REPORT: a->report = arg; break;
+	case OPT_REFERENCE: a->reference = arg; break;
+	case OPT_TARGET:
+		ret = parse_num(arg, 0.01, 50, &v, "--target", err);
+		a->po.target_pct = v;
+		break;
+	case OPT_OPP_CAP:
+		ret = parse_num(arg, 0.1, 86400, &v, "--opp-cap", err);
+		a->po.opp_cap_ns = (u64)(v * 1e9);
+		break;
+	case OPT_WINDOW:
+		ret = parse_num(arg, 10, 60000, &v, "--window", err);
+		a->po.window_ns = (u64)(v * 1e6);
+		break;
+	case OPT_SETTLE:
+		ret = parse_num(arg, 0, 60000, &v, "--settle", err);
+		a->po.settle_ns = (u64)(v * 1e6);
+		break;
+	case OPT_MAX_TEMP:
+		ret = parse_num(arg, 0, 150, &v, "--max-temp", err);
+		a->po.max_temp_mc = (int)(v * 1000);
+		break;
+	case OPT_SYSFS_CPU: a->lo.sysfs_cpu = arg; break;
+	case OPT_STATE: a->lo.state_path = arg; break;
+	case OPT_METER_CMD: a->lo.meter_cmd = arg; break;
+	case OPT_METER_FILE: a->lo.meter_file = arg; break;
+	case OPT_POWER:
+		if (strcmp(arg, "auto") && strcmp(arg, "powercap") && strcmp(arg, "hwmon"))
+			return gb_err_set(err, EINVAL, "--power '%s': auto, powercap or hwmon", arg);
+		a->lo.power = arg;
+		break;
+	case OPT_OPP_STEP:
+		ret = parse_num(arg, 1000, 10000000, &v, "--opp-step", err);
+		a->lo.opp_step_khz = (u32)v;
+		break;
+	case OPT_VERIFY:
+		if (strcmp(arg, "auto") && strcmp(arg, "cur-freq"))
+			return gb_err_set(err, EINVAL, "--verify '%s': auto or cur-freq", arg);
+		a->lo.verify = strcmp(arg, "auto") ? PROF_VERIFY_CUR_FREQ : PROF_VERIFY_AUTO;
+		break;
+	case OPT_PERF_CLOCK:
+		if (strcmp(arg, "task") && strcmp(arg, "wall"))
+			return gb_err_set(err, EINVAL, "--perf-clock '%s': task or wall", arg);
+		a->lo.perf_wall = !strcmp(arg, "wall");
+		break;
+	case OPT_RESTORE: a->restore = true; break;
+	case OPT_SIM: a->sim = arg; break;
+	case OPT_SIM_SEED:
+		ret = parse_num(arg, 0, 1e15, &v, "--sim-seed", err);
+		a->so.seed = (u64)v;
+		break;
+	case OPT_SIM_ENERGY: a->so.energy_counter = true; break;
+	case OPT_SIM_CYCLES: a->so.count_cycles = true; break;
+	case OPT_SIM_STUCK: ret = parse_stuck(arg, &a->so, err); break;
+	default: return gb_err_set(err, EINVAL, "see 'gearbox profile --help'");
+	}
+	return ret;
+}
+
+static void summary(const struct args *a, const struct prof_result *res, bool sim)
+{
+	u32 n = 0;
+
+	if (a->po.quiet)
+		return;
+	for (u32 d = 0; d < res->topo.nr_domains; d++)
+		n += res->topo.dom[d].nr_opps;
+	fprintf(stderr, "profile: %u OPPs of %u domains in %.1f s%s\n", n, res->topo.nr_domains,
+		res->total_ns / 1e9, sim ? " of simulated time" : "");
+	if (sim)
+		fprintf(stderr, "profile: simulated wall time %.1f s\n", res->total_ns / 1e9);
+	for (u32 d = 0; d < res->topo.nr_domains; d++)
+		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++)
+			if (res->opp[d][k].not_applied)
+				fprintf(stderr, "profile: warning: %s %u kHz did not apply (the "
+						"load ran at another frequency); left out of the model\n",
+					res->topo.dom[d].name, res->opp[d][k].freq_khz);
+}
+
+/* Writes the model and the report; the reference is optional. */
+static int write_outputs(const struct args *a, struct em_profile *prof,
+			 const struct em_profile *ref, const char *ref_name,
+			 const struct prof_result *res, struct gb_err *err)
+{
+	struct em_warnings warn = { 0 };
+	int ret = em_profile_finalize(prof, false, &warn, err);
+
+	if (ret < 0) {
+		gb_err_prefix(err, "the measured model is not valid");
+		return ret;
+	}
+	for (int i = 0; i < warn.count && i < 8 && !a->po.quiet; i++)
+		gb_warn(PROG, "%s", warn.msg[i]);
+	ret = em_profile_save(prof, a->output ? a->output : "-", err);
+	if (ret == 0 && a->report)
+		ret = prof_report_write(a->report, prof, ref, ref_name, res, err);
+	return ret;
+}
+
+static int run_sim(const struct args *a, struct em_profile *truth, struct prof_result *res,
+		   struct em_profile *prof, struct gb_err *err)
+{
+	struct prof_platform pf;
+	struct prof_topology topo;
+	struct prof_sim *sim;
+	int ret;
+
+	ret = em_profile_load_file(a->sim, truth, false, NULL, err);
+	if (ret < 0)
+		return GB_EXIT_USAGE;
+	ret = prof_sim_create(truth, &a->so, &sim, err);
+	if (ret < 0)
+		return GB_EXIT_USAGE;
+	prof_sim_platform(sim, &pf, &topo);
+	ret = prof_measure(&pf, &topo, &a->po, res, err);
+	prof_sim_destroy(sim);
+	if (ret == 0)
+		ret = prof_build_profile(res, "sim", prof, err);
+	if (ret < 0)
+		return GB_EXIT_FAIL;
+	summary(a, res, true);
+	if (a->reference) {
+		if (em_profile_load_file(a->reference, truth, false, NULL, err) < 0)
+			return GB_EXIT_USAGE;
+	}
+	return write_outputs(a, prof, truth, a->reference ? a->reference : "the simulated "
+			     "model (ground truth)", res, err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+
+	sigemptyset(&sa.sa_mask);
+	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+/* The kernel's EM as a reference, when debugfs has one. */
+static bool load_kernel_em(const struct args *a, struct em_profile *ref)
+{
+	struct gb_err ignored;
+	struct stat st;
+
+	if (stat(PROF_LINUX_DEBUGFS_EM, &st) < 0 || !S_ISDIR(st.st_mode))
+		return false;
+	return em_import_debugfs(PROF_LINUX_DEBUGFS_EM, a->lo.sysfs_cpu, ref, &ignored) == 0;
+}
+
+static int run_linux(const struct args *a, struct em_profile *ref, struct prof_result *res,
+		     struct em_profile *prof, struct gb_err *err)
+{
+	struct prof_platform pf;
+	struct prof_topology topo;
+	struct prof_linux *lx;
+	struct prof_opts po = a->po;
+	struct gb_err rerr;
+	const char *ref_name = NULL;
+	int ret, rret;
+
+	if (a->reference) {
+		if (em_profile_load_file(a->reference, ref, false, NULL, err) < 0)
+			return GB_EXIT_USAGE;
+		ref_name = a->reference;
+	} else if (load_kernel_em(a, ref)) {
+		ref_name = "the kernel's EM (debugfs)";
+	}
+	install_signals();
+	ret = prof_linux_open(&a->lo, &lx, err);
+	if (ret < 0)
+		return ret == -ENODEV || ret == -EEXIST || ret == -EACCES || ret == -EROFS ||
+		       ret == -EPERM ? GB_EXIT_USAGE : GB_EXIT_FAIL;
+	prof_linux_platform(lx, &pf, &topo);
+	po.stop = &stop_signal;
+	ret = prof_measure(&pf, &topo, &po, res, err);
+	rret = prof_linux_close(lx, &rerr);
+	if (ret == -EINTR)
+		gb_err_set(err, EINTR, "interrupted by signal %d%s", (int)stop_signal,
+			   rret < 0 ? "" : "; governors and limits restored");
+	if (rret < 0) {
+		if (ret < 0)
+			gb_report_error(PROG, err);
+		*err = rerr;
+		gb_err_prefix(err, "restoring cpufreq state (run 'gearbox profile --restore')");
+		return GB_EXIT_FAIL;
+	}
+	if (ret < 0)
+		return GB_EXIT_FAIL;
+	ret = prof_build_profile(res, "measured", prof, err);
+	if (ret < 0)
+		return GB_EXIT_FAIL;
+	summary(a, res, false);
+	return write_outputs(a, prof, ref_name ? ref : NULL, ref_name, res, err) < 0 ?
+		       GB_EXIT_FAIL : GB_EXIT_OK;
+}
+
+int cmd_profile(int argc, char **argv)
+{
+	struct args a = { 0 };
+	struct gb_err err = { { 0 } };
+	struct em_profile *ref = calloc(1, sizeof(*ref)), *prof = calloc(1, sizeof(*prof));
+	struct prof_result *res = calloc(1, sizeof(*res));
+	int c, status = GB_EXIT_OK;
+
+	prof_opts_default(&a.po);
+	prof_linux_opts_default(&a.lo);
+	prof_sim_opts_default(&a.so);
+	if (!ref || !prof || !res) {
+		fprintf(stderr, "%s: error: out of memory\n", PROG);
+		status = GB_EXIT_FAIL;
+		goto out;
+	}
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "o:qh", long_opts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			goto out;
+		}
+		if (parse_opt(c, optarg, &a, &err) < 0) {
+			status = GB_EXIT_USAGE;
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		status = GB_EXIT_USAGE;
+		gb_err_set(&err, EINVAL, "unexpected argument '%s' (see --help)", argv[optind]);
+		goto out;
+	}
+	a.po.progress = a.po.quiet ? NULL : stderr;
+	a.po.progress_tty = isatty(STDERR_FILENO);
+	if (a.restore) {
+		int ret = prof_linux_restore(a.lo.state_path, &err);
+
+		if (ret == -ENOENT) {
+			if (!a.po.quiet)
+				fprintf(stderr, "profile: nothing to restore (%s does not exist)\n",
+					a.lo.state_path);
+		} else if (ret < 0) {
+			status = GB_EXIT_FAIL;
+		} else if (!a.po.quiet) {
+			fprintf(stderr, "profile: governors and limits restored from %s\n",
+				a.lo.state_path);
+		}
+		goto out;
+	}
+	if (a.sim)
+		status = run_sim(&a, ref, res, prof, &err);
+	else
+		status = run_linux(&a, ref, res, prof, &err);
+out:
+	if (status != GB_EXIT_OK)
+		gb_report_error(PROG, &err);
+	free(ref);
+	free(prof);
+	free(res);
+	return status;
+}

@@ -1,0 +1,408 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * linux_power.c - power and temperature on a real board.
+ *
+ * Sources, in the order auto picks them:
+ *   meter     --meter-cmd CMD (its stdout) or --meter-file PATH (followed like tail -f): one
+ *             sample per line, a number with an optional unit (uW, mW, W; plain: uW)
+ *   powercap  every top-level zone of the first control type under /sys/class/powercap
+ *             (intel-rapl:0, dtpm:0 ...), energy_uj summed, each wrapping at its own
+ *             max_energy_range_uj.  libpowercap 0.6 has no enumeration: the directory is read
+ *             and zones probed with powercap_sysfs_zone_exists().
+ *   hwmon     libsensors: an energy channel (J) if any chip has one, else a power channel (W)
+ * Temperatures: every libsensors temperature input; the hottest one counts.
+ */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <powercap/powercap-sysfs.h>
+#include <sensors/error.h>
+#include <sensors/sensors.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "linux_impl.h"
+
+#define SAMPLE_NS (10ull * 1000000)
+#define MAX_ZONES 8
+#define MAX_TEMPS 32
+#define RAPL_LSB_UJ 61.0
+
+enum lx_kind { PW_METER, PW_POWERCAP, PW_HWMON_ENERGY, PW_HWMON_POWER };
+
+struct lx_chan {
+	const sensors_chip_name *chip;
+	int nr;
+};
+
+struct lx_power {
+	enum lx_kind kind;
+	/* meter */
+	int fd;
+	pid_t pid;
+	bool is_cmd;
+	char what[LX_PATH];
+	char line[256];
+	size_t line_len;
+	u64 meter_samples;
+	/* powercap */
+	char control[64];
+	u32 zone[MAX_ZONES];
+	u32 nr_zones;
+	u64 range_uj[MAX_ZONES];
+	/* hwmon */
+	bool sensors_up;
+	struct lx_chan chan;
+	struct lx_chan temp[MAX_TEMPS];
+	u32 nr_temps;
+};
+
+/* "123.4 mW" -> uW; -1 when the line has no number. */
+static double parse_sample_uw(const char *s)
+{
+	char *end;
+	double v;
+
+	while (*s && !isdigit((unsigned char)*s) && *s != '.' && *s != '-')
+		s++;
+	v = strtod(s, &end);
+	if (end == s)
+		return -1;
+	while (*end == ' ' || *end == '\t')
+		end++;
+	if (!strncmp(end, "mW", 2))
+		v *= 1e3;
+	else if (*end == 'W')
+		v *= 1e6;
+	return v;
+}
+
+static int meter_open(struct lx_power *p, const struct prof_linux_opts *o, struct gb_err *err)
+{
+	int fds[2];
+
+	p->kind = PW_METER;
+	if (o->meter_file) {
+		snprintf(p->what, sizeof(p->what), "%s", o->meter_file);
+		p->fd = open(o->meter_file, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+		if (p->fd < 0)
+			return gb_err_set(err, ENODEV, "--meter-file %s: %s", o->meter_file,
+					  strerror(errno));
+		return 0;
+	}
+	snprintf(p->what, sizeof(p->what), "%s", o->meter_cmd);
+	p->is_cmd = true;
+	if (pipe2(fds, O_CLOEXEC) < 0)
+		return gb_err_set(err, errno, "pipe: %s", strerror(errno));
+	p->pid = fork();
+	if (p->pid < 0)
+		return gb_err_set(err, errno, "fork: %s", strerror(errno));
+	if (p->pid == 0) {
+		setpgid(0, 0);   /* so that closing kills the whole pipeline */
+		dup2(fds[1], 1);
+		execl("/bin/sh", "sh", "-c", o->meter_cmd, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	p->fd = fds[0];
+	fcntl(p->fd, F_SETFL, O_NONBLOCK);
+	return 0;
+}
+
+static int meter_dead(struct lx_power *p, struct gb_err *err)
+{
+	int status = 0;
+
+	if (!p->is_cmd)
+		return gb_err_set(err, EPIPE, "meter file %s: the writer closed it after %llu "
+				  "samples", p->what, (unsigned long long)p->meter_samples);
+	if (p->pid > 0 && waitpid(p->pid, &status, 0) == p->pid)
+		p->pid = 0;
+	return gb_err_set(err, EPIPE, "meter command '%s' exited (%s %d) after %llu samples: "
+			  "check the meter's connection and run the command alone to see why",
+			  p->what, WIFSIGNALED(status) ? "signal" : "status",
+			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
+			  (unsigned long long)p->meter_samples);
+}
+
+/* Reads whatever the meter wrote, appending complete lines as samples. */
+static int meter_drain(struct lx_power *p, struct prof_window *w, bool *eof)
+{
+	char buf[1024];
+	ssize_t n;
+
+	*eof = false;
+	while ((n = read(p->fd, buf, sizeof(buf))) > 0) {
+		for (ssize_t i = 0; i < n; i++) {
+			double uw;
+
+			if (buf[i] != '\n') {
+				if (p->line_len < sizeof(p->line) - 1)
+					p->line[p->line_len++] = buf[i];
+				continue;
+			}
+			p->line[p->line_len] = 0;
+			p->line_len = 0;
+			uw = parse_sample_uw(p->line);
+			if (uw < 0 || w->nr_power >= PROF_MAX_WINDOW_SAMPLES)
+				continue;
+			w->power_uw[w->nr_power++] = (u32)(uw > 4e9 ? 4e9 : uw);
+			p->meter_samples++;
+		}
+	}
+	if (n == 0)
+		*eof = true;
+	return n < 0 && errno != EAGAIN ? -errno : 0;
+}
+
+static int meter_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
+			struct gb_err *err)
+{
+	u64 end = lx_now_ns() + duration_ns;
+	bool eof;
+
+	/* samples that arrived before the window belong to the previous state */
+	meter_drain(p, w, &eof);
+	w->nr_power = 0;
+	for (u64 now = lx_now_ns(); now < end; now = lx_now_ns()) {
+		struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+		int ms = (int)((end - now) / 1000000) + 1;
+
+		if (p->is_cmd)
+			poll(&pfd, 1, ms);
+		else
+			lx_sleep_ns(SAMPLE_NS);
+		meter_drain(p, w, &eof);
+		if (eof && p->is_cmd)
+			return meter_dead(p, err);
+	}
+	if (w->nr_power == 0)
+		return gb_err_set(err, EIO, "meter %s gave no sample in %llu ms", p->what,
+				  (unsigned long long)(duration_ns / 1000000));
+	return 0;
+}
+
+static bool powercap_probe(struct lx_power *p)
+{
+	struct dirent *de;
+	DIR *d = opendir("/sys/class/powercap");
+
+	if (!d)
+		return false;
+	while ((de = readdir(d)) && p->nr_zones < MAX_ZONES) {
+		char name[64], *colon, *end;
+		u64 v;
+		u32 z;
+
+		snprintf(name, sizeof(name), "%s", de->d_name);
+		colon = strchr(name, ':');
+		if (!colon || strchr(colon + 1, ':'))
+			continue;   /* a control type, or a sub-zone: top-level zones only */
+		*colon = 0;
+		z = (u32)strtoul(colon + 1, &end, 10);
+		if (*end || (p->nr_zones && strcmp(name, p->control)))
+			continue;
+		if (powercap_sysfs_zone_exists(name, &z, 1) ||
+		    powercap_sysfs_zone_get_energy_uj(name, &z, 1, &v))
+			continue;
+		snprintf(p->control, sizeof(p->control), "%s", name);
+		if (powercap_sysfs_zone_get_max_energy_range_uj(name, &z, 1, &p->range_uj[p->nr_zones]))
+			p->range_uj[p->nr_zones] = 1ull << 32;
+		p->zone[p->nr_zones++] = z;
+	}
+	closedir(d);
+	return p->nr_zones > 0;
+}
+
+static int powercap_read(struct lx_power *p, u64 *uj)
+{
+	for (u32 i = 0; i < p->nr_zones; i++)
+		if (powercap_sysfs_zone_get_energy_uj(p->control, &p->zone[i], 1, &uj[i]))
+			return -EIO;
+	return 0;
+}
+
+static void sensors_probe(struct lx_power *p)
+{
+	const sensors_chip_name *chip;
+	int c = 0;
+	bool have_energy = false, have_power = false;
+	FILE *cfg = fopen("/dev/null", "r");
+
+	if (sensors_init(cfg) != 0) {
+		if (cfg)
+			fclose(cfg);
+		return;
+	}
+	if (cfg)
+		fclose(cfg);
+	p->sensors_up = true;
+	while ((chip = sensors_get_detected_chips(NULL, &c))) {
+		const sensors_feature *f;
+		int fn = 0;
+
+		while ((f = sensors_get_features(chip, &fn))) {
+			const sensors_subfeature *sf = NULL;
+
+			if (f->type == SENSORS_FEATURE_TEMP && p->nr_temps < MAX_TEMPS) {
+				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_TEMP_INPUT);
+				if (sf)
+					p->temp[p->nr_temps++] = (struct lx_chan){ chip, sf->number };
+			} else if (f->type == SENSORS_FEATURE_ENERGY && !have_energy) {
+				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_ENERGY_INPUT);
+				if (sf) {
+					p->chan = (struct lx_chan){ chip, sf->number };
+					have_energy = true;
+				}
+			} else if (f->type == SENSORS_FEATURE_POWER && !have_energy && !have_power) {
+				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_POWER_INPUT);
+				if (!sf)
+					sf = sensors_get_subfeature(chip, f,
+								    SENSORS_SUBFEATURE_POWER_AVERAGE);
+				if (sf) {
+					p->chan = (struct lx_chan){ chip, sf->number };
+					have_power = true;
+				}
+			}
+		}
+	}
+	if (have_energy)
+		p->kind = PW_HWMON_ENERGY;
+	else if (have_power)
+		p->kind = PW_HWMON_POWER;
+}
+
+static void describe_hwmon(const struct lx_power *p, char *desc, size_t len)
+{
+	char name[128];
+
+	if (sensors_snprintf_chip_name(name, sizeof(name), p->chan.chip) < 0)
+		snprintf(name, sizeof(name), "?");
+	snprintf(desc, len, "hwmon %s %s (libsensors)", name,
+		 p->kind == PW_HWMON_ENERGY ? "energy" : "power");
+}
+
+int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *desc,
+		  size_t desc_len, struct gb_err *err)
+{
+	struct lx_power *p = calloc(1, sizeof(*p));
+	const char *want = o->power ? o->power : "auto";
+	bool any = !strcmp(want, "auto");
+	int ret;
+
+	if (!p)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	p->fd = -1;
+	p->kind = (enum lx_kind)-1;
+	sensors_probe(p);    /* for temperatures even when another source measures power */
+	if (o->meter_cmd || o->meter_file) {
+		ret = meter_open(p, o, err);
+		if (ret < 0)
+			goto fail;
+		snprintf(desc, desc_len, "external meter %s", p->what);
+	} else if ((any || !strcmp(want, "powercap")) && powercap_probe(p)) {
+		p->kind = PW_POWERCAP;
+		snprintf(desc, desc_len, "powercap %s, %u zone(s) (libpowercap)", p->control,
+			 p->nr_zones);
+	} else if ((any || !strcmp(want, "hwmon")) &&
+		   (p->kind == PW_HWMON_ENERGY || p->kind == PW_HWMON_POWER)) {
+		describe_hwmon(p, desc, desc_len);
+	} else {
+		ret = gb_err_set(err, ENODEV, "no power source: no powercap zone with energy_uj in "
+				 "/sys/class/powercap, no hwmon power or energy channel "
+				 "(libsensors); wire an external meter and pass --meter-cmd CMD "
+				 "or --meter-file PATH (see docs/profiling.md)");
+		goto fail;
+	}
+	*out = p;
+	return 0;
+fail:
+	lx_power_close(p);
+	return ret;
+}
+
+static int hwmon_value(struct lx_power *p, double *v)
+{
+	return sensors_get_value(p->chan.chip, p->chan.nr, v) ? -EIO : 0;
+}
+
+int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
+		    struct gb_err *err)
+{
+	u64 prev[MAX_ZONES], cur[MAX_ZONES], t_prev, t;
+	double e_prev = 0, e;
+
+	if (p->kind == PW_METER)
+		return meter_window(p, duration_ns, w, err);
+	w->from_energy = p->kind != PW_HWMON_POWER;
+	if (p->kind == PW_POWERCAP && powercap_read(p, prev) < 0)
+		return gb_err_set(err, EIO, "powercap %s: energy_uj unreadable", p->control);
+	if (p->kind == PW_HWMON_ENERGY && hwmon_value(p, &e_prev) < 0)
+		return gb_err_set(err, EIO, "hwmon energy channel unreadable");
+	t_prev = lx_now_ns();
+	for (u64 n = 0; n < duration_ns / SAMPLE_NS && w->nr_power < PROF_MAX_WINDOW_SAMPLES; n++) {
+		double uw = 0;
+
+		lx_sleep_ns(SAMPLE_NS);
+		t = lx_now_ns();
+		if (p->kind == PW_POWERCAP) {
+			u64 uj = 0;
+
+			if (powercap_read(p, cur) < 0)
+				return gb_err_set(err, EIO, "powercap %s: energy_uj unreadable",
+						  p->control);
+			for (u32 i = 0; i < p->nr_zones; i++)
+				uj += prof_energy_delta_uj(prev[i], cur[i], p->range_uj[i]);
+			memcpy(prev, cur, sizeof(prev));
+			uw = (double)uj * 1e9 / (double)(t - t_prev);
+			w->power_lsb_uw = (u32)(RAPL_LSB_UJ * 1e9 / SAMPLE_NS);
+		} else if (p->kind == PW_HWMON_ENERGY) {
+			if (hwmon_value(p, &e) < 0)
+				return gb_err_set(err, EIO, "hwmon energy channel unreadable");
+			uw = (e - e_prev) * 1e6 * 1e9 / (double)(t - t_prev);
+			e_prev = e;
+		} else {
+			if (hwmon_value(p, &e) < 0)
+				return gb_err_set(err, EIO, "hwmon power channel unreadable");
+			uw = e * 1e6;
+		}
+		t_prev = t;
+		w->power_uw[w->nr_power++] = (u32)(uw < 0 ? 0 : uw > 4e9 ? 4e9 : uw);
+	}
+	return 0;
+}
+
+int lx_power_temp_mc(struct lx_power *p, int *mc)
+{
+	double best = -1000, v;
+
+	for (u32 i = 0; i < p->nr_temps; i++)
+		if (!sensors_get_value(p->temp[i].chip, p->temp[i].nr, &v) && v > best)
+			best = v;
+	if (best <= -1000)
+		return -ENODATA;
+	*mc = (int)lround(best * 1000);
+	return 0;
+}
+
+void lx_power_close(struct lx_power *p)
+{
+	if (!p)
+		return;
+	if (p->fd >= 0)
+		close(p->fd);
+	if (p->is_cmd && p->pid > 0) {
+		kill(-p->pid, SIGTERM);
+		waitpid(p->pid, NULL, 0);
+	}
+	if (p->sensors_up)
+		sensors_cleanup();
+	free(p);
+}
