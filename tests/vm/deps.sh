@@ -15,7 +15,7 @@
 #     together with our libbpf.pc.
 # Each step leaves a .complete marker; a rerun with everything cached takes well under a second.
 
-GB_VM_PKGS="clang-16 llvm-16 busybox-static qemu-system-x86 libelf-dev zlib1g-dev stress-ng rt-tests"
+GB_VM_PKGS="clang-16 llvm-16 busybox-static qemu-system-x86 libelf-dev zlib1g-dev stress-ng rt-tests libssl-dev libcap-dev"
 GB_SCX_EXAMPLES="scx_simple scx_central scx_qmap"
 
 # gb_vm_kernel PKG KVERDIR: vmlinuz, vmlinux, vmlinux.btf of the sid kernel package PKG.
