@@ -112,8 +112,16 @@ gb_setup_vm_deps() {
 	# shellcheck disable=SC2086
 	gb_apt_install $GB_VM_PKGS
 	src=$(gb_kernel_source) || exit 1
-	pkg=$(gb_sid_pkg_matching "linux-binary-${GB_KVER_SERIES//./\\.}[.0-9]*\\+deb[0-9]+-cloud-amd64")
-	[ -n "$pkg" ] || gb_die "no linux-binary-$GB_KVER_SERIES*-cloud-amd64 package in the sid index"
+	# the package chosen last time, unless the sid index has been refreshed since (grepping
+	# the 65 MB index is most of a warm run's time)
+	pkg=
+	[ -s "$GB_CACHE/vm/kernel-package" ] && [ "$GB_CACHE/vm/kernel-package" -nt "$(gb_sid_index)" ] &&
+		pkg=$(cat "$GB_CACHE/vm/kernel-package")
+	if [ -z "$pkg" ]; then
+		pkg=$(gb_sid_pkg_matching "linux-binary-${GB_KVER_SERIES//./\\.}[.0-9]*\\+deb[0-9]+-cloud-amd64")
+		[ -n "$pkg" ] || gb_die "no linux-binary-$GB_KVER_SERIES*-cloud-amd64 package in the sid index"
+		mkdir -p "$GB_CACHE/vm"; echo "$pkg" >"$GB_CACHE/vm/kernel-package"
+	fi
 	kdir="$GB_CACHE/vm/$pkg"
 	gb_vm_kernel "$pkg" "$kdir"
 	gb_vm_libbpf "$src"

@@ -6,8 +6,8 @@ vm_run=$1; shift
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 echo "1..2"
 printf 'echo "going to sleep" >&2\nsleep 1000\n' >"$dir/hang.sh"
-out=$("$vm_run" "$@" --name harness-hang --timeout 12 -- "$dir/hang.sh"); st=$?
-if [ "$st" = 1 ] && printf '%s' "$out" | grep -q 'Bail out! guest still running after 12 s' &&
+out=$("$vm_run" "$@" --name harness-hang --timeout 25 -- "$dir/hang.sh"); st=$?
+if [ "$st" = 1 ] && printf '%s' "$out" | grep -q 'Bail out! guest still running after 25 s' &&
 	printf '%s' "$out" | grep -q '# going to sleep'; then
 	echo "ok 1 - hung_guest_is_killed_at_the_timeout_with_the_log_tail"
 else
