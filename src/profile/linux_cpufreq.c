@@ -40,15 +40,18 @@ int lx_read_str(const char *path, char *buf, size_t len)
 	return 0;
 }
 
+/* One write of "s\n", as `echo s > path` does: sysfs takes a value per write. */
 int lx_write_str(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	char buf[256];
 	ssize_t n;
-	int e;
+	int e, len;
 
 	if (fd < 0)
 		return -errno;
-	n = write(fd, s, strlen(s));
+	len = snprintf(buf, sizeof(buf), "%s\n", s);
+	n = write(fd, buf, (size_t)len);
 	e = n < 0 ? errno : 0;
 	if (close(fd) < 0 && !e)
 		e = errno;

@@ -1,0 +1,229 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# test_linux_fake.sh - the linux backend of `gearbox profile` end to end against fake sysfs
+# trees in a private mount namespace: tmpfs over /sys/class (powercap, hwmon, read by the real
+# libpowercap and libsensors) and over /sys/devices/system/cpu (cpufreq policies), with
+# fake_board making energy_uj and power1_input follow the frequency written and the load.
+#
+#   test_linux_fake.sh GEARBOX FAKE_BOARD
+set -u
+GEARBOX=$1
+FAKE_BOARD=$2
+N=0
+FAILED=0
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+fail() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+skip() { N=$((N + 1)); echo "ok $N - $1 # SKIP $2"; }
+check() { local name=$1; shift; if eval "$1"; then ok "$name"; else fail "$name" "failed: $1"; fi; }
+
+if [ "${GB_FAKE_INSIDE:-}" != 1 ]; then
+	if ! unshare -m true 2>/dev/null && ! unshare -rm true 2>/dev/null; then
+		skip linux_backend_fake_sysfs "cannot create a mount namespace (unshare -m)"
+		echo "1..$N"
+		exit 0
+	fi
+	flag=-m
+	unshare -m true 2>/dev/null || flag=-rm
+	GB_FAKE_INSIDE=1 exec unshare $flag bash "$0" "$@"
+fi
+
+WORK=$(mktemp -d /tmp/gb-profile-fake.XXXXXX)
+CPU=/sys/devices/system/cpu
+CF=$CPU/cpufreq
+STATE=$WORK/state
+BOARD_PID=
+PROFILE_PID=
+trap 'kill $BOARD_PID $PROFILE_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+
+# A 2-CPU board: policy0 (CPU 0) offers the userspace governor, policy1 (CPU 1) does not,
+# so that both setspeed and min=max pinning run.
+make_cpufreq() {
+	mount -t tmpfs gb-cpu $CPU
+	echo 0-1 >$CPU/online
+	echo 0-1 >$CPU/possible
+	echo 0-1 >$CPU/present
+	mkdir -p $CPU/cpu0 $CPU/cpu1
+	[ "${1:-}" = none ] && return
+	local i
+	for i in 0 1; do
+		local p=$CF/policy$i
+		mkdir -p $p
+		echo $i >$p/related_cpus
+		echo $i >$p/affected_cpus
+		echo schedutil >$p/scaling_governor
+		if [ $i = 0 ]; then
+			echo "500000 1000000 1500000" >$p/scaling_available_frequencies
+			echo "userspace schedutil performance" >$p/scaling_available_governors
+			echo "<unsupported>" >$p/scaling_setspeed
+			echo 500000 >$p/cpuinfo_min_freq
+			echo 1500000 >$p/cpuinfo_max_freq
+			echo 500000 >$p/scaling_min_freq
+			echo 1500000 >$p/scaling_max_freq
+		else
+			echo "1000000 2000000 3000000" >$p/scaling_available_frequencies
+			echo "schedutil performance" >$p/scaling_available_governors
+			echo 1000000 >$p/cpuinfo_min_freq
+			echo 3000000 >$p/cpuinfo_max_freq
+			echo 1000000 >$p/scaling_min_freq
+			echo 3000000 >$p/scaling_max_freq
+		fi
+		cat $p/scaling_max_freq >$p/scaling_cur_freq
+	done
+}
+
+# powercap zone intel-rapl:0 (a small range, so that the counter wraps during the test) and
+# a hwmon chip with power and temperature.
+make_class() {
+	mount -t tmpfs gb-class /sys/class
+	if [ "${1:-}" != nopower ]; then
+		# as on a real kernel: zones nest under the control type, with flat links
+		local z=/sys/class/powercap/intel-rapl/intel-rapl:0
+		mkdir -p $z
+		ln -s intel-rapl/intel-rapl:0 /sys/class/powercap/intel-rapl:0
+		echo package-0 >$z/name
+		echo 1 >$z/enabled
+		echo 0 >$z/energy_uj
+		echo 3000000 >$z/max_energy_range_uj
+	fi
+	local h=/sys/class/hwmon/hwmon0
+	mkdir -p $h
+	echo fakeboard >$h/name
+	echo 41000 >$h/temp1_input
+	echo soc >$h/temp1_label
+	[ "${1:-}" != nopower ] && echo 500000 >$h/power1_input
+	return 0
+}
+
+# scaling_cur_freq and scaling_setspeed are views the kernel computes, not settings
+snapshot() { grep -r . $CF 2>/dev/null | grep -v 'scaling_cur_freq\|scaling_setspeed' | sort; }
+
+start_board() {
+	chrt -f 1 "$FAKE_BOARD" $CF /sys/class/powercap/intel-rapl/intel-rapl:0 /sys/class/hwmon/hwmon0 &
+	BOARD_PID=$!
+}
+
+stop_board() { kill $BOARD_PID 2>/dev/null; wait $BOARD_PID 2>/dev/null; BOARD_PID=; }
+
+reset_tree() {
+	stop_board
+	umount $CPU 2>/dev/null
+	umount /sys/class 2>/dev/null
+	rm -f "$STATE"
+}
+
+wait_for() { local i; for i in $(seq 1 200); do eval "$1" && return 0; sleep 0.05; done; return 1; }
+
+FAST="--target 5 --opp-cap 2 --window 200 --settle 20 --max-temp 0 --state $STATE"
+
+# --- end to end: powercap through libpowercap, both control paths, a report ---------------
+make_cpufreq
+make_class
+start_board
+before=$(snapshot)
+"$GEARBOX" profile $FAST --verify cur-freq --perf-clock wall -q -o $WORK/out.json \
+	--report $WORK/report 2>$WORK/err
+rc=$?
+check profile_on_fake_board_exits_0 '[ $rc = 0 ]'
+[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+check profile_restores_every_cpufreq_file_after_normal_exit '[ "$before" = "$(snapshot)" ]'
+check profile_removes_state_file_after_normal_exit '[ ! -e "$STATE" ]'
+if "$GEARBOX" em show $WORK/out.json >$WORK/show 2>&1; then ok measured_model_is_a_valid_em_profile
+else fail measured_model_is_a_valid_em_profile "$(head -3 $WORK/show)"; fi
+python3 - "$WORK/out.json" >$WORK/py 2>&1 <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+d = m["domains"]
+assert len(d) == 2, "two domains"
+def dyn(pol, khz): return (pol + 1) * 100000.0 * (khz / 1e6) ** 2
+for dom in d:
+    pol = 0 if dom["cpus"] == "0" else 1
+    assert len(dom["opps"]) == 3, "three OPPs in %s" % dom["cpus"]
+    for o in dom["opps"]:
+        want = dyn(pol, o["freq_khz"])
+        err = abs(o["power_uw"] - want) / want
+        print("# cpu %s %d kHz: %d uW, expected %d (%.1f%%), perf %d" % (dom["cpus"], o["freq_khz"], o["power_uw"], want, 100 * err, o["perf"]))
+        assert err < 0.15, "power within 15%"
+    perfs = [o["perf"] for o in dom["opps"]]
+    assert perfs == sorted(perfs), "perf rises with frequency"
+assert "powercap intel-rapl" in m["provenance"]["conditions"], "provenance names the source"
+assert m["provenance"].get("temp_max_mc") == 41000, "temperature from hwmon recorded"
+EOF
+rc=$?
+cat $WORK/py | grep '^#'
+check measured_power_follows_the_fake_board_and_names_its_source '[ $rc = 0 ]'
+[ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
+check report_writes_svg_and_comparison \
+	'[ -s $WORK/report/power-perf.svg -a -s $WORK/report/comparison.txt ] && grep -q "<svg" $WORK/report/power-perf.svg'
+
+# --- hwmon through libsensors ----------------------------------------------------------
+"$GEARBOX" profile $FAST --power hwmon --verify cur-freq --perf-clock wall -q \
+	-o $WORK/hwmon.json 2>$WORK/err
+rc=$?
+check profile_with_hwmon_power_through_libsensors '[ $rc = 0 ] && grep -q '\''hwmon fakeboard'\'' $WORK/hwmon.json'
+[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+
+# --- SIGTERM: restored, exit 1 ------------------------------------------------------------
+"$GEARBOX" profile $FAST --opp-cap 30 --target 0.01 --verify cur-freq -q -o $WORK/x.json 2>$WORK/err &
+PROFILE_PID=$!
+wait_for "grep -q userspace $CF/policy0/scaling_governor"
+sleep 0.3
+kill -TERM $PROFILE_PID
+wait $PROFILE_PID
+rc=$?
+PROFILE_PID=
+check sigterm_exits_1_and_says_restored '[ $rc = 1 ] && grep -q '\''interrupted by signal 15; governors and limits restored'\'' $WORK/err'
+check sigterm_restores_every_cpufreq_file '[ "$before" = "$(snapshot)" ]'
+
+# --- SIGKILL mid-run, then --restore --------------------------------------------------------
+"$GEARBOX" profile $FAST --opp-cap 30 --target 0.01 --verify cur-freq -q -o $WORK/x.json 2>$WORK/err &
+PROFILE_PID=$!
+wait_for "grep -q userspace $CF/policy0/scaling_governor"
+wait_for "[ \$(cat $CF/policy1/scaling_max_freq) != 3000000 ] || [ \$(cat $CF/policy0/scaling_setspeed) = 1500000 ]"
+sleep 0.2
+kill -KILL $PROFILE_PID
+wait $PROFILE_PID 2>/dev/null
+PROFILE_PID=
+check sigkill_leaves_changed_files_and_state '[ "$before" != "$(snapshot)" -a -e "$STATE" ]'
+wait_for "! pgrep -x gb-load >/dev/null"
+rc=$?
+check load_dies_with_the_profiler '[ $rc = 0 ]'
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_after_sigkill_brings_every_file_back '[ $rc = 0 -a "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+[ "$before" = "$(snapshot)" ] || diff <(echo "$before") <(snapshot) | sed 's/^/# /'
+
+# --- bad input ----------------------------------------------------------------------------
+"$GEARBOX" profile $FAST --meter-cmd 'for i in 1 2 3 4 5; do echo 1500 mW; sleep 0.02; done; exit 3' \
+	-q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check dying_meter_command_fails_with_its_status '[ $rc = 1 ] && grep -q "meter command .* exited (status 3)" $WORK/err'
+check dying_meter_command_leaves_state_restored '[ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+
+mount --bind $CF/policy0/scaling_governor $CF/policy0/scaling_governor
+mount -o remount,bind,ro $CF/policy0/scaling_governor
+"$GEARBOX" profile $FAST -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check read_only_governor_exits_2_naming_the_file '[ $rc = 2 ] && grep -q "policy0/scaling_governor: cannot select the userspace governor" $WORK/err && grep -q "run as root" $WORK/err'
+check read_only_governor_leaves_state_restored '[ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+umount $CF/policy0/scaling_governor
+
+reset_tree
+make_cpufreq
+make_class nopower
+before=$(snapshot)
+rm -f $WORK/x.json
+"$GEARBOX" profile $FAST -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check no_power_source_exits_2_and_says_what_to_do '[ $rc = 2 ] && grep -q "no power source" $WORK/err && grep -q -- "--meter-cmd" $WORK/err'
+check no_power_source_writes_nothing '[ "$before" = "$(snapshot)" -a ! -e "$STATE" -a ! -e $WORK/x.json ]'
+
+reset_tree
+make_cpufreq none
+make_class
+"$GEARBOX" profile $FAST -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check no_cpufreq_exits_2_naming_the_kernel_requirement '[ $rc = 2 ] && grep -q "no cpufreq policy in $CF" $WORK/err && grep -q CONFIG_CPU_FREQ $WORK/err'
+reset_tree
+
+echo "1..$N"
+[ $FAILED = 0 ]
