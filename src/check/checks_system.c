@@ -18,6 +18,7 @@
 #define STORM_LIMIT_S 30.0
 #define RT_MIN_SHARE 0.75 /* RT throttling leaves 5% to the rest; a broken order gives ~50% */
 #define EXIT_LIMIT_S 5.0
+#define HOTPLUG_REENABLE_LIMIT_S 20.0 /* a reload re-verifies the BPF program: seconds under TCG */
 
 /* Fork/exit storm: each worker forks short-lived children that talk back through a pipe. */
 static void storm_worker(struct load_shm *shm, int slot, long forks)
@@ -146,7 +147,7 @@ void check_hotplug(struct check_ctx *ctx, struct check_result *res)
 		check_set(res, CHECK_FAIL, "cannot online CPU %d again: %s", cpu, strerror(-rc));
 		goto out;
 	}
-	back_s = scx_wait_state("enabled", 10.0);
+	back_s = scx_wait_state("enabled", HOTPLUG_REENABLE_LIMIT_S);
 	for (int i = 0; i < ls.nr; i++)
 		before += ls.shm->slot[i].progress;
 	load_sleep(ctx->duration_s / 4);
@@ -159,8 +160,8 @@ void check_hotplug(struct check_ctx *ctx, struct check_result *res)
 		char how[64];
 
 		sched_describe_exit(&ctx->sched, how, sizeof(how));
-		check_set(res, CHECK_FAIL, "CPU %d off and on: sched_ext not enabled 10 s later (scheduler %s)",
-			  cpu, how);
+		check_set(res, CHECK_FAIL, "CPU %d off and on: sched_ext not enabled %.0f s later (scheduler %s)",
+			  cpu, HOTPLUG_REENABLE_LIMIT_S, how);
 	} else if (after == before) {
 		check_set(res, CHECK_FAIL, "CPU %d off and on: the load stopped making progress", cpu);
 	} else {
