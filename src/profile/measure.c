@@ -16,7 +16,7 @@
 /* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
 #define SIGMA_FLOOR_REL 0.002
 #define COOL_STEP_NS 1000000000ull
-#define COOL_HYSTERESIS_MC 3000
+#define COOL_HYSTERESIS_MC 2000
 
 void prof_opts_default(struct prof_opts *o)
 {

@@ -26,9 +26,11 @@
 #define COUNTER_READ_STEPS 10         /* the counter is read every 10 ms: 61 uJ is 6 mW */
 #define RATE_PER_PERF 1000.0          /* load iterations per second per unit of perf */
 #define RATE_JITTER_REL 0.002
+#define THROTTLE_STEPS 2
 
 struct sim_domain {
 	u32 cur;                      /* OPP the hardware runs */
+	u32 granted;                  /* OPP granted by the clock driver (before throttling) */
 	u32 pending;                  /* OPP it will run after the settle time */
 	u64 pending_at_ns;
 };
@@ -45,6 +47,7 @@ struct prof_sim {
 	double energy_uj;             /* exact energy; the counter is its quantized image */
 	u64 counter_uj;
 	u32 wraps;
+	bool throttled;
 };
 
 void prof_sim_opts_default(struct prof_sim_opts *o)
@@ -54,6 +57,7 @@ void prof_sim_opts_default(struct prof_sim_opts *o)
 	o->stuck_dom = PROF_SIM_DEFAULT_STUCK;
 	o->max_energy_range_uj = 262143328850ull;   /* a common RAPL package range */
 	o->ambient_c = 25.0;
+	o->throttle_mc = 85000;
 }
 
 /* xorshift64*: reproducible noise without global state. */
@@ -110,9 +114,20 @@ static void step(struct prof_sim *s, double p_uw)
 
 	s->temp_c += (target_c - s->temp_c) * dt_s / THERMAL_TAU_S;
 	s->now_ns += STEP_NS;
-	for (u32 d = 0; d < s->truth.model.nr_domains; d++)
-		if (s->dom[d].cur != s->dom[d].pending && s->now_ns >= s->dom[d].pending_at_ns)
-			s->dom[d].cur = s->dom[d].pending;
+	/* Thermal throttling caps every domain THROTTLE_STEPS below its top, with hysteresis. */
+	if (s->o.throttle_mc && s->temp_c * 1000 > s->o.throttle_mc)
+		s->throttled = true;
+	else if (s->temp_c * 1000 < s->o.throttle_mc - 2000)
+		s->throttled = false;
+	for (u32 d = 0; d < s->truth.model.nr_domains; d++) {
+		struct sim_domain *sd = &s->dom[d];
+		u32 n = s->truth.model.domains[d].nr_opps;
+		u32 cap = n > THROTTLE_STEPS ? n - 1 - THROTTLE_STEPS : 0;
+
+		if (sd->granted != sd->pending && s->now_ns >= sd->pending_at_ns)
+			sd->granted = sd->pending;
+		sd->cur = s->throttled && sd->granted > cap ? cap : sd->granted;
+	}
 }
 
 static int sim_set_freq(void *ctx, u32 d, u32 freq_khz, struct gb_err *err)
@@ -278,7 +293,7 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 	}
 	/* Boot state: every domain at its top OPP, as after a performance-governor boot. */
 	for (u32 d = 0; d < m->nr_domains; d++)
-		s->dom[d].cur = s->dom[d].pending = m->domains[d].nr_opps - 1;
+		s->dom[d].cur = s->dom[d].granted = s->dom[d].pending = m->domains[d].nr_opps - 1;
 	*out = s;
 	return 0;
 }

@@ -14,7 +14,8 @@
  *     1 mW, and spikes like the 415 mW samples among ~30 mW in the freqbench raw data; or an
  *     energy counter (powercap-like) quantized to 61 uJ that wraps at max_energy_range_uj;
  *   - a frequency change takes effect only after a settle time;
- *   - one OPP silently does not apply: the domain stays at its previous frequency.
+ *   - one OPP silently does not apply: the domain stays at its previous frequency;
+ *   - optionally thermal throttling above throttle_mc, what the thermal guard prevents.
  * Time is simulated: wait() and window() advance a clock, so a profile that would take
  * minutes on a board runs in well under a second.
  */
@@ -34,6 +35,7 @@ struct prof_sim_opts {
 	int stuck_opp;
 	u64 max_energy_range_uj;
 	double ambient_c;
+	int throttle_mc;             /* above this the SoC throttles (0: never) */
 };
 
 void prof_sim_opts_default(struct prof_sim_opts *o);

@@ -29,7 +29,7 @@ static int load_truth(const char *soc)
 }
 
 /* Profiles the shipped model soc in the simulator; returns 0 on success. */
-static int run_sim(const char *soc, const struct prof_sim_opts *so)
+static int run_sim_opts(const char *soc, const struct prof_sim_opts *so, int max_temp_mc)
 {
 	struct prof_platform pf;
 	struct prof_topology topo;
@@ -42,6 +42,8 @@ static int run_sim(const char *soc, const struct prof_sim_opts *so)
 	if (load_truth(soc) < 0)
 		return -1;
 	prof_opts_default(&o);
+	if (max_temp_mc >= 0)
+		o.max_temp_mc = max_temp_mc;
 	if (prof_sim_create(&truth, so, &sim, &err) < 0) {
 		printf("# %s\n", err.msg);
 		return -1;
@@ -56,10 +58,16 @@ static int run_sim(const char *soc, const struct prof_sim_opts *so)
 		for (u32 k = 0; k < res.topo.dom[d].nr_opps; k++)
 			capped += !res.opp[d][k].converged;
 	printf("# %s: simulated wall time %.1f s, %u OPPs not applied, %u at the time cap, "
-	       "energy counter wraps %u\n", soc, res.total_ns / 1e9, res.nr_not_applied, capped,
-	       prof_sim_wraps(sim));
+	       "energy counter wraps %u, %u cool-downs, %.1f-%.1f C\n", soc, res.total_ns / 1e9,
+	       res.nr_not_applied, capped, prof_sim_wraps(sim), res.cool_waits,
+	       res.temp_min_mc / 1000.0, res.temp_max_mc / 1000.0);
 	prof_sim_destroy(sim);
 	return ret;
+}
+
+static int run_sim(const char *soc, const struct prof_sim_opts *so)
+{
+	return run_sim_opts(soc, so, -1);
 }
 
 /* The truth OPP with the frequency of got's OPP k in domain d, or NULL. */
@@ -242,6 +250,37 @@ static void test_sim_records_temperatures_in_provenance(void)
 	CHECK_STR_CONTAINS(got.prov.source, "sim");
 }
 
+static void test_sim_throttling_without_thermal_guard_is_detected_as_not_applied(void)
+{
+	struct prof_sim_opts so;
+	u32 big;
+
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	so.throttle_mc = 31000;
+	CHECK(run_sim_opts("sm8250", &so, 0) == 0);
+	big = res.topo.nr_domains - 1;
+
+	CHECK(res.nr_not_applied >= 1);
+	CHECK_EQ_U(res.cool_waits, 0);
+	/* the hottest OPP is the one the SoC throttled */
+	CHECK(res.opp[big][res.topo.dom[big].nr_opps - 1].not_applied);
+}
+
+static void test_sim_thermal_guard_cools_down_so_that_nothing_throttles(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	so.throttle_mc = 33000;
+	CHECK(run_sim_opts("sm8250", &so, 31000) == 0);
+	CHECK(res.cool_waits >= 1);
+	CHECK_EQ_U(res.nr_not_applied, 0);
+	CHECK(res.temp_max_mc < 33000);
+	check_accuracy();
+}
+
 static void test_median_mad_rejects_meter_spikes(void)
 {
 	struct prof_samples s = { 0 };
@@ -274,5 +313,7 @@ int main(void)
 	TAP_RUN(test_sim_detects_opp_that_did_not_apply_from_cycles);
 	TAP_RUN(test_sim_energy_counter_with_wraparound_stays_accurate);
 	TAP_RUN(test_sim_records_temperatures_in_provenance);
+	TAP_RUN(test_sim_throttling_without_thermal_guard_is_detected_as_not_applied);
+	TAP_RUN(test_sim_thermal_guard_cools_down_so_that_nothing_throttles);
 	return tap_done();
 }

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
+# test_profile_cli.sh - `gearbox profile` as a user runs it against the simulated SoC: the
+# model it writes, the report, the summary, and the errors for bad usage.
+#
+#   test_profile_cli.sh GEARBOX SRCDIR
+set -u
+GEARBOX=$1
+SRC=$2
+N=0
+FAILED=0
+ok() { N=$((N + 1)); echo "ok $N - $1"; }
+fail() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+check() { if eval "$2"; then ok "$1"; else fail "$1" "failed: $2" "$(head -c 600 $WORK/err 2>/dev/null)"; fi; }
+WORK=$(mktemp -d /tmp/gb-profile-cli.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+
+"$GEARBOX" profile --help >$WORK/out 2>$WORK/err
+check help_exits_0_and_shows_usage '[ $? = 0 ] && grep -q "usage: gearbox profile" $WORK/out && grep -q -- "--restore" $WORK/out'
+
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" -o $WORK/sm8250.json --report $WORK/rep \
+	>$WORK/out 2>$WORK/err
+rc=$?
+check sim_profile_exits_0 '[ $rc = 0 ]'
+check sim_profile_is_a_valid_em_profile '"$GEARBOX" em validate $WORK/sm8250.json >/dev/null 2>&1'
+check sim_profile_reports_simulated_wall_time 'grep -q "^profile: simulated wall time [0-9.]* s$" $WORK/err'
+check sim_profile_warns_about_the_opp_that_did_not_apply 'grep -q "big 1977600 kHz did not apply" $WORK/err'
+check sim_profile_records_provenance_and_spread 'grep -q "\"source\": \"sim\"" $WORK/sm8250.json && grep -q "\"spread\"" $WORK/sm8250.json && grep -q temp_max_mc $WORK/sm8250.json'
+check report_svg_marks_inefficient_opps 'grep -q "class=\"inefficient\"" $WORK/rep/power-perf.svg && grep -q "</svg>" $WORK/rep/power-perf.svg'
+check report_compares_with_ground_truth 'grep -q "against the simulated model (ground truth)" $WORK/rep/comparison.txt && grep -q "not applied: big 1977600 kHz" $WORK/rep/comparison.txt'
+check non_tty_progress_is_plain_lines 'grep -q "^profile: 1/55 little 300000 kHz: " $WORK/err && ! grep -q $'"'"'\r'"'"' $WORK/err'
+
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" -q --sim-stuck none >$WORK/out 2>$WORK/err
+check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $WORK/err ] && grep -q "\"format\": \"gearbox-em/1\"" $WORK/out'
+
+"$GEARBOX" profile --sim $WORK/missing.json -q >$WORK/out 2>$WORK/err
+check missing_model_exits_2_naming_it '[ $? = 2 ] && grep -q "missing.json" $WORK/err'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --target abc >$WORK/out 2>$WORK/err
+check bad_target_exits_2_naming_the_option '[ $? = 2 ] && grep -q -- "--target '"'"'abc'"'"'" $WORK/err'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" stray >$WORK/out 2>$WORK/err
+check stray_argument_exits_2 '[ $? = 2 ] && grep -q "unexpected argument" $WORK/err'
+"$GEARBOX" profile --restore --state $WORK/nostate >$WORK/out 2>$WORK/err
+check restore_without_state_is_a_no_op '[ $? = 0 ] && grep -q "nothing to restore" $WORK/err'
+
+echo "1..$N"
+[ $FAILED = 0 ]
