@@ -137,17 +137,17 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 {
 	const struct prof_opts *o = l->o;
 	u64 elapsed = l->pf->now_ns(l->pf->ctx) - l->start_ns;
-	double eta_s = l->opps_done ? (double)elapsed / l->opps_done *
-					      (l->opps_total - l->opps_done) / 1e9 : 0;
+	int eta_s = l->opps_done ? (int)((double)elapsed / l->opps_done *
+					 (l->opps_total - l->opps_done) / 1e9) : 0;
 
 	if (o->quiet || !o->progress)
 		return;
 	if (o->progress_tty) {
 		int width = 30, fill = (int)(width * l->opps_done / l->opps_total);
 
-		fprintf(o->progress, "\r[%.*s%*s] %u/%u %-6s %7u kHz  ETA %3.0fm%02.0fs ",
+		fprintf(o->progress, "\r[%.*s%*s] %u/%u %-6s %7u kHz  ETA %3dm%02ds ",
 			fill, "##############################", width - fill, "", l->opps_done,
-			l->opps_total, di->name, freq_khz, floor(eta_s / 60), fmod(eta_s, 60));
+			l->opps_total, di->name, freq_khz, eta_s / 60, eta_s % 60);
 		if (l->opps_done == l->opps_total)
 			fputc('\n', o->progress);
 	} else {

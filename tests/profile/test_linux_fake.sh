@@ -156,7 +156,7 @@ check report_writes_svg_and_comparison \
 	'[ -s $WORK/report/power-perf.svg -a -s $WORK/report/comparison.txt ] && grep -q "<svg" $WORK/report/power-perf.svg'
 
 # --- hwmon through libsensors ----------------------------------------------------------
-"$GEARBOX" profile $FAST --power hwmon --verify cur-freq --perf-clock wall -q \
+"$GEARBOX" profile $FAST --opp-cap 1 --power hwmon --verify cur-freq --perf-clock wall -q \
 	-o $WORK/hwmon.json 2>$WORK/err
 rc=$?
 check profile_with_hwmon_power_through_libsensors '[ $rc = 0 ] && grep -q '\''hwmon fakeboard'\'' $WORK/hwmon.json'
