@@ -115,9 +115,34 @@ wait_for() { local i; for i in $(seq 1 200); do eval "$1" && return 0; sleep 0.0
 
 FAST="--target 5 --opp-cap 2 --window 200 --settle 20 --max-temp 0 --state $STATE"
 
+# The kernel's EM, as debugfs would show it, for the report's comparison.
+make_kernel_em() {
+	cat >$WORK/kernel-em.json <<'JSON'
+{
+  "format": "gearbox-em/1",
+  "soc": "fake",
+  "provenance": { "source": "manual" },
+  "domains": [
+    { "name": "little", "cpus": "0", "opps": [
+      { "freq_khz": 500000, "power_uw": 30000, "perf": 171 },
+      { "freq_khz": 1000000, "power_uw": 100000, "perf": 341 },
+      { "freq_khz": 1500000, "power_uw": 225000, "perf": 512 } ] },
+    { "name": "big", "cpus": "1", "opps": [
+      { "freq_khz": 1000000, "power_uw": 200000, "perf": 341 },
+      { "freq_khz": 2000000, "power_uw": 800000, "perf": 683 },
+      { "freq_khz": 3000000, "power_uw": 1800000, "perf": 1024 } ] }
+  ]
+}
+JSON
+	mount -t tmpfs gb-debug /sys/kernel/debug &&
+		"$GEARBOX" em export --debugfs-tree /sys/kernel/debug/energy_model $WORK/kernel-em.json
+}
+
 # --- end to end: powercap through libpowercap, both control paths, a report ---------------
 make_cpufreq
 make_class
+make_kernel_em
+kernel_em=$?
 start_board
 before=$(snapshot)
 "$GEARBOX" profile $FAST --verify cur-freq --perf-clock wall -q -o $WORK/out.json \
@@ -152,6 +177,7 @@ rc=$?
 cat $WORK/py | grep '^#'
 check measured_power_follows_the_fake_board_and_names_its_source '[ $rc = 0 ]'
 [ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
+check report_compares_with_the_kernel_em_from_debugfs '[ $kernel_em = 0 ] && grep -q "against the kernel.s EM (debugfs)" $WORK/report/comparison.txt && grep -q "6 OPPs matched" $WORK/report/comparison.txt'
 check report_writes_svg_and_comparison \
 	'[ -s $WORK/report/power-perf.svg -a -s $WORK/report/comparison.txt ] && grep -q "<svg" $WORK/report/power-perf.svg'
 
