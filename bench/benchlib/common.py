@@ -1,0 +1,113 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What the bench parts share: the machine note, running commands, tables, JSON files.
+
+Every figure bench/ prints is a ratio or a count measured in the same invocation as its
+baseline; absolute times appear only as context, next to the machine they were taken on.
+"""
+import json
+import os
+import platform
+import shlex
+import subprocess
+import sys
+import time
+
+FORMAT_VERSION = 1
+
+
+def machine():
+    """The machine note every result file carries."""
+    model = "unknown"
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    model = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        load = [float(x) for x in open("/proc/loadavg").read().split()[:3]]
+    except OSError:
+        load = []
+    return {
+        "cpu_model": model,
+        "online_cpus": os.cpu_count(),
+        "kernel": platform.release(),
+        "loadavg_at_start": load,
+        "date_utc": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+    }
+
+
+def machine_line(m):
+    load = "/".join("%.1f" % x for x in m.get("loadavg_at_start", []))
+    return "machine: %s, %s CPUs, Linux %s, load %s" % (
+        m["cpu_model"], m["online_cpus"], m["kernel"], load or "?")
+
+
+def run(cmd, timeout=None, cwd=None, env=None):
+    """Runs cmd, returns (status, stdout, stderr); status -1 on timeout or missing program."""
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd,
+                           env=env)
+        return p.returncode, p.stdout, p.stderr
+    except subprocess.TimeoutExpired as e:
+        return -1, e.stdout or "", "timed out after %s s" % timeout
+    except OSError as e:
+        return -1, "", str(e)
+
+
+def cmdline(cmd):
+    return " ".join(shlex.quote(str(c)) for c in cmd)
+
+
+def log(msg):
+    print("bench: " + msg, file=sys.stderr, flush=True)
+
+
+def table(rows, header, out=sys.stdout):
+    """Prints rows (lists of str) under header, columns right-aligned except the first two."""
+    widths = [len(h) for h in header]
+    for r in rows:
+        widths = [max(w, len(c)) for w, c in zip(widths, r)]
+
+    def fmt(r):
+        cells = []
+        for i, (c, w) in enumerate(zip(r, widths)):
+            cells.append(c.ljust(w) if i < 2 else c.rjust(w))
+        return "  ".join(cells).rstrip()
+
+    print(fmt(header), file=out)
+    for r in rows:
+        print(fmt(r), file=out)
+
+
+def write_json(path, doc):
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(doc, f, indent=1, sort_keys=False)
+        f.write("\n")
+    os.replace(tmp, path)
+
+
+def fmt_ratio(x):
+    return "-" if x is None else "%.3f" % x
+
+
+def ratio(a, b):
+    if a is None or b is None or b == 0:
+        return None
+    return a / b
+
+
+def geomean(xs):
+    xs = [x for x in xs if x is not None and x > 0]
+    if not xs:
+        return None
+    import math
+    return math.exp(sum(math.log(x) for x in xs) / len(xs))
+
+
+class Skip(Exception):
+    """A part that cannot run here: the message says why (printed, and kept in the JSON)."""

@@ -1,0 +1,225 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Part 1, the energy suite: every workload on every shipped model under every policy.
+
+Each (workload, model) pair is one `gearbox sim --json` invocation with the four online
+policies (mainline first, so that the simulator's own ratio column is against mainline), and
+one with the oracle alone, which only exists for periodic workloads (the simulator refuses the
+others and the case records why).  Energy is reported as ratios to mainline and to the oracle;
+late activations and wake-up latency p99 side by side, because an energy figure without its
+QoS cost is not a result.
+"""
+import glob
+import json
+import os
+
+from . import common
+
+POLICIES = ["gearbox", "mainline", "rework", "performance", "oracle"]
+ONLINE = ["mainline", "gearbox", "rework", "performance"]
+QUICK_MODELS = ["sm8250", "gs101"]
+
+# The issue's targets, per workload category.
+TARGET_VS_MAINLINE = {"quirk": 0.90, "mobile": 0.97}
+TARGET_VS_ORACLE_LISA = 1.05
+
+
+def category(path):
+    base = os.path.basename(path)
+    if "/bench/workloads/" in path:
+        return "mobile"
+    if base.startswith("q") and base[1:2].isdigit():
+        return "quirk"
+    if base.startswith("lisa"):
+        return "lisa"
+    return "scenario"
+
+
+def workloads(root):
+    found = sorted(glob.glob(os.path.join(root, "tests/scenarios/workloads/*.json")))
+    found += sorted(glob.glob(os.path.join(root, "bench/workloads/*.json")))
+    return found
+
+
+def models(root, quick):
+    paths = sorted(glob.glob(os.path.join(root, "em-profiles/*.json")))
+    if quick:
+        paths = [p for p in paths if os.path.basename(p)[:-5] in QUICK_MODELS] or paths[:2]
+    return paths
+
+
+def _sim(gearbox, model, wl, policies, duration):
+    cmd = [gearbox, "sim", "--json", "-p", model, "-P", ",".join(policies)]
+    if duration:
+        cmd += ["--duration", str(duration)]
+    cmd.append(wl)
+    rc, out, err = common.run(cmd, timeout=600)
+    if rc != 0:
+        msg = (err.strip().splitlines() or ["exit status %d" % rc])[-1]
+        return None, msg, cmd
+    return json.loads(out), None, cmd
+
+
+def _policy_figures(r):
+    return {
+        "energy_j": r["energy_j"],
+        "activations": r["activations"],
+        "late_activations": r["late_activations"],
+        "wakeups": r["wakeups"],
+        "wake_latency_p50_us": r["wake_latency_p50_us"],
+        "wake_latency_p99_us": r["wake_latency_p99_us"],
+        "overutilized_pct": r["overutilized_pct"],
+        "migrations": r["migrations"],
+        "misfit_moves": r["misfit_moves"],
+    }
+
+
+def run_case(gearbox, model, wl, duration):
+    case = {"workload": os.path.relpath(wl), "category": category(wl),
+            "model": os.path.basename(model)[:-5], "policies": {}, "commands": []}
+    doc, msg, cmd = _sim(gearbox, model, wl, ONLINE, duration)
+    case["commands"].append(common.cmdline(cmd))
+    if doc is None:
+        case["error"] = msg
+        return case
+    case["sim_duration_us"] = doc["duration_us"]
+    for r in doc["results"]:
+        case["policies"][r["policy"]] = _policy_figures(r)
+    doc, msg, cmd = _sim(gearbox, model, wl, ["oracle"], duration)
+    case["commands"].append(common.cmdline(cmd))
+    if doc is None:
+        case["oracle_error"] = msg
+    else:
+        case["policies"]["oracle"] = _policy_figures(doc["results"][0])
+    e = {p: v["energy_j"] for p, v in case["policies"].items()}
+    case["energy_vs_mainline"] = {p: common.ratio(e.get(p), e.get("mainline")) for p in POLICIES}
+    case["energy_vs_oracle"] = {p: common.ratio(e.get(p), e.get("oracle")) for p in POLICIES}
+    case["targets"] = targets(case)
+    return case
+
+
+def targets(case):
+    """Which of the issue's targets this case meets (None: not applicable)."""
+    pol = case["policies"]
+    g, m, rw = pol.get("gearbox"), pol.get("mainline"), pol.get("rework")
+    t = {}
+    lim = TARGET_VS_MAINLINE.get(case["category"])
+    vm = case["energy_vs_mainline"].get("gearbox")
+    t["energy_vs_mainline"] = None if lim is None or vm is None else vm <= lim
+    t["late_not_above_mainline"] = g["late_activations"] <= m["late_activations"]
+    vo = case["energy_vs_oracle"].get("gearbox")
+    t["lisa_within_5pct_of_oracle"] = (None if case["category"] != "lisa" or vo is None
+                                       else vo <= TARGET_VS_ORACLE_LISA)
+    t["not_worse_than_rework"] = g["energy_j"] <= rw["energy_j"]
+    t["strictly_better_than_rework"] = g["energy_j"] < rw["energy_j"]
+    return t
+
+
+def summarize(cases):
+    ok = [c for c in cases if "error" not in c]
+    s = {"cases": len(cases), "cases_run": len(ok),
+         "cases_failed": [{"workload": c["workload"], "model": c["model"], "error": c["error"]}
+                          for c in cases if "error" in c],
+         "oracle_unavailable": sum(1 for c in ok if "oracle" not in c["policies"])}
+    by_pol = {}
+    for p in POLICIES:
+        xs = [c for c in ok if p in c["policies"]]
+        by_pol[p] = {
+            "cases": len(xs),
+            "geomean_energy_vs_mainline": common.geomean(
+                [c["energy_vs_mainline"][p] for c in xs]),
+            "geomean_energy_vs_oracle": common.geomean(
+                [c["energy_vs_oracle"][p] for c in xs if c["energy_vs_oracle"][p]]),
+            "late_activations": sum(c["policies"][p]["late_activations"] for c in xs),
+            "activations": sum(c["policies"][p]["activations"] for c in xs),
+        }
+    s["policies"] = by_pol
+    cats = {}
+    for cat in sorted({c["category"] for c in ok}):
+        xs = [c for c in ok if c["category"] == cat]
+        cats[cat] = {
+            "cases": len(xs),
+            "geomean_gearbox_vs_mainline": common.geomean(
+                [c["energy_vs_mainline"]["gearbox"] for c in xs]),
+            "max_gearbox_vs_mainline": max(c["energy_vs_mainline"]["gearbox"] for c in xs),
+        }
+    s["categories"] = cats
+    tg = {}
+    for key in ["energy_vs_mainline", "late_not_above_mainline", "lisa_within_5pct_of_oracle",
+                "not_worse_than_rework", "strictly_better_than_rework"]:
+        app = [c for c in ok if c["targets"][key] is not None]
+        miss = [c for c in app if not c["targets"][key]]
+        tg[key] = {"applicable": len(app), "met": len(app) - len(miss),
+                   "missed": ["%s on %s" % (os.path.basename(c["workload"])[:-5], c["model"])
+                              for c in miss]}
+    s["targets"] = tg
+    return s
+
+
+def print_report(doc):
+    rows = []
+    for c in doc["cases"]:
+        name = os.path.basename(c["workload"])[:-5]
+        if "error" in c:
+            rows.append([name, c["model"], "error: " + c["error"][-60:]] + [""] * 13)
+            continue
+        pol = c["policies"]
+        vm, vo = c["energy_vs_mainline"], c["energy_vs_oracle"]
+        row = [name, c["model"]]
+        row += [common.fmt_ratio(vm[p]) for p in ["gearbox", "rework", "performance", "oracle"]]
+        row += [common.fmt_ratio(vo["gearbox"]), common.fmt_ratio(vo["mainline"])]
+        row += [str(pol[p]["late_activations"]) if p in pol else "-" for p in POLICIES]
+        row += ["%.0f" % pol[p]["wake_latency_p99_us"] if p in pol else "-"
+                for p in ["gearbox", "mainline", "rework"]]
+        rows.append(row)
+    header = ["workload", "model", "gb/ml", "rw/ml", "pf/ml", "or/ml", "gb/or", "ml/or",
+              "late:gb", "ml", "rw", "pf", "or", "p99us:gb", "ml", "rw"]
+    print("energy suite: energy ratios (gb gearbox, ml mainline, rw rework, pf performance, "
+          "or oracle), late activations, wake-up latency p99")
+    common.table(rows, header)
+    s = doc["summary"]
+    print()
+    rows = []
+    for p, v in s["policies"].items():
+        rows.append([p, str(v["cases"]), common.fmt_ratio(v["geomean_energy_vs_mainline"]),
+                     common.fmt_ratio(v["geomean_energy_vs_oracle"]),
+                     str(v["late_activations"]), str(v["activations"])])
+    common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "activations"])
+    print()
+    for cat, v in s["categories"].items():
+        print("category %-8s %3d cases: gearbox/mainline geomean %s, worst %s" % (
+            cat, v["cases"], common.fmt_ratio(v["geomean_gearbox_vs_mainline"]),
+            common.fmt_ratio(v["max_gearbox_vs_mainline"])))
+    print()
+    names = {"energy_vs_mainline": "gearbox <= 0.90 x mainline (quirk), <= 0.97 x (mobile)",
+             "late_not_above_mainline": "late activations never above mainline",
+             "lisa_within_5pct_of_oracle": "within 5% of oracle on LISA-like cases",
+             "not_worse_than_rework": "energy not above rework",
+             "strictly_better_than_rework": "energy strictly below rework"}
+    for key, v in s["targets"].items():
+        print("target %-58s %3d/%-3d met%s" % (names[key], v["met"], v["applicable"],
+              "" if not v["missed"] else "; missed: " + ", ".join(v["missed"][:12]) +
+              (" ..." if len(v["missed"]) > 12 else "")))
+    if s["cases_failed"]:
+        print("cases that did not run: %d (see JSON)" % len(s["cases_failed"]))
+    print("oracle not available (non-periodic workload) in %d cases" % s["oracle_unavailable"])
+
+
+def run_part(ctx):
+    dur = 1 if ctx.quick else None
+    cases = []
+    wls, mds = workloads(ctx.root), models(ctx.root, ctx.quick)
+    if not wls:
+        raise common.Skip("no workloads found")
+    common.log("energy: %d workloads x %d models%s" % (len(wls), len(mds),
+               " (quick: 1 s simulated each)" if ctx.quick else ""))
+    for wl in wls:
+        for m in mds:
+            cases.append(run_case(ctx.gearbox, m, wl, dur))
+    doc = {"format": "gearbox-bench-energy/%d" % common.FORMAT_VERSION,
+           "machine": ctx.machine, "quick": ctx.quick,
+           "sim_duration_s": dur or "workload's own",
+           "workloads": [os.path.relpath(w) for w in wls],
+           "models": [os.path.basename(m)[:-5] for m in mds],
+           "cases": cases}
+    doc["summary"] = summarize(cases)
+    return doc
