@@ -74,7 +74,7 @@ static int compact_cols(const struct top_model *m, int w)
 int panel_domains_rows(const struct top_model *m, int w, int max_h)
 {
 	if (!m->have_hello)
-		return 1;
+		return 2;
 	int full = full_rows(m, w);
 	if (full <= max_h)
 		return full;
@@ -190,7 +190,9 @@ void panel_domains_draw(const struct top_view *v, const struct top_model *m, str
 	if (a.h <= 0)
 		return;
 	if (!m->have_hello) {
-		draw_text(a.y, a.x, a.w, draw_attr(v, C_DIM), "waiting for the stream's hello...");
+		/* The whole status, which the header may have had to clip: it says what is wrong. */
+		draw_text(a.y, a.x, a.w, draw_attr(v, C_DIM), "%s", v->src->status);
+		draw_text(a.y + 1, a.x, a.w, draw_attr(v, C_DIM), "waiting for the stream's hello...");
 		return;
 	}
 	if (full_rows(m, a.w) <= a.h)

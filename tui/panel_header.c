@@ -46,9 +46,11 @@ void panel_header_draw(const struct top_view *v, const struct top_model *m, stru
 	int rw = (int)strlen(right);
 	attr_t ta = draw_attr(v, C_TITLE);
 	draw_fill(a.y, a.x, a.w, ta);
-	draw_text(a.y, a.x, a.w - rw, ta, " gearbox top | %s | policy %s | %s",
-		  m->have_hello ? h->soc : "(no hello yet)", m->have_hello ? h->policy : "?",
-		  v->src->status);
+	if (m->have_hello)
+		draw_text(a.y, a.x, a.w - rw, ta, " gearbox top | %s | policy %s | %s", h->soc,
+			  h->policy, v->src->status);
+	else
+		draw_text(a.y, a.x, a.w - rw, ta, " gearbox top | %s", v->src->status);
 	draw_text(a.y, a.x + a.w - rw, rw, ta | A_BOLD, "%s", right);
 	if (a.h < 2)
 		return;

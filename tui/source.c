@@ -236,6 +236,7 @@ static void socket_try_connect(struct top_source *s, struct top_model *m, int64_
 
 	s->nr_attempts++;
 	s->next_retry_us = now_us + SOURCE_RETRY_US;
+	m->generation++;   /* the status line changes with every attempt */
 	memcpy(sa.sun_path, s->path, strlen(s->path) + 1);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;

@@ -312,17 +312,25 @@ static int loop(struct ui *u)
 			want = wants_draw(u, drawn_gen);
 		}
 
+		/*
+		 * With a redraw pending, records that arrive or fall due before it would not be
+		 * seen anyway: sleep until the redraw and take them all then.  A 100 Hz trace
+		 * thus costs refresh_hz wake-ups a second, not one per record.  Only a source
+		 * with work left right now (wait 0: a pump budget ran out) is served sooner.
+		 */
 		int64_t wait = source_wait_us(&u->src, now);
+		int sfd = source_poll_fd(&u->src);
 		if (want) {
 			int64_t d = next_draw > now ? next_draw - now : 0;
-			if (wait < 0 || d < wait)
+			if (wait != 0)
 				wait = d;
+			sfd = -1;
 		}
 		if (wait < 0 || wait > 1000000)
 			wait = 1000000;   /* a safety net, not a tick: nothing depends on it */
 
 		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
-					 { .fd = source_poll_fd(&u->src), .events = POLLIN } };
+					 { .fd = sfd, .events = POLLIN } };
 		poll(pfd, pfd[1].fd >= 0 ? 2 : 1, (int)((wait + 999) / 1000));
 
 		now = mono_us();
