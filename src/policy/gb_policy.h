@@ -28,13 +28,15 @@
  * mid core is free (mainline prices the boost as if it lasted for the whole busy time of the
  * domain).  work is the task's util, or its uclamp_max when that is lower.
  *
- * Candidates are all allowed online CPUs whose clamped demand and uclamp_min fit their capacity
- * (the biggest CPUs always qualify), with no 20% margin: a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it
+ * Candidates are all allowed online CPUs where the task's work plus the CPU's utilization, and
+ * the task's uclamp_min, fit the capacity (the biggest CPUs always qualify), with no 20% margin: a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it
  * just runs longer.  Within a domain the cheapest CPU wins, ties going to an idle CPU, then to
  * fewer runnable tasks, then to the previous CPU, then to lower utilization.  Across domains the
  * cheapest wins, except that a domain whose OPP would not rise is preferred over one that would
  * when their deltas are within 1/16 of each other (pure OPP-cost placement raised average
- * frequencies on Pixel 6).  A domain over its tipping point is not priced CPU by CPU: it offers
+ * frequencies on Pixel 6), and an idle previous CPU is kept unless leaving it saves more than
+ * 1/16 (hysteresis against tasks swapping domains on OPP granularity).  A domain over its
+ * tipping point is not priced CPU by CPU: it offers
  * only its CPU with the most spare capacity (spreading), the other domains stay energy-aware.
  *
  * Cost: two passes over the CPUs and one over the domains, O(domains + CPUs) per decision, with
@@ -49,8 +51,8 @@
 #define GB_UCLAMP_NONE_MAX    EM_CAPACITY_SCALE
 #define GB_NO_CPU             (-1)
 #define GB_TIE_SHIFT          4      /* deltas within 1/16 are ties for the no-OPP-raise rule */
-#define GB_MISFIT_SAT_NUM     15     /* capacity misfit: util above 15/16 of capacity */
-#define GB_MISFIT_SAT_DEN     16
+#define GB_MISFIT_SAT_NUM     31     /* capacity misfit: util above 31/32 of capacity */
+#define GB_MISFIT_SAT_DEN     32
 
 /* Reason codes, in docs/stream.md's order; gb_reason_name() gives the strings. */
 enum gb_reason {
@@ -320,7 +322,8 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	r.raises = ic > ds->base_idx;
 	/* not a hard wall at 80%, but the clamped demand must fit the CPU at all */
 	r.ok = cap >= EM_CAPACITY_SCALE ||
-	       (gb_min(util_with, umax) <= cap && gb_min(t->uclamp_min, t->uclamp_max) <= cap);
+	       (gb_util_without(cs, c, t) + work <= cap &&
+		gb_min(t->uclamp_min, t->uclamp_max) <= cap);
 	return r;
 }
 
@@ -443,6 +446,15 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 			}
 		}
 	}
+	/* hysteresis: a saving within 1/16 does not pay for leaving an idle previous CPU (two
+	 * similar tasks would otherwise swap domains at every wake-up on OPP granularity) */
+	if (have_prev && best != prev && best != GB_NO_CPU && cprev.ok && !min_cap && !max_cap &&
+	    gb_cpu_at(cpus, (u32)prev)->nr_running == 0 &&
+	    !s->pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)].overutilized &&
+	    cprev.delta - cbest.delta <= ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
+		best = prev;
+		cbest = cprev;
+	}
 	out->cpu = best;
 	out->opp_idx = cbest.idx;
 	out->prev_opp_idx = have_prev ? cprev.idx : 0;
@@ -460,19 +472,63 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	return best;
 }
 
+/*
+ * A new task has no history, so there is nothing to price: like the kernel's fork balancing
+ * (sched_balance_find_dst_cpu) it goes to the domain with the most idle allowed CPUs, the
+ * smaller domain on a tie, its first idle CPU; wake-up placement and misfit take over once the
+ * task has run.  Without any idle CPU it is priced as it is (util 0).
+ */
 static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct gb_cpu *cpus,
 					 const struct gb_task *t, struct gb_scratch *s,
 					 struct gb_decision *out)
 {
-	return gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
+	u32 c, d, best_idle = 0;
+	s32 best = GB_NO_CPU;
+
+	if (t->prev_cpu >= 0 || t->util || t->util_est)
+		return gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
+	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+		u32 idle = 0;
+		s32 first = GB_NO_CPU;
+
+		if (d >= m->nr_domains)
+			break;
+		for (c = 0; c < EM_MAX_CPUS; c++) {
+			const struct gb_cpu *cs;
+
+			if (c >= m->nr_cpus)
+				break;
+			cs = gb_cpu_at(cpus, c);
+			if (m->cpu_domain[c] != d || !cs->online || cs->nr_running ||
+			    !em_cpumask_test(&t->allowed, c))
+				continue;
+			if (first == GB_NO_CPU)
+				first = (s32)c;
+			idle++;
+		}
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = first;
+		}
+	}
+	gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
+	if (best != GB_NO_CPU && best != out->cpu) {
+		out->cpu = best;
+		out->opp_idx = 0;
+		out->energy_delta = 0;
+	}
+	out->reason = GB_REASON_FORK;
+	return out->cpu;
 }
 
 /*
  * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
  * for ran_us since it last woke up:
- *  - capacity misfit: its util is above 15/16 of the CPU's capacity (it saturates the CPU, so
- *    its util no longer measures its demand) and uclamp_max does not cap it there: move to the
- *    cheapest bigger CPU;
+ *  - capacity misfit: uclamp_max does not cap it below the CPU's capacity, and either its util
+ *    is above 31/32 of the capacity (it saturates the CPU, so util no longer measures demand)
+ *    or it is over the 80% tipping point and has run 2 x push_after_us without sleeping (a
+ *    periodic task that fits, however tightly, sleeps every period): move to the cheapest
+ *    bigger CPU;
  *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
  *    without waking (so wake-up placement never got to move it down): move to the cheapest
  *    smaller CPU if that costs less than staying.
@@ -491,7 +547,8 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 		return GB_NO_CPU;
 	cap = em_domain_capacity(gb_pd(m, d));
 	if (cap < EM_CAPACITY_SCALE && t->uclamp_max > cap &&
-	    (u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM) {
+	    ((u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM ||
+	     (!gb_fits_capacity(util, cap) && ran_us >= 2 * push_after_us))) {
 		to = gb_select_cpu_range(m, cpus, t, cap, 0, s, out);
 		if (to != GB_NO_CPU) {
 			out->reason = GB_REASON_CAPACITY_MISFIT;

@@ -10,8 +10,9 @@
  * by a fixed order (DVFS, completions by CPU id, wake-ups by task id, tick), which with integer
  * arithmetic makes a run reproducible bit for bit.
  *
- * Power: a running CPU draws its domain OPP's power_uw, an idle CPU the domain's idle_power_uw
- * (0 when the model has none: idle is then free, as in the kernel's EM).
+ * Power (docs/em-profile.md): a domain draws its idle_power_uw (all CPUs in WFI) all the time,
+ * plus, for each running CPU, its OPP's power_uw.  Cluster power collapse is not modeled, so
+ * idle power is the same for every placement (a constant in the comparison).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -228,6 +229,17 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 	enqueue(s, t, cpu);
 }
 
+/* post_init_entity_util_avg(): a new task starts with half of its CPU's spare capacity. */
+static void post_init_util(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	u32 cap = sim_cpu_capacity(s, cpu), util = s->gcpu[cpu].util;
+	u32 init = cap > util ? (cap - util) / 2 : 0;
+	u32 divider = GB_LOAD_AVG_MAX - GB_PELT_PERIOD_US + t->pelt.period_contrib;
+
+	t->pelt.util_avg = t->pelt.runnable_avg = init;
+	t->pelt.util_sum = t->pelt.runnable_sum = (u64)init * divider;
+}
+
 /* The task needs a CPU after sleeping, blocking or being created: the policy places it. */
 static void place(struct sim *s, struct sim_task *t)
 {
@@ -252,6 +264,8 @@ static void place(struct sim *s, struct sim_task *t)
 		}
 		sim_trace_decision(s, t, t->cpu, cpu, fork ? GB_REASON_FORK : reason, delta);
 	}
+	if (fork)
+		post_init_util(s, t, (u32)cpu);
 	t->runnable_since_us = s->now_us;
 	t->woke_us = s->now_us;
 	s->wakeups++;
@@ -337,11 +351,10 @@ static void advance(struct sim *s, u64 to_us)
 			t->st.run_us[d] += dt;
 			if (!t->run_end_us)
 				t->work_left -= t->work_left < perf * dt ? t->work_left : perf * dt;
-		} else {
-			s->doms[d].energy_puj += (u64)pd->idle_power_uw * dt;
 		}
 	}
 	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		s->doms[d].energy_puj += (u64)s->m->domains[d].idle_power_uw * dt;
 		s->doms[d].freq_khz_us += (u64)s->m->domains[d].opps[s->doms[d].opp].freq_khz * dt;
 		if (s->doms[d].ou) {
 			s->doms[d].ou_us += dt;

@@ -8,9 +8,11 @@
  * and sleeps), in perf units.  A candidate placement assigns each task a domain; inside a
  * domain tasks go heaviest first to the least-loaded allowed CPU (worst fit), which gives the
  * domain its lowest OPP.  The domain then runs at the OPP the governor picks for its busiest
- * CPU (load x 1.25, efficient state), and a placement keeps deadlines when every CPU's load
- * fits the OPP's perf.  Its energy rate is sum over CPUs of load/perf x power(OPP) plus the idle
- * share at idle power.
+ * CPU (load x 1.25, efficient state), and a placement keeps deadlines when every CPU is busy at
+ * most 95% of the time at that OPP: the 5% are the slack that frequency ramps (PELT, the DVFS
+ * rate limit) and tick-granular time sharing need, which a static plan cannot see.  Its energy rate is the sum over CPUs of load/perf x power(OPP) (idle
+ * power is the same for every placement, see sim_engine.c).  A task is only placed where its
+ * uclamp_min fits the capacity (it asked for that performance).
  *
  * The bound: all D^N domain assignments are tried when D^N <= 65536 (e.g. 3 domains, 10 tasks);
  * beyond that a greedy assignment (heaviest task first to the cheapest domain) is improved by
@@ -25,6 +27,7 @@
 
 #define ORACLE_EXHAUSTIVE 65536u
 #define ORACLE_ROUNDS 64
+#define ORACLE_MAX_BUSY 0.95   /* slack for governor and tick transients */
 
 struct oracle {
 	const struct sim *s;
@@ -71,11 +74,17 @@ static double evaluate(struct oracle *o)
 	const struct sim *s = o->s;
 	const struct em_model *m = s->m;
 	u64 load[EM_MAX_CPUS] = { 0 };
+	u32 umax[EM_MAX_CPUS] = { 0 };
 	double total = 0;
 
 	for (u32 k = 0; k < o->n; k++) {
 		u32 i = o->order[k], d = o->dom[i];
+		const struct sim_task *t = &s->tasks[i];
 		s32 best = -1;
+
+		if (d + 1 < m->nr_domains &&
+		    gb_min(t->uclamp_min, t->uclamp_max) > em_domain_capacity(&m->domains[d]))
+			return 1e300;
 
 		for (u32 c = 0; c < m->nr_cpus; c++)
 			if (m->cpu_domain[c] == d && em_cpumask_test(&s->tasks[i].allowed, c) &&
@@ -84,18 +93,18 @@ static double evaluate(struct oracle *o)
 		if (best < 0)
 			return 1e300;
 		load[best] += o->demand[i];
+		umax[best] = gb_max(umax[best], t->uclamp_max);
 		o->cpu[i] = best;
 	}
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];
-		u64 max = 0;
-		u32 idx, perf;
+		u32 idx, perf, need = 0;
 
+		/* the governor: util x 1.25 within the CPU's uclamp_max, busiest CPU */
 		for (u32 c = 0; c < m->nr_cpus; c++)
-			if (m->cpu_domain[c] == d && load[c] > max)
-				max = load[c];
-		idx = em_efficient_state(pd, gb_min(gb_perf_request((u32)(max / 1024), 0, 1024),
-						    em_domain_capacity(pd)));
+			if (m->cpu_domain[c] == d && load[c])
+				need = gb_max(need, gb_perf_request((u32)(load[c] / 1024), 0, umax[c]));
+		idx = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
 		perf = pd->opps[idx].perf;
 		for (u32 c = 0; c < m->nr_cpus; c++) {
 			double busy;
@@ -103,10 +112,10 @@ static double evaluate(struct oracle *o)
 			if (m->cpu_domain[c] != d)
 				continue;
 			busy = (double)load[c] / 1024.0 / perf;
-			if (busy > 1.0)
+			if (busy > ORACLE_MAX_BUSY)
 				total += 1e12 * busy;   /* misses deadlines: worse than any feasible */
 			busy = busy > 1.0 ? 1.0 : busy;
-			total += busy * pd->opps[idx].power_uw + (1 - busy) * pd->idle_power_uw;
+			total += busy * pd->opps[idx].power_uw;
 		}
 	}
 	return total;

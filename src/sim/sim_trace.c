@@ -86,14 +86,13 @@ void sim_trace_sample(struct sim *s)
 		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s));
 	for (u32 d = 0; d < s->m->nr_domains; d++) {
 		const struct em_domain *pd = &s->m->domains[d];
-		u32 util = 0, idx, perf, power = 0;
+		u32 util = 0, idx, perf, power = pd->idle_power_uw;
 
 		perf = gb_domain_perf_target(s->m, s->gcpu, d, &idx);
 		for (u32 c = 0; c < s->m->nr_cpus; c++)
 			if (s->m->cpu_domain[c] == d) {
 				util = gb_max(util, s->gcpu[c].util);
-				power += s->cpus[c].curr >= 0 ? pd->opps[s->doms[d].opp].power_uw
-							      : pd->idle_power_uw;
+				power += s->cpus[c].curr >= 0 ? pd->opps[s->doms[d].opp].power_uw : 0;
 			}
 		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
 			   "\"power_uw\":%u,\"overutilized\":%s}", d ? "," : "", d, util, perf,

@@ -119,6 +119,23 @@ static void test_small_task_goes_to_cheapest_little(void)
 	CHECK_EQ_I(d.energy_delta, 100000);
 }
 
+static void test_new_task_goes_to_domain_with_most_idle_cpus(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	busy(0, 100);
+	busy(1, 100);
+	busy(2, 100);                        /* little: 1 idle, mid: 3 idle */
+	t = task(0, 0, 1024, -1);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 4);
+	CHECK_EQ_U(d.reason, GB_REASON_FORK);
+	busy(4, 100);
+	busy(5, 100);                        /* 1 idle each in little and mid: the smaller */
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 3);
+}
+
 static void test_small_uclamp_task_prefers_free_mid_core(void)
 {
 	struct gb_task t;
@@ -229,11 +246,14 @@ static void test_capacity_misfit_moves_saturating_task_up(void)
 
 	reset();
 	busy(1, 245);
-	t = task(245, 0, 1024, 1);           /* 245 > 15/16 of 250 */
+	t = task(245, 0, 1024, 1);           /* 245 > 31/32 of 250 */
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), 4);
 	CHECK_EQ_U(d.reason, GB_REASON_CAPACITY_MISFIT);
+	/* over 80% but sleeping every period: it fits, stays */
 	t = task(220, 0, 1024, 1);
-	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), GB_NO_CPU);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 15000, 8000, &S, &d), GB_NO_CPU);
+	/* over 80% and running 16 ms without sleeping: it wants more than the CPU gives */
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 16000, 8000, &S, &d), 4);
 }
 
 static void test_idle_cpu_wins_tie_within_domain(void)
@@ -267,6 +287,7 @@ int main(void)
 	TAP_RUN(test_perf_request_has_headroom_and_uclamp);
 	TAP_RUN(test_domain_perf_target_skips_inefficient_opp);
 	TAP_RUN(test_small_task_goes_to_cheapest_little);
+	TAP_RUN(test_new_task_goes_to_domain_with_most_idle_cpus);
 	TAP_RUN(test_small_uclamp_task_prefers_free_mid_core);
 	TAP_RUN(test_task_above_tipping_point_stays_on_little_when_cheapest);
 	TAP_RUN(test_overutilization_is_per_domain);
