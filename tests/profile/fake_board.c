@@ -3,13 +3,14 @@
  * fake_board.c - brings a fake cpufreq/powercap/hwmon sysfs tree to life for the linux
  * backend test, so that the real libpowercap and libsensors code reads a board that reacts.
  *
- *   fake_board CPUFREQ_DIR POWERCAP_ZONE_DIR HWMON_DIR
+ *   fake_board CPUFREQ_DIR POWERCAP_ZONE_DIR HWMON_DIR [METER_LOG]
  *
  * Every 2 ms: each policy's frequency is what its governor was told (userspace: setspeed;
  * otherwise scaling_max_freq, which min=max pinning sets), written to scaling_cur_freq.  The
  * profiler's load ("gb-load") is found in /proc; while it runs, its domain draws
  * DYN_UW(f) more.  Energy is integrated into energy_uj (wrapping at max_energy_range_uj) and
- * the power is written to hwmon power1_input.  A real CPU's speed cannot be changed here, so
+ * the power is written to hwmon power1_input (and appended to METER_LOG as "N mW" lines,
+ * an external meter's log).  A real CPU's speed cannot be changed here, so
  * the load is duty-cycled with SIGSTOP/SIGCONT in proportion to f / f_max: with
  * --perf-clock wall its rate then follows the frequency.
  *
@@ -148,9 +149,18 @@ int main(int argc, char **argv)
 	int npol = 0, stopped_pid = 0;
 	long range;
 
-	if (argc != 4) {
-		fprintf(stderr, "usage: fake_board CPUFREQ_DIR POWERCAP_ZONE_DIR HWMON_DIR\n");
+	FILE *meter = NULL;
+
+	if (argc != 4 && argc != 5) {
+		fprintf(stderr, "usage: fake_board CPUFREQ_DIR POWERCAP_ZONE_DIR HWMON_DIR "
+				"[METER_LOG]\n");
 		return 2;
+	}
+	if (argc == 5) {
+		meter = fopen(argv[4], "a");
+		if (!meter)
+			return 1;
+		setvbuf(meter, NULL, _IOLBF, 0);
 	}
 	for (; npol < MAX_POL; npol++) {
 		snprintf(pol[npol], sizeof(pol[npol]), "%s/policy%d", argv[1], npol);
@@ -208,6 +218,8 @@ int main(int argc, char **argv)
 		write_atomic(path, (unsigned long long)energy_uj);
 		snprintf(path, sizeof(path), "%s/power1_input", argv[3]);
 		write_atomic(path, (unsigned long long)p_uw);
+		if (meter)
+			fprintf(meter, "%.3f mW\n", p_uw / 1000);
 		usleep(1000);
 	}
 }
