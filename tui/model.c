@@ -163,7 +163,19 @@ static int apply_decision(struct top_model *m, const struct stream_decision *d,
 	if (d->from >= m->topo.nr_cpus || d->to >= m->topo.nr_cpus)
 		return gb_err_set(err, EINVAL, "CPU %d: no such CPU",
 				  d->from >= m->topo.nr_cpus ? d->from : d->to);
-	m->log[m->nr_decisions % MODEL_LOG_LEN] = *d;
+	struct stream_decision *slot = &m->log[m->nr_decisions % MODEL_LOG_LEN];
+	*slot = *d;
+	/*
+	 * Without the optional OPP fields, the domains' OPPs of the latest sample are the best
+	 * statement of what source and target run at; taken now, so old lines do not change.
+	 */
+	if (m->have_sample) {
+		int fd = model_cpu_domain(m, d->from), td = model_cpu_domain(m, d->to);
+		if (slot->from_freq_khz < 0 && fd >= 0 && m->dom[fd].freq_khz)
+			slot->from_freq_khz = m->dom[fd].freq_khz;
+		if (slot->to_freq_khz < 0 && td >= 0 && m->dom[td].freq_khz)
+			slot->to_freq_khz = m->dom[td].freq_khz;
+	}
 	m->nr_decisions++;
 	m->reason_count[d->reason]++;
 	if (!m->tasks_from_sample)

@@ -96,8 +96,11 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 	switch (d->reason) {
 	case REASON_CAPACITY_MISFIT:
 		cap = d->from_cap >= 0 ? d->from_cap : cpu_capacity(m, d->from);
-		if (cap >= 0)
+		/* Claim the 80% margin only when the numbers show it (util * 1280 > cap * 1024). */
+		if (cap >= 0 && (long)d->util * 1280 > (long)cap * 1024)
 			snprintf(buf, len, "capacity misfit: util %d > 80%% of cap %d", d->util, cap);
+		else if (cap >= 0)
+			snprintf(buf, len, "capacity misfit: util %d of cap %d", d->util, cap);
 		else
 			snprintf(buf, len, "capacity misfit: util %d", d->util);
 		break;

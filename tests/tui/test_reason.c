@@ -61,6 +61,25 @@ static void test_capacity_misfit_takes_capacity_from_topology_when_absent(void)
 	CHECK_STR_CONTAINS(buf, "capacity misfit: util 140 > 80% of cap 160");
 }
 
+static void test_capacity_misfit_claims_the_margin_only_when_the_numbers_show_it(void)
+{
+	char buf[128];
+	struct stream_decision d = decision("capacity_misfit", 1, 4);
+
+	topo();
+	d.util = 98;
+	d.from_cap = 286;
+	reason_describe(m, &d, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "capacity misfit: util 98 of cap 286");
+	CHECK(strstr(buf, ">") == NULL);
+	d.util = 229;        /* 229 * 1.25 = 286.25 > 286: just over */
+	reason_describe(m, &d, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "util 229 > 80% of cap 286");
+	d.util = 228;
+	reason_describe(m, &d, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "util 228 of cap 286");
+}
+
 static void test_power_misfit_names_the_clamp_and_the_costly_domain(void)
 {
 	char buf[128];
@@ -174,6 +193,7 @@ int main(void)
 	m = malloc(sizeof(*m));
 	TAP_RUN(test_capacity_misfit_quotes_util_margin_and_capacity);
 	TAP_RUN(test_capacity_misfit_takes_capacity_from_topology_when_absent);
+	TAP_RUN(test_capacity_misfit_claims_the_margin_only_when_the_numbers_show_it);
 	TAP_RUN(test_power_misfit_names_the_clamp_and_the_costly_domain);
 	TAP_RUN(test_cheaper_opp_compares_target_and_source_opps_in_ghz);
 	TAP_RUN(test_every_known_reason_is_a_sentence_not_its_code);

@@ -189,6 +189,19 @@ static void test_decision_log_keeps_the_newest_when_full(void)
 	CHECK_EQ_U(m->reason_count[REASON_CAPACITY_MISFIT], MODEL_LOG_LEN + 10);
 }
 
+static void test_decision_without_opps_takes_them_from_the_latest_sample(void)
+{
+	fresh();
+	feed(SAMPLE, 2);   /* mid at 1382400 kHz, little not sampled (0) */
+	CHECK_EQ_I(feed("{\"type\":\"decision\",\"t_us\":9,\"pid\":1,\"from\":5,\"to\":0,"
+			"\"reason\":\"wakeup_energy\"}", 3), 0);
+	CHECK_EQ_I(model_decision(m, 0)->from_freq_khz, 1382400);
+	CHECK_EQ_I(model_decision(m, 0)->to_freq_khz, -1);   /* never sampled: still unknown */
+	CHECK_EQ_I(feed("{\"type\":\"decision\",\"t_us\":9,\"pid\":1,\"from\":5,\"to\":0,"
+			"\"reason\":\"wakeup_energy\",\"from_freq_khz\":2000}", 4), 0);
+	CHECK_EQ_I(model_decision(m, 0)->from_freq_khz, 2000);   /* the record wins */
+}
+
 static void test_tasks_without_tasks_array_come_from_decisions(void)
 {
 	int order[8];
@@ -386,6 +399,7 @@ int main(void)
 	TAP_RUN(test_second_hello_keeps_the_first_topology);
 	TAP_RUN(test_control_characters_in_comm_never_reach_the_screen);
 	TAP_RUN(test_decision_log_keeps_the_newest_when_full);
+	TAP_RUN(test_decision_without_opps_takes_them_from_the_latest_sample);
 	TAP_RUN(test_tasks_without_tasks_array_come_from_decisions);
 	TAP_RUN(test_tasks_array_replaces_the_task_table);
 	TAP_RUN(test_lines_split_across_reads_are_reassembled);

@@ -263,6 +263,21 @@ else
 	fail malformed_lines_are_reported_and_the_rest_is_read
 fi
 
+# --- a real simulator trace (gearbox sim --trace), when the simulator and its inputs exist ---
+simtr=$work/sim.ndjson
+if $gearbox sim --profile "$top/em-profiles/sm8250.json" --policy gearbox -d 2 --trace "$simtr" \
+	--trace-tasks "$top/workloads/demo-mobile.json" >/dev/null 2>&1 && [ -s "$simtr" ]; then
+	start 100 30 "$G --replay $simtr --speed max"
+	if until_text "END" && has "little  cpus 0-3" && has "big     cpus 7" &&
+		capture | grep -qE 'decisions [1-9]' && ! has "stream error"; then
+		pass simulator_trace_replays_without_stream_errors
+	else
+		fail simulator_trace_replays_without_stream_errors
+	fi
+else
+	n=$((n + 1)); echo "ok $n - simulator_trace_replays_without_stream_errors # SKIP gearbox sim could not write a trace"
+fi
+
 # --- the terminal after exit, on every path -----------------------------------------------
 # exit_check NAME HOW EXPECTED_RC: runs top inside sh, ends it by HOW (q, int, term, hup, segv),
 # then compares `stty -g` before and after and checks the exit status.
