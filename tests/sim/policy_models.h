@@ -16,7 +16,7 @@
 
 #include "em_model.h"
 
-static void tm_domain(struct em_model *m, const char *name, u32 first, u32 n, const u32 *perf,
+static inline void tm_domain(struct em_model *m, const char *name, u32 first, u32 n, const u32 *perf,
 		      const u32 *power_mw, u32 nr_opps)
 {
 	struct em_domain *pd = &m->domains[m->nr_domains++];
@@ -40,7 +40,7 @@ static void tm_domain(struct em_model *m, const char *name, u32 first, u32 n, co
 		m->nr_cpus = first + n;
 }
 
-static void tm_tri(struct em_model *m)
+static inline void tm_tri(struct em_model *m)
 {
 	static const u32 lp[] = { 100, 200, 250 }, lw[] = { 20, 50, 80 };
 	static const u32 mp[] = { 300, 500, 800 }, mw[] = { 150, 300, 700 };

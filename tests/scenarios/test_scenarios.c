@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_scenarios.c - the policy in the simulator, on the shipped models.
+ *
+ * The five EAS quirks Vincent Guittot listed at OSPM 2024, each an rt-app workload on sm8250
+ * (4 little + 3 mid + 1 big): mainline shows the quirk and gearbox does not, by where the tasks
+ * ran and by energy.  Then LISA's EAS behaviour cases on sm8250 and gs101: gearbox's energy is
+ * within 5% of the oracle's, with no more late activations than mainline.
+ *
+ * Every expected value is a property of the scenario (a share of run time, an energy ratio),
+ * never a number recorded from a previous run.  Usage: test_scenarios SOURCE_ROOT.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "tap.h"
+
+static const char *root;
+static struct em_profile *sm8250, *gs101;
+
+static void load_profile(const char *soc, struct em_profile **out)
+{
+	char path[4096];
+	struct gb_err err;
+
+	*out = calloc(1, sizeof(**out));
+	snprintf(path, sizeof(path), "%s/em-profiles/%s.json", root, soc);
+	if (em_profile_load_file(path, *out, false, NULL, &err)) {
+		printf("# %s\n", err.msg);
+		free(*out);
+		*out = NULL;
+	}
+}
+
+/* Runs workload NAME under policy; false (and a diagnostic) when it cannot run. */
+static bool run(const struct em_profile *prof, const char *name, enum sim_policy_id policy,
+		struct sim_result *res)
+{
+	char path[4096];
+	struct workload w = { 0 };
+	struct sim_options opt = { .seed = 1 };
+	struct gb_err err;
+	int ret;
+
+	if (!prof)
+		return false;
+	snprintf(path, sizeof(path), "%s/tests/scenarios/workloads/%s.json", root, name);
+	ret = workload_load_file(path, &w, &err);
+	if (!ret)
+		ret = sim_run(prof, &w, policy, &opt, res, &err);
+	workload_free(&w);
+	if (ret)
+		printf("# %s: %s\n", name, err.msg);
+	return !ret;
+}
+
+static int domain_index(const struct sim_result *r, const char *name)
+{
+	for (u32 d = 0; d < r->nr_domains; d++)
+		if (!strcmp(r->domains[d].name, name))
+			return (int)d;
+	return -1;
+}
+
+/* Share (0..1) of the run time of tasks whose name starts with prefix spent in domain dom. */
+static double share(const struct sim_result *r, const char *prefix, const char *dom)
+{
+	int d = domain_index(r, dom);
+	double in = 0, all = 0;
+
+	for (u32 i = 0; i < r->nr_tasks; i++) {
+		if (strncmp(r->tasks[i].name, prefix, strlen(prefix)))
+			continue;
+		for (u32 k = 0; k < r->nr_domains; k++)
+			all += (double)r->tasks[i].run_us[k];
+		if (d >= 0)
+			in += (double)r->tasks[i].run_us[d];
+	}
+	return all > 0 ? in / all : 0;
+}
+
+#define DIAG(r) printf("# %s: %.4f J, late %llu/%llu, migrations %llu, misfit %llu\n", \
+		       sim_policy_name((r).policy), (r).energy_j, (unsigned long long)(r).late, \
+		       (unsigned long long)(r).activations, (unsigned long long)(r).migrations, \
+		       (unsigned long long)(r).misfit_moves)
+
+static struct sim_result ml, gb, orc;
+
+/* 1. A small task boosted by uclamp_min above the little cores, with a mid core busy. */
+static void test_small_uclamp_min_task_uses_free_mid_core_not_big(void)
+{
+	if (!run(sm8250, "q1_uclamp_min_big", SIM_POLICY_MAINLINE, &ml) ||
+	    !run(sm8250, "q1_uclamp_min_big", SIM_POLICY_GEARBOX, &gb)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(ml);
+	DIAG(gb);
+	CHECK(share(&ml, "boosted", "big") > 0.5);     /* the quirk */
+	CHECK(share(&gb, "boosted", "big") < 0.05);
+	CHECK(share(&gb, "boosted", "mid") > 0.9);
+	CHECK(gb.energy_j < ml.energy_j);
+	CHECK(gb.late <= ml.late);
+}
+
+/* 2. Spare capacity (with its 20% margin) against the cost of the OPP actually needed. */
+static void test_opp_cost_keeps_task_on_little_where_spare_capacity_moves_it_up(void)
+{
+	if (!run(sm8250, "q2_spare_vs_cost", SIM_POLICY_MAINLINE, &ml) ||
+	    !run(sm8250, "q2_spare_vs_cost", SIM_POLICY_GEARBOX, &gb)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(ml);
+	DIAG(gb);
+	CHECK(share(&ml, "big_little", "mid") > 0.9);  /* the quirk */
+	CHECK(share(&gb, "big_little", "little") > 0.9);
+	CHECK(gb.energy_j < 0.9 * ml.energy_j);
+	CHECK(gb.late <= ml.late);
+}
+
+/* 3. Cores without spare capacity: mainline piles capped tasks on full little cores (their
+ * busy time is capped at the domain's capacity, so more tasks look free) and they miss their
+ * periods; gearbox uses the room the mid cores have.  Mainline's joules are not comparable
+ * (it does not do the work), so gearbox is compared with the oracle. */
+static void test_capped_tasks_use_room_beyond_full_little_cores(void)
+{
+	int little, mid;
+
+	if (!run(sm8250, "q3_more_room", SIM_POLICY_MAINLINE, &ml) ||
+	    !run(sm8250, "q3_more_room", SIM_POLICY_GEARBOX, &gb) ||
+	    !run(sm8250, "q3_more_room", SIM_POLICY_ORACLE, &orc)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(ml);
+	DIAG(gb);
+	DIAG(orc);
+	little = domain_index(&ml, "little");
+	mid = domain_index(&ml, "mid");
+	CHECK(little >= 0 && mid >= 0);
+	if (little < 0 || mid < 0)
+		return;
+	CHECK(ml.late * 5 > ml.activations);           /* the quirk: > 20% late */
+	CHECK(ml.domains[little].busy_pct > 60 && ml.domains[mid].busy_pct < 5);
+	CHECK(gb.late * 100 < gb.activations);          /* < 1% late */
+	CHECK(gb.domains[mid].busy_pct > 30);
+	CHECK(gb.energy_j <= 1.05 * orc.energy_j);
+}
+
+/* 4. One over-utilized CPU turns EAS off everywhere in mainline. */
+static void test_overutilized_big_core_does_not_scramble_little_placement(void)
+{
+	int little;
+
+	if (!run(sm8250, "q4_overutilized_global", SIM_POLICY_MAINLINE, &ml) ||
+	    !run(sm8250, "q4_overutilized_global", SIM_POLICY_GEARBOX, &gb)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(ml);
+	DIAG(gb);
+	little = domain_index(&gb, "little");
+	CHECK(ml.overutilized_pct > 50);
+	CHECK(1 - share(&ml, "small", "little") > 0.1);  /* the quirk: small tasks off little */
+	CHECK(1 - share(&gb, "small", "little") < 0.03);
+	CHECK(little >= 0 && gb.domains[little].overutilized_pct == 0);
+	CHECK(gb.energy_j < ml.energy_j);
+	CHECK(gb.late <= ml.late);
+}
+
+/* 5. A uclamp_max task that never sleeps is never re-placed by wake-up EAS. */
+static void test_capped_task_running_long_is_pushed_off_big_core(void)
+{
+	if (!run(sm8250, "q5_uclamp_max_long", SIM_POLICY_MAINLINE, &ml) ||
+	    !run(sm8250, "q5_uclamp_max_long", SIM_POLICY_GEARBOX, &gb)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(ml);
+	DIAG(gb);
+	CHECK(share(&ml, "capped", "big") > 0.9);      /* the quirk */
+	CHECK(share(&gb, "capped", "big") < 0.1);
+	CHECK(gb.misfit_moves >= 1);
+	CHECK(gb.energy_j < 0.95 * ml.energy_j);
+}
+
+/* LISA's EAS behaviour cases */
+static const char *lisa_case;
+static const struct em_profile *lisa_prof;
+
+static void lisa_energy_near_oracle_and_no_more_late_than_mainline(void)
+{
+	if (!run(lisa_prof, lisa_case, SIM_POLICY_ORACLE, &orc) ||
+	    !run(lisa_prof, lisa_case, SIM_POLICY_GEARBOX, &gb) ||
+	    !run(lisa_prof, lisa_case, SIM_POLICY_MAINLINE, &ml)) {
+		CHECK(0);
+		return;
+	}
+	DIAG(orc);
+	DIAG(gb);
+	DIAG(ml);
+	CHECK(gb.energy_j <= 1.05 * orc.energy_j);
+	CHECK(gb.late <= ml.late);
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const cases[] = {
+		"lisa_one_small", "lisa_three_small", "lisa_two_big", "lisa_two_big_three_small",
+		"lisa_ramp_up", "lisa_ramp_down", "lisa_wake_migration",
+	};
+	const struct { const char *soc; struct em_profile **prof; } socs[] = {
+		{ "sm8250", &sm8250 }, { "gs101", &gs101 },
+	};
+	char name[128];
+
+	root = argc > 1 ? argv[1] : ".";
+	load_profile("sm8250", &sm8250);
+	load_profile("gs101", &gs101);
+	TAP_RUN(test_small_uclamp_min_task_uses_free_mid_core_not_big);
+	TAP_RUN(test_opp_cost_keeps_task_on_little_where_spare_capacity_moves_it_up);
+	TAP_RUN(test_capped_tasks_use_room_beyond_full_little_cores);
+	TAP_RUN(test_overutilized_big_core_does_not_scramble_little_placement);
+	TAP_RUN(test_capped_task_running_long_is_pushed_off_big_core);
+	for (size_t s = 0; s < sizeof(socs) / sizeof(socs[0]); s++)
+		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+			lisa_case = cases[c];
+			lisa_prof = *socs[s].prof;
+			snprintf(name, sizeof(name), "test_%s_%s_energy_within_5pct_of_oracle",
+				 cases[c], socs[s].soc);
+			tap_run(name, lisa_energy_near_oracle_and_no_more_late_than_mainline);
+		}
+	free(sm8250);
+	free(gs101);
+	return tap_done();
+}

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_sim.c - the simulator engine: energy integration against hand-computed values on a
+ * one-OPP model, run-event work scaled by perf, determinism, the DVFS rate limit, and the
+ * gearbox-stream/1 trace.
+ */
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy_models.h"
+#include "sim.h"
+#include "tap.h"
+
+static struct em_profile *prof;
+
+/* "tri" with one OPP per domain: power is constant, so energy is busy time x power. */
+static void flat_profile(void)
+{
+	static const u32 lp[] = { 100 }, lw[] = { 20 }, mp[] = { 500 }, mw[] = { 300 };
+	static const u32 bp[] = { 1024 }, bw[] = { 1500 };
+	struct em_model *m = &prof->model;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "flat");
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "little", 0, 4, lp, lw, 1);
+	tm_domain(m, "mid", 4, 3, mp, mw, 1);
+	tm_domain(m, "big", 7, 1, bp, bw, 1);
+}
+
+static int run_text(const char *json, enum sim_policy_id pol, struct sim_options *opt,
+		    struct sim_result *res)
+{
+	struct workload w = { 0 };
+	struct gb_err err;
+	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
+
+	if (!ret)
+		ret = sim_run(prof, &w, pol, opt, res, &err);
+	if (ret)
+		printf("# %s\n", err.msg);
+	workload_free(&w);
+	return ret;
+}
+
+static const char pinned_runtime[] =
+	"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
+	"\"loop\":-1,\"runtime\":2000,\"sleep\":8000}}}";
+
+static void test_energy_is_busy_time_times_opp_power(void)
+{
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(pinned_runtime, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	/* 100 periods of 2 ms busy at 20 mW = 4 mJ, all on little */
+	CHECK(r.domains[0].energy_j > 0.00398 && r.domains[0].energy_j < 0.00402);
+	CHECK_EQ_U(r.domains[1].energy_j * 1e9, 0);
+	CHECK(r.domains[0].busy_pct > 4.99 && r.domains[0].busy_pct < 5.01);   /* 20% of 1 of 4 */
+	/* idle power is drawn by the domain all the time */
+	prof->model.domains[1].idle_power_uw = 10000;
+	CHECK_EQ_I(run_text(pinned_runtime, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	CHECK(r.domains[1].energy_j > 0.00999 && r.domains[1].energy_j < 0.01001);
+}
+
+static void test_run_work_takes_longer_on_slower_cpu(void)
+{
+	/* run 1000 us of big-core work: 10240 us on a perf-100 little CPU */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
+		"\"loop\":-1,\"run\":1000,\"sleep\":9760}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	/* period 20 ms: 50 runs of 10.24 ms */
+	CHECK(r.tasks[0].run_us[0] >= 511000 && r.tasks[0].run_us[0] <= 513000);
+}
+
+static void test_same_seed_gives_identical_run(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"a\":{\"instance\":5,\"loop\":-1,\"run\":3000,\"timer\":{\"ref\":\"unique\","
+		"\"period\":16000}},\"b\":{\"loop\":-1,\"run\":9000,\"sleep\":3000}}}";
+	struct sim_options opt = { .seed = 7 };
+	struct sim_result *a = calloc(2, sizeof(*a)), *b = a + 1;
+	struct em_profile *saved = prof;
+	char path[4096];
+	struct gb_err err;
+
+	snprintf(path, sizeof(path), "%s/em-profiles/sm8250.json", getenv("GB_SRC") ?: ".");
+	prof = calloc(1, sizeof(*prof));
+	if (em_profile_load_file(path, prof, false, NULL, &err)) {
+		printf("# %s\n", err.msg);
+		CHECK(0);
+	} else {
+		CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, a), 0);
+		CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, b), 0);
+		CHECK(!memcmp(a, b, sizeof(*a)));
+		CHECK(a->decisions > 100);
+	}
+	free(prof);
+	prof = saved;
+	free(a);
+}
+
+/* Reads the trace: checks the record sequence and returns the number of samples. */
+static int check_trace(FILE *f, u64 *first_change_gap_us)
+{
+	char line[1 << 16];
+	int n = 0, samples = 0, ends = 0;
+	long long last_freq = -1, last_change = -1;
+
+	*first_change_gap_us = ~0ull;
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		json_error_t e;
+		json_t *o = json_loads(line, 0, &e);
+		const char *type = json_string_value(json_object_get(o, "type"));
+
+		CHECK(o && type);
+		if (!o || !type) {
+			json_decref(o);
+			return -1;
+		}
+		if (n++ == 0) {
+			CHECK(!strcmp(type, "hello"));
+			CHECK(!strcmp(json_string_value(json_object_get(o, "format")), "gearbox-stream/1"));
+			CHECK_EQ_I(json_array_size(json_object_get(o, "domains")), 3);
+		} else if (!strcmp(type, "sample")) {
+			json_t *d0 = json_array_get(json_object_get(o, "domains"), 2);
+			long long fq = json_integer_value(json_object_get(d0, "freq_khz"));
+			long long t = json_integer_value(json_object_get(o, "t_us"));
+
+			CHECK_EQ_I(json_array_size(json_object_get(o, "cpus")), 8);
+			if (last_freq >= 0 && fq != last_freq) {
+				if (last_change >= 0 && (u64)(t - last_change) < *first_change_gap_us)
+					*first_change_gap_us = (u64)(t - last_change);
+				last_change = t;
+			}
+			last_freq = fq;
+			samples++;
+		} else if (!strcmp(type, "decision")) {
+			const char *reason = json_string_value(json_object_get(o, "reason"));
+
+			CHECK(reason && strstr("wakeup_energy capacity_misfit power_misfit "
+					       "overutilized_spread idle_pull affinity fork balance",
+					       reason));
+			CHECK(json_is_integer(json_object_get(o, "power_delta_uw")));
+		} else if (!strcmp(type, "end")) {
+			ends++;
+		} else {
+			CHECK(0);
+		}
+		json_decref(o);
+	}
+	CHECK_EQ_I(ends, 1);
+	return samples;
+}
+
+static void test_trace_is_a_gearbox_stream_with_rate_limited_dvfs(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[7],"
+		"\"loop\":-1,\"run\":3000,\"sleep\":40000}}}";
+	static const u32 bp[] = { 300, 600, 1024 }, bw[] = { 200, 500, 1500 };
+	struct sim_options opt = { .sample_us = 1000, .dvfs_rate_us = 20000 };
+	struct sim_result r;
+	u64 gap;
+	FILE *f = tmpfile();
+
+	flat_profile();
+	/* a big domain with three OPPs, so that frequency moves */
+	prof->model.nr_domains = 2;
+	tm_domain(&prof->model, "big", 7, 1, bp, bw, 3);
+	opt.trace = f;
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	CHECK_EQ_I(check_trace(f, &gap), 1001);      /* t = 0, 1, ... 1000 ms */
+	CHECK(gap != ~0ull && gap >= 20000);          /* never two OPP changes within 20 ms */
+	fclose(f);
+}
+
+int main(void)
+{
+	prof = calloc(1, sizeof(*prof));
+	TAP_RUN(test_energy_is_busy_time_times_opp_power);
+	TAP_RUN(test_run_work_takes_longer_on_slower_cpu);
+	TAP_RUN(test_same_seed_gives_identical_run);
+	TAP_RUN(test_trace_is_a_gearbox_stream_with_rate_limited_dvfs);
+	free(prof);
+	return tap_done();
+}
