@@ -33,8 +33,8 @@ bool draw_init_colors(bool want)
 attr_t draw_attr(const struct top_view *v, enum top_color c)
 {
 	static const attr_t mono[C_NR] = {
-		[C_TITLE] = A_REVERSE, [C_HEAD] = A_BOLD, [C_ERROR] = A_REVERSE | A_BOLD,
-		[C_FLAG] = A_BOLD, [C_KEY] = A_REVERSE, [C_BAR_HIGH] = A_BOLD,
+	    [C_TITLE] = A_REVERSE, [C_HEAD] = A_BOLD,	[C_ERROR] = A_REVERSE | A_BOLD,
+	    [C_FLAG] = A_BOLD,	   [C_KEY] = A_REVERSE, [C_BAR_HIGH] = A_BOLD,
 	};
 
 	if (c == C_NORMAL)
@@ -82,8 +82,7 @@ static enum top_color level_color(int value, int max)
 	return C_BAR_LOW;
 }
 
-void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max,
-	      const char *label)
+void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max, const char *label)
 {
 	int inner = w - 2, lab = (int)strlen(label);
 
@@ -95,7 +94,7 @@ void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max,
 		value = max;
 	int fill = (int)(((long)value * inner + max / 2) / max);
 	if (value > 0 && fill == 0)
-		fill = 1;   /* a busy CPU never looks idle */
+		fill = 1; /* a busy CPU never looks idle */
 	mvaddch(y, x, '[');
 	attr_t a = draw_attr(v, level_color(value, max));
 	for (int i = 0; i < inner; i++) {
@@ -111,13 +110,13 @@ void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max,
 void draw_level(const struct top_view *v, int y, int x, int value, int max)
 {
 	static const char ascii[] = " ._-=+*#@";
-	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
-					      "\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char *const blocks[] = {" ",      "\u2581", "\u2582", "\u2583", "\u2584",
+					     "\u2585", "\u2586", "\u2587", "\u2588"};
 	if (max <= 0)
 		max = 1;
 	if (value > max)
 		value = max;
-	int lvl = (int)(((long)value * 8 + max - 1) / max);   /* 1..8 for any util > 0 */
+	int lvl = (int)(((long)value * 8 + max - 1) / max); /* 1..8 for any util > 0 */
 	attrset(draw_attr(v, level_color(value, max)));
 	if (v->utf8)
 		mvaddstr(y, x, blocks[lvl]);

@@ -24,14 +24,14 @@ enum top_view_id { VIEW_DOMAINS, VIEW_DECISIONS, VIEW_TASKS, VIEW_COUNT };
 struct top_view {
 	enum top_view_id view;
 	bool help;
-	bool editing;                       /* typing a filter after '/' */
+	bool editing; /* typing a filter after '/' */
 	char filter[TOP_FILTER_LEN];
 	char edit[TOP_FILTER_LEN];
-	int scroll[VIEW_COUNT];             /* first row shown, per view */
+	int scroll[VIEW_COUNT]; /* first row shown, per view */
 	bool color;
 	bool utf8;
 	double refresh_hz;
-	bool frozen;                        /* live source paused: screen not updated */
+	bool frozen; /* live source paused: screen not updated */
 	const struct top_source *src;
 	int64_t now_us;
 };
@@ -41,8 +41,19 @@ struct area {
 };
 
 enum top_color {
-	C_NORMAL, C_TITLE, C_HEAD, C_BAR_LOW, C_BAR_MID, C_BAR_HIGH, C_ERROR, C_FLAG, C_KEY,
-	C_DIM, C_SAVE, C_COST, C_NR
+	C_NORMAL,
+	C_TITLE,
+	C_HEAD,
+	C_BAR_LOW,
+	C_BAR_MID,
+	C_BAR_HIGH,
+	C_ERROR,
+	C_FLAG,
+	C_KEY,
+	C_DIM,
+	C_SAVE,
+	C_COST,
+	C_NR
 };
 
 /* Sets up colour pairs when the terminal has them (and NO_COLOR is not set). */
@@ -53,14 +64,13 @@ attr_t draw_attr(const struct top_view *v, enum top_color c);
 
 /* Prints at (y, x), clipped to w columns; returns the columns used. */
 int draw_text(int y, int x, int w, attr_t attr, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 
 /* Blank-fills w columns at (y, x) with attr (for title bars). */
 void draw_fill(int y, int x, int w, attr_t attr);
 
 /* htop-style bar "[|||||      612]": value out of max, label inside at the right end. */
-void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max,
-	      const char *label);
+void draw_bar(const struct top_view *v, int y, int x, int w, int value, int max, const char *label);
 
 /* One-cell level glyph for value/max (compact bars): " ._-=+*#@" or Unicode eighths. */
 void draw_level(const struct top_view *v, int y, int x, int value, int max);

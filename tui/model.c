@@ -37,15 +37,15 @@ void model_new_stream(struct top_model *m)
 void model_set_error(struct top_model *m, uint64_t line_no, const char *msg)
 {
 	m->nr_errors++;
-	snprintf(m->last_error, sizeof(m->last_error), "line %llu: %s",
-		 (unsigned long long)line_no, msg);
+	snprintf(m->last_error, sizeof(m->last_error), "line %llu: %s", (unsigned long long)line_no,
+		 msg);
 	m->generation++;
 }
 
 static int apply_hello(struct top_model *m, const struct stream_hello *h, struct gb_err *err)
 {
 	int cpu_domain[STREAM_MAX_CPUS];
-	bool seen[STREAM_MAX_DOMAINS] = { false };
+	bool seen[STREAM_MAX_DOMAINS] = {false};
 
 	if (m->have_hello)
 		return gb_err_set(err, EINVAL, "second hello in one stream, ignored");
@@ -55,17 +55,20 @@ static int apply_hello(struct top_model *m, const struct stream_hello *h, struct
 		const struct stream_domain_info *d = &h->domains[i];
 
 		if (d->id >= h->nr_domains || seen[d->id])
-			return gb_err_set(err, EINVAL, "domains[%d].id %d: ids must be 0..%d, once each",
-					  i, d->id, h->nr_domains - 1);
+			return gb_err_set(err, EINVAL,
+					  "domains[%d].id %d: ids must be 0..%d, once each", i,
+					  d->id, h->nr_domains - 1);
 		seen[d->id] = true;
 		for (int j = 0; j < d->nr_cpus; j++) {
 			int c = d->cpus[j];
 			if (c >= h->nr_cpus)
-				return gb_err_set(err, EINVAL, "domains[%d].cpus: CPU %d >= nr_cpus %d",
-						  i, c, h->nr_cpus);
+				return gb_err_set(err, EINVAL,
+						  "domains[%d].cpus: CPU %d >= nr_cpus %d", i, c,
+						  h->nr_cpus);
 			if (cpu_domain[c] >= 0)
-				return gb_err_set(err, EINVAL, "domains[%d].cpus: CPU %d is in two domains",
-						  i, c);
+				return gb_err_set(err, EINVAL,
+						  "domains[%d].cpus: CPU %d is in two domains", i,
+						  c);
 			cpu_domain[c] = d->id;
 		}
 	}
@@ -73,7 +76,7 @@ static int apply_hello(struct top_model *m, const struct stream_hello *h, struct
 	/* Stored by id so that every other record can index by the id it carries. */
 	m->topo = *h;
 	for (int i = 0; i < h->nr_domains; i++) {
-		struct em_cpumask mask = { { 0 } };
+		struct em_cpumask mask = {{0}};
 		const struct stream_domain_info *d = &h->domains[i];
 
 		m->topo.domains[d->id] = *d;
@@ -119,7 +122,7 @@ static int apply_sample(struct top_model *m, const struct stream_sample *s, stru
 		m->tasks_from_sample = true;
 		m->nr_tasks = s->nr_tasks;
 		for (int i = 0; i < s->nr_tasks; i++)
-			m->tasks[i] = (struct model_task){ .t = s->tasks[i], .running = false };
+			m->tasks[i] = (struct model_task){.t = s->tasks[i], .running = false};
 	}
 	for (int i = 0; i < m->nr_tasks; i++)
 		m->tasks[i].running = false;
@@ -143,7 +146,7 @@ static void task_note_decision(struct top_model *m, const struct stream_decision
 		if (m->nr_tasks == MODEL_MAX_TASKS)
 			return;
 		k = m->nr_tasks++;
-		m->tasks[k] = (struct model_task){ .t = { .pid = d->pid } };
+		m->tasks[k] = (struct model_task){.t = {.pid = d->pid}};
 	}
 	struct stream_task *t = &m->tasks[k].t;
 	memcpy(t->comm, d->comm, sizeof(t->comm));
@@ -155,8 +158,7 @@ static void task_note_decision(struct top_model *m, const struct stream_decision
 		t->migrations++;
 }
 
-static int apply_decision(struct top_model *m, const struct stream_decision *d,
-			  struct gb_err *err)
+static int apply_decision(struct top_model *m, const struct stream_decision *d, struct gb_err *err)
 {
 	if (!m->have_hello)
 		return gb_err_set(err, EINVAL, "decision before hello");
@@ -188,16 +190,23 @@ int model_apply(struct top_model *m, const struct stream_rec *rec, struct gb_err
 	int ret = 0;
 
 	switch (rec->type) {
-	case STREAM_HELLO: ret = apply_hello(m, &rec->hello, err); break;
-	case STREAM_SAMPLE: ret = apply_sample(m, &rec->sample, err); break;
-	case STREAM_DECISION: ret = apply_decision(m, &rec->decision, err); break;
+	case STREAM_HELLO:
+		ret = apply_hello(m, &rec->hello, err);
+		break;
+	case STREAM_SAMPLE:
+		ret = apply_sample(m, &rec->sample, err);
+		break;
+	case STREAM_DECISION:
+		ret = apply_decision(m, &rec->decision, err);
+		break;
 	case STREAM_END:
 		m->ended = true;
 		m->end = rec->end;
 		if (rec->end.energy_uj)
 			m->energy_uj = rec->end.energy_uj;
 		break;
-	case STREAM_OTHER: break;
+	case STREAM_OTHER:
+		break;
 	}
 	if (!ret) {
 		m->nr_records++;
@@ -209,11 +218,11 @@ int model_apply(struct top_model *m, const struct stream_rec *rec, struct gb_err
 int model_ingest_line(struct top_model *m, struct stream_rec *scratch, uint64_t line_no,
 		      const char *line, size_t len)
 {
-	struct gb_err err = { "" };
+	struct gb_err err = {""};
 	int ret;
 
 	if (!len)
-		return 0;   /* blank lines carry nothing; not worth an error */
+		return 0; /* blank lines carry nothing; not worth an error */
 	ret = stream_decode(line, len, scratch, &err);
 	if (!ret)
 		ret = model_apply(m, scratch, &err);

@@ -13,34 +13,34 @@
 
 #include "stream.h"
 
-#define MODEL_LOG_LEN   4096            /* decisions kept for the log view */
-#define MODEL_MAX_TASKS 256             /* derived task table when samples carry no tasks[] */
-#define MODEL_ERR_LEN   200
+#define MODEL_LOG_LEN	4096 /* decisions kept for the log view */
+#define MODEL_MAX_TASKS 256  /* derived task table when samples carry no tasks[] */
+#define MODEL_ERR_LEN	200
 
 struct model_task {
 	struct stream_task t;
-	bool running;                   /* seen on a CPU in the latest sample */
+	bool running; /* seen on a CPU in the latest sample */
 };
 
 struct top_model {
 	bool have_hello;
 	struct stream_hello topo;
-	int cpu_domain[STREAM_MAX_CPUS];            /* domain index, -1 if none */
-	char cpulist[STREAM_MAX_DOMAINS][48];       /* "0-3", formatted once at hello */
+	int cpu_domain[STREAM_MAX_CPUS];      /* domain index, -1 if none */
+	char cpulist[STREAM_MAX_DOMAINS][48]; /* "0-3", formatted once at hello */
 
 	bool have_sample;
 	int64_t t_us;
 	uint64_t energy_uj;
 	uint64_t nr_samples;
-	struct stream_domain_sample dom[STREAM_MAX_DOMAINS];   /* indexed by domain id */
-	struct stream_cpu_sample cpu[STREAM_MAX_CPUS];         /* indexed by CPU id */
+	struct stream_domain_sample dom[STREAM_MAX_DOMAINS]; /* indexed by domain id */
+	struct stream_cpu_sample cpu[STREAM_MAX_CPUS];	     /* indexed by CPU id */
 
 	/* Tasks: from the sample's tasks[] when present, else derived from decisions. */
 	bool tasks_from_sample;
 	int nr_tasks;
 	struct model_task tasks[MODEL_MAX_TASKS];
 
-	uint64_t nr_decisions;                      /* ever applied; ring holds the last LOG_LEN */
+	uint64_t nr_decisions; /* ever applied; ring holds the last LOG_LEN */
 	struct stream_decision log[MODEL_LOG_LEN];
 	uint64_t reason_count[REASON_UNKNOWN + 1];
 
@@ -49,8 +49,8 @@ struct top_model {
 
 	uint64_t nr_records;
 	uint64_t nr_errors;
-	char last_error[MODEL_ERR_LEN];             /* "" when the stream has been clean */
-	uint64_t generation;                        /* bumped on every change, for redraws */
+	char last_error[MODEL_ERR_LEN]; /* "" when the stream has been clean */
+	uint64_t generation;		/* bumped on every change, for redraws */
 };
 
 void model_init(struct top_model *m);

@@ -46,7 +46,9 @@ static void decision_row(const struct top_view *v, const struct top_model *m,
 	int tw = w < 100 ? 12 : 14;
 	n += draw_text(y, x + n, w - n, A_NORMAL, "%8s %-*.*s %-*s ", t, tw, tw, task, move_w(m, w),
 		       move);
-	enum top_color dc = d->power_delta_uw < 0 ? C_SAVE : d->power_delta_uw > 0 ? C_COST : C_NORMAL;
+	enum top_color dc = d->power_delta_uw < 0   ? C_SAVE
+			    : d->power_delta_uw > 0 ? C_COST
+						    : C_NORMAL;
 	n += draw_text(y, x + n, w - n, draw_attr(v, dc), "%9s", delta);
 	draw_text(y, x + n, w - n, A_NORMAL, "  %s", why);
 }
@@ -71,18 +73,22 @@ int panel_decisions_draw(const struct top_view *v, const struct top_model *m, st
 
 	char title[160];
 	if (v->filter[0])
-		snprintf(title, sizeof(title), " Decisions, newest first  filter \"%s\": %d of %llu",
-			 v->filter, matching, (unsigned long long)held);
+		snprintf(title, sizeof(title),
+			 " Decisions, newest first  filter \"%s\": %d of %llu", v->filter, matching,
+			 (unsigned long long)held);
 	else
-		snprintf(title, sizeof(title), " Decisions, newest first  %llu", (unsigned long long)held);
+		snprintf(title, sizeof(title), " Decisions, newest first  %llu",
+			 (unsigned long long)held);
 	draw_fill(a.y, a.x, a.w, draw_attr(v, C_TITLE));
 	draw_text(a.y, a.x, a.w, draw_attr(v, C_TITLE), "%s%s", title,
 		  m->nr_decisions > held ? " (older ones dropped)" : "");
 	if (full && a.h > 1)
 		draw_text(a.y + 1, a.x, a.w, draw_attr(v, C_HEAD), "%8s %-*s %-*s %9s  %s", "TIME",
-			  a.w < 100 ? 12 : 14, "TASK", move_w(m, a.w), "FROM->TO", "POWER", "REASON");
+			  a.w < 100 ? 12 : 14, "TASK", move_w(m, a.w), "FROM->TO", "POWER",
+			  "REASON");
 	if (!matching && rows > 0)
 		draw_text(a.y + (full ? 2 : 1), a.x, a.w, draw_attr(v, C_DIM), "%s",
-			  v->filter[0] ? "  (no decision matches the filter)" : "  (no decisions yet)");
+			  v->filter[0] ? "  (no decision matches the filter)"
+				       : "  (no decisions yet)");
 	return matching;
 }

@@ -17,7 +17,7 @@
 #include "reason.h"
 
 #define FULL_COL_W    80
-#define COMPACT_FIXED 60    /* compact row without the per-CPU cells */
+#define COMPACT_FIXED 60 /* compact row without the per-CPU cells */
 
 static int block_rows(const struct top_model *m, int d)
 {
@@ -79,12 +79,12 @@ int panel_domains_rows(const struct top_model *m, int w, int max_h)
 	if (full <= max_h)
 		return full;
 	int cols = compact_cols(m, w);
-	int compact = 1 + (m->topo.nr_domains + cols - 1) / cols;   /* + the column titles */
+	int compact = 1 + (m->topo.nr_domains + cols - 1) / cols; /* + the column titles */
 	return compact < max_h ? compact : max_h;
 }
 
-static void domain_title(const struct top_view *v, const struct top_model *m, int d, int y,
-			 int x, int w)
+static void domain_title(const struct top_view *v, const struct top_model *m, int d, int y, int x,
+			 int w)
 {
 	const struct stream_domain_info *di = &m->topo.domains[d];
 	const struct stream_domain_sample *ds = &m->dom[d];
@@ -137,8 +137,8 @@ static void draw_full(const struct top_view *v, const struct top_model *m, struc
 	}
 }
 
-static void compact_row(const struct top_view *v, const struct top_model *m, int d, int y,
-			int x, int w)
+static void compact_row(const struct top_view *v, const struct top_model *m, int d, int y, int x,
+			int w)
 {
 	const struct stream_domain_info *di = &m->topo.domains[d];
 	const struct stream_domain_sample *ds = &m->dom[d];
@@ -146,9 +146,8 @@ static void compact_row(const struct top_view *v, const struct top_model *m, int
 	int n;
 
 	fmt_power_uw(pw, sizeof(pw), ds->power_uw);
-	n = draw_text(y, x, w, A_NORMAL, "%-7s %-8s %7u kHz %4d %4d %9s ", di->name,
-		      m->cpulist[d], ds->freq_khz, model_opp_perf(m, d, ds->freq_khz),
-		      ds->perf_target, pw);
+	n = draw_text(y, x, w, A_NORMAL, "%-7s %-8s %7u kHz %4d %4d %9s ", di->name, m->cpulist[d],
+		      ds->freq_khz, model_opp_perf(m, d, ds->freq_khz), ds->perf_target, pw);
 	n += draw_text(y, x + n, w - n, draw_attr(v, C_FLAG), "%s", ds->overutilized ? "OU" : "  ");
 	n += draw_text(y, x + n, w - n, A_NORMAL, " |");
 	for (int j = 0; j < di->nr_cpus && n < w - 1; j++, n++)
@@ -163,8 +162,8 @@ static void draw_compact(const struct top_view *v, const struct top_model *m, st
 	int cols = compact_cols(m, a.w), cw = a.w / cols;
 	for (int c = 0; c < cols; c++)
 		draw_text(a.y, a.x + c * cw, cw - 1, draw_attr(v, C_HEAD) | A_UNDERLINE,
-			  "%-7s %-8s %11s %4s %4s %9s OU  util/CPU", "DOMAIN", "CPUS", "OPP", "PERF",
-			  "REQ", "POWER");
+			  "%-7s %-8s %11s %4s %4s %9s OU  util/CPU", "DOMAIN", "CPUS", "OPP",
+			  "PERF", "REQ", "POWER");
 	a.y++;
 	a.h--;
 	int per_col = a.h, shown = per_col * cols;
@@ -172,7 +171,7 @@ static void draw_compact(const struct top_view *v, const struct top_model *m, st
 	bool more = scroll + shown < nd;
 
 	if (more && shown > 1)
-		shown--;   /* the last cell says how many are below */
+		shown--; /* the last cell says how many are below */
 	for (int i = 0; i < shown && scroll + i < nd; i++) {
 		int col = i / per_col, row = i % per_col;
 		compact_row(v, m, scroll + i, a.y + row, a.x + col * cw, cw - 1);
@@ -190,9 +189,11 @@ void panel_domains_draw(const struct top_view *v, const struct top_model *m, str
 	if (a.h <= 0)
 		return;
 	if (!m->have_hello) {
-		/* The whole status, which the header may have had to clip: it says what is wrong. */
+		/* The whole status, which the header may have had to clip: it says what is wrong.
+		 */
 		draw_text(a.y, a.x, a.w, draw_attr(v, C_DIM), "%s", v->src->status);
-		draw_text(a.y + 1, a.x, a.w, draw_attr(v, C_DIM), "waiting for the stream's hello...");
+		draw_text(a.y + 1, a.x, a.w, draw_attr(v, C_DIM),
+			  "waiting for the stream's hello...");
 		return;
 	}
 	if (full_rows(m, a.w) <= a.h)

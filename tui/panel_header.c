@@ -9,7 +9,7 @@
 #include "draw.h"
 #include "reason.h"
 
-static const char *const view_names[VIEW_COUNT] = { "Domains", "Decisions", "Tasks" };
+static const char *const view_names[VIEW_COUNT] = {"Domains", "Decisions", "Tasks"};
 
 static void speed_words(const struct top_view *v, char *buf, size_t len)
 {
@@ -35,7 +35,8 @@ void panel_header_draw(const struct top_view *v, const struct top_model *m, stru
 	int x;
 
 	const struct stream_hello *h = &m->topo;
-	int64_t clock = v->src->kind == SOURCE_REPLAY ? source_clock_us(v->src, v->now_us) : m->t_us;
+	int64_t clock =
+	    v->src->kind == SOURCE_REPLAY ? source_clock_us(v->src, v->now_us) : m->t_us;
 	if (clock < m->t_us)
 		clock = m->t_us;
 	fmt_time_us(t, sizeof(t), clock);

@@ -5,21 +5,21 @@
 #include "draw.h"
 
 static const char *const help_lines[] = {
-	"gearbox top - keys",
-	"",
-	"  q, F10        quit",
-	"  p             pause / resume (replay: the clock; live: the screen)",
-	"  space         step to the next sample (replay; pauses)",
-	"  + / -         replay: speed x2 / /2   live: refresh rate up / down",
-	"  ] / [         refresh rate up / down",
-	"  tab, 1 2 3    next view / Domains, Decisions, Tasks",
-	"  /             filter decisions (task, pid, reason) and tasks",
-	"  esc           clear the filter",
-	"  up down pgup pgdn home   scroll the view",
-	"  ?, h, F1      this help (any key closes it)",
-	"",
-	"Reasons: capacity misfit, power misfit, cheaper OPP, over-utilized,",
-	"idle pull, affinity, new task, load balance (docs/tui.md).",
+    "gearbox top - keys",
+    "",
+    "  q, F10        quit",
+    "  p             pause / resume (replay: the clock; live: the screen)",
+    "  space         step to the next sample (replay; pauses)",
+    "  + / -         replay: speed x2 / /2   live: refresh rate up / down",
+    "  ] / [         refresh rate up / down",
+    "  tab, 1 2 3    next view / Domains, Decisions, Tasks",
+    "  /, F3, F4     filter decisions (task, pid, reason) and tasks",
+    "  esc           clear the filter",
+    "  up down pgup pgdn home   scroll the view",
+    "  ?, h, F1      this help (any key closes it)",
+    "",
+    "Reasons: capacity misfit, power misfit, cheaper OPP, over-utilized,",
+    "idle pull, affinity, new task, load balance (docs/tui.md).",
 };
 
 void panel_help_draw(const struct top_view *v, struct area a)

@@ -9,8 +9,8 @@
 #include "draw.h"
 
 static const char *const keys[][2] = {
-	{ "?", "Help" }, { "p", "Pause" }, { "spc", "Step" }, { "+-", "Speed" },
-	{ "tab", "View" }, { "/", "Filter" }, { "q", "Quit" },
+    {"?", "Help"},   {"p", "Pause"},  {"spc", "Step"}, {"+-", "Speed"},
+    {"tab", "View"}, {"/", "Filter"}, {"q", "Quit"},
 };
 
 void panel_status_draw(const struct top_view *v, const struct top_model *m, struct area a)
@@ -19,14 +19,15 @@ void panel_status_draw(const struct top_view *v, const struct top_model *m, stru
 
 	if (a.h >= 2) {
 		if (v->editing) {
-			draw_text(y, a.x, a.w, draw_attr(v, C_HEAD), " filter: %s_  (enter: apply, esc: clear)",
-				  v->edit);
+			draw_text(y, a.x, a.w, draw_attr(v, C_HEAD),
+				  " filter: %s_  (enter: apply, esc: clear)", v->edit);
 		} else if (m->last_error[0]) {
 			draw_fill(y, a.x, a.w, draw_attr(v, C_ERROR));
 			draw_text(y, a.x, a.w, draw_attr(v, C_ERROR), " stream error (%llu): %s",
 				  (unsigned long long)m->nr_errors, m->last_error);
 		} else {
-			draw_text(y, a.x, a.w, draw_attr(v, C_DIM), " %llu records, refresh %g Hz%s",
+			draw_text(y, a.x, a.w, draw_attr(v, C_DIM),
+				  " %llu records, refresh %g Hz%s",
 				  (unsigned long long)m->nr_records, v->refresh_hz,
 				  v->filter[0] ? "  (filtered)" : "");
 		}

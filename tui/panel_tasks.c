@@ -18,8 +18,7 @@ static bool task_matches(const struct stream_task *t, const char *filter)
 	return strcasestr(t->comm, filter) || !strcmp(pid, filter);
 }
 
-int panel_tasks_draw(const struct top_view *v, const struct top_model *m, struct area a,
-		     int scroll)
+int panel_tasks_draw(const struct top_view *v, const struct top_model *m, struct area a, int scroll)
 {
 	int order[MODEL_MAX_TASKS];
 	int n = model_tasks_by_util(m, order, MODEL_MAX_TASKS), shown = 0, matching = 0;
@@ -34,7 +33,8 @@ int panel_tasks_draw(const struct top_view *v, const struct top_model *m, struct
 	if (a.h < 2)
 		return 0;
 	draw_text(a.y + 1, a.x, a.w, draw_attr(v, C_HEAD), "%7s %-16s %5s %-11s %4s %-8s %5s  %s",
-		  "PID", "COMM", "UTIL", "UCLAMP", "CPU", "DOMAIN", "MIGR", bar_w >= 10 ? "UTIL/1024" : "");
+		  "PID", "COMM", "UTIL", "UCLAMP", "CPU", "DOMAIN", "MIGR",
+		  bar_w >= 10 ? "UTIL/1024" : "");
 	for (int i = 0; i < n; i++) {
 		const struct model_task *mt = &m->tasks[order[i]];
 		const struct stream_task *t = &mt->t;

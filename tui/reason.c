@@ -26,7 +26,7 @@ void fmt_power_uw(char *buf, size_t len, int64_t power_uw)
 	const char *sign = power_uw < 0 ? "-" : "";
 	uint64_t a = power_uw < 0 ? (uint64_t)(-(power_uw + 1)) + 1 : (uint64_t)power_uw;
 
-	if (a >= 1000000)   /* 1 W */
+	if (a >= 1000000) /* 1 W */
 		snprintf(buf, len, "%s%" PRIu64 ".%02" PRIu64 " W", sign, (a + 5000) / 1000000,
 			 ((a + 5000) / 10000) % 100);
 	else
@@ -36,8 +36,9 @@ void fmt_power_uw(char *buf, size_t len, int64_t power_uw)
 
 void fmt_energy_uj(char *buf, size_t len, uint64_t energy_uj)
 {
-	if (energy_uj >= 10000000000ull)  /* 10 kJ */
-		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " kJ", (energy_uj + 50000000) / 1000000000,
+	if (energy_uj >= 10000000000ull) /* 10 kJ */
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 " kJ",
+			 (energy_uj + 50000000) / 1000000000,
 			 ((energy_uj + 50000000) / 100000000) % 10);
 	else
 		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 " J", (energy_uj + 5000) / 1000000,
@@ -63,8 +64,7 @@ static int cpu_capacity(const struct top_model *m, int cpu)
 	return d < 0 ? -1 : m->topo.domains[d].capacity;
 }
 
-void reason_move(const struct top_model *m, const struct stream_decision *d, char *buf,
-		 size_t len)
+void reason_move(const struct top_model *m, const struct stream_decision *d, char *buf, size_t len)
 {
 	if (d->from < 0)
 		snprintf(buf, len, "new->cpu%d %s", d->to, cpu_domain_name(m, d->to));
@@ -74,8 +74,7 @@ void reason_move(const struct top_model *m, const struct stream_decision *d, cha
 }
 
 /* "mid 1.4 GHz", or "mid" when the frequency is not in the record. */
-static void domain_at(const struct top_model *m, int cpu, int64_t freq_khz, char *buf,
-		      size_t len)
+static void domain_at(const struct top_model *m, int cpu, int64_t freq_khz, char *buf, size_t len)
 {
 	char f[24];
 
@@ -98,7 +97,8 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 		cap = d->from_cap >= 0 ? d->from_cap : cpu_capacity(m, d->from);
 		/* Claim the 80% margin only when the numbers show it (util * 1280 > cap * 1024). */
 		if (cap >= 0 && (long)d->util * 1280 > (long)cap * 1024)
-			snprintf(buf, len, "capacity misfit: util %d > 80%% of cap %d", d->util, cap);
+			snprintf(buf, len, "capacity misfit: util %d > 80%% of cap %d", d->util,
+				 cap);
 		else if (cap >= 0)
 			snprintf(buf, len, "capacity misfit: util %d of cap %d", d->util, cap);
 		else
@@ -119,7 +119,8 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 		break;
 	case REASON_OVERUTILIZED_SPREAD:
 		snprintf(buf, len, "over-utilized: %s over 80%%, spread to %s",
-			 d->from >= 0 ? cpu_domain_name(m, d->from) : "?", cpu_domain_name(m, d->to));
+			 d->from >= 0 ? cpu_domain_name(m, d->from) : "?",
+			 cpu_domain_name(m, d->to));
 		break;
 	case REASON_IDLE_PULL:
 		snprintf(buf, len, "idle pull: idle cpu%d (%s) took it", d->to,
@@ -140,8 +141,7 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 	}
 }
 
-bool reason_matches(const struct top_model *m, const struct stream_decision *d,
-		    const char *filter)
+bool reason_matches(const struct top_model *m, const struct stream_decision *d, const char *filter)
 {
 	char words[128], pid[16];
 

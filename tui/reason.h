@@ -28,14 +28,12 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 		     size_t len);
 
 /* "cpu7 big->cpu4 mid", "new->cpu2 little" */
-void reason_move(const struct top_model *m, const struct stream_decision *d, char *buf,
-		 size_t len);
+void reason_move(const struct top_model *m, const struct stream_decision *d, char *buf, size_t len);
 
 /*
  * Whether d passes the log filter: an empty filter passes everything; otherwise the filter,
  * case-insensitively, is part of the task's comm, its pid, the reason code or the reason words.
  */
-bool reason_matches(const struct top_model *m, const struct stream_decision *d,
-		    const char *filter);
+bool reason_matches(const struct top_model *m, const struct stream_decision *d, const char *filter);
 
 #endif

@@ -17,7 +17,7 @@
 #include <sys/un.h>
 #include <unistd.h>
 
-#define SOURCE_RBUF       (64 * 1024)
+#define SOURCE_RBUF	  (64 * 1024)
 #define SOURCE_PUMP_LINES 20000
 
 static int source_alloc(struct top_source *s, enum source_kind kind, const char *path,
@@ -54,7 +54,7 @@ int source_open_replay(struct top_source *s, const char *path, double speed, boo
 		return ret;
 	}
 	const char *base = strrchr(path, '/');
-	s->name = base ? base + 1 : path;   /* the header has no room for a temporary dir */
+	s->name = base ? base + 1 : path; /* the header has no room for a temporary dir */
 	snprintf(s->status, sizeof(s->status), "replay %s", s->name);
 	return 0;
 }
@@ -89,7 +89,7 @@ void source_close(struct top_source *s)
 /* 1: a line; 0: end of stream; -EAGAIN: nothing now; other negative: read error. */
 static int next_line(struct top_source *s, struct top_model *m, const char **line, size_t *len)
 {
-	struct gb_err err = { "" };
+	struct gb_err err = {""};
 
 	for (;;) {
 		if (s->roff < s->rlen) {
@@ -136,7 +136,7 @@ int64_t source_clock_us(const struct top_source *s, int64_t now_us)
 
 static void replay_apply_pending(struct top_source *s, struct top_model *m)
 {
-	struct gb_err err = { "" };
+	struct gb_err err = {""};
 
 	if (model_apply(m, s->pending, &err))
 		model_set_error(m, s->lines.line_no, err.msg);
@@ -146,7 +146,7 @@ static void replay_apply_pending(struct top_source *s, struct top_model *m)
 /* Decodes lines until one with a time is pending; false at end of input or would-block. */
 static bool replay_fill(struct top_source *s, struct top_model *m, int64_t now_us)
 {
-	struct gb_err err = { "" };
+	struct gb_err err = {""};
 	const char *line;
 	size_t len;
 
@@ -173,7 +173,7 @@ static bool replay_fill(struct top_source *s, struct top_model *m, int64_t now_u
 		int64_t t = stream_rec_time_us(s->pending);
 		s->have_pending = true;
 		if (t < 0) {
-			replay_apply_pending(s, m);     /* hello: not timed */
+			replay_apply_pending(s, m); /* hello: not timed */
 			continue;
 		}
 		if (!s->clock_started) {
@@ -231,12 +231,12 @@ static void socket_disconnect(struct top_source *s, int64_t now_us, const char *
 
 static void socket_try_connect(struct top_source *s, struct top_model *m, int64_t now_us)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 
 	s->nr_attempts++;
 	s->next_retry_us = now_us + SOURCE_RETRY_US;
-	m->generation++;   /* the status line changes with every attempt */
+	m->generation++; /* the status line changes with every attempt */
 	memcpy(sa.sun_path, s->path, strlen(s->path) + 1);
 	if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
 		int e = errno;

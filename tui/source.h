@@ -18,38 +18,38 @@
 #include "model.h"
 
 #define SOURCE_DEFAULT_SOCKET "/run/scx_gearbox.sock"
-#define SOURCE_RETRY_US       1000000
-#define SOURCE_SPEED_MAX      0.0      /* speed value that means "as fast as it reads" */
+#define SOURCE_RETRY_US	      1000000
+#define SOURCE_SPEED_MAX      0.0 /* speed value that means "as fast as it reads" */
 
 enum source_kind { SOURCE_REPLAY, SOURCE_SOCKET };
 
 struct top_source {
 	enum source_kind kind;
 	const char *path;
-	const char *name;             /* replay: the file name without its directory */
+	const char *name; /* replay: the file name without its directory */
 	int fd;
 	struct stream_lines lines;
-	char *rbuf;                   /* read buffer */
+	char *rbuf; /* read buffer */
 	size_t rlen, roff;
-	bool eof;                     /* replay: the whole file has been applied */
-	bool would_block;             /* the last read had nothing: poll fd before reading again */
+	bool eof;	  /* replay: the whole file has been applied */
+	bool would_block; /* the last read had nothing: poll fd before reading again */
 
 	/* replay */
-	struct stream_rec *pending;   /* next timed record, decoded, not yet due */
+	struct stream_rec *pending; /* next timed record, decoded, not yet due */
 	bool have_pending;
-	double speed;                 /* SOURCE_SPEED_MAX or > 0 */
+	double speed; /* SOURCE_SPEED_MAX or > 0 */
 	bool paused;
 	bool clock_started;
-	int64_t clock_us;             /* trace time the replay has reached */
+	int64_t clock_us; /* trace time the replay has reached */
 	int64_t anchor_trace_us, anchor_wall_us;
-	bool step;                    /* apply up to the next sample, then stay paused */
+	bool step; /* apply up to the next sample, then stay paused */
 
 	/* socket */
 	bool connected;
 	unsigned nr_connects;
 	unsigned nr_attempts;
 	int64_t next_retry_us;
-	char status[160];             /* what the source is doing, for the status line */
+	char status[160]; /* what the source is doing, for the status line */
 	struct stream_rec *scratch;
 };
 

@@ -17,14 +17,14 @@
 #include <jansson.h>
 
 static const char *const reason_codes[] = {
-	[REASON_WAKEUP_ENERGY] = "wakeup_energy",
-	[REASON_CAPACITY_MISFIT] = "capacity_misfit",
-	[REASON_POWER_MISFIT] = "power_misfit",
-	[REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
-	[REASON_IDLE_PULL] = "idle_pull",
-	[REASON_AFFINITY] = "affinity",
-	[REASON_FORK] = "fork",
-	[REASON_BALANCE] = "balance",
+    [REASON_WAKEUP_ENERGY] = "wakeup_energy",
+    [REASON_CAPACITY_MISFIT] = "capacity_misfit",
+    [REASON_POWER_MISFIT] = "power_misfit",
+    [REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
+    [REASON_IDLE_PULL] = "idle_pull",
+    [REASON_AFFINITY] = "affinity",
+    [REASON_FORK] = "fork",
+    [REASON_BALANCE] = "balance",
 };
 
 enum stream_reason stream_reason_from_code(const char *code)
@@ -125,21 +125,21 @@ static int get_array(json_t *obj, const char *key, bool required, size_t max, js
 	return 1;
 }
 
-#define I32_MAX 2147483647LL
-#define U32_MAX 4294967295LL
+#define I32_MAX	 2147483647LL
+#define U32_MAX	 4294967295LL
 #define UTIL_MAX 1024
 /* Utilization can transiently exceed the scale in PELT; clamp at display, accept here. */
 #define UTIL_LIMIT 65535
 
 /* GET_INT(obj, "key", required, min, max, lvalue): assigns only when present. */
-#define GET_INT(obj, key, req, min, max, dst)                                            \
-	do {                                                                             \
-		long long v_ = 0;                                                        \
-		int r_ = get_int(obj, key, req, min, max, &v_, ctx, err);                \
-		if (r_ < 0)                                                              \
-			return r_;                                                       \
-		if (r_)                                                                  \
-			(dst) = v_;                                                      \
+#define GET_INT(obj, key, req, min, max, dst)                                                      \
+	do {                                                                                       \
+		long long v_ = 0;                                                                  \
+		int r_ = get_int(obj, key, req, min, max, &v_, ctx, err);                          \
+		if (r_ < 0)                                                                        \
+			return r_;                                                                 \
+		if (r_)                                                                            \
+			(dst) = v_;                                                                \
 	} while (0)
 
 static int decode_opp(json_t *o, struct stream_opp *opp, const char *ctx, struct gb_err *err)
@@ -152,8 +152,7 @@ static int decode_opp(json_t *o, struct stream_opp *opp, const char *ctx, struct
 	return 0;
 }
 
-static int decode_domain_info(json_t *o, int idx, struct stream_domain_info *d,
-			      struct gb_err *err)
+static int decode_domain_info(json_t *o, int idx, struct stream_domain_info *d, struct gb_err *err)
 {
 	char ctx[48];
 	json_t *a;
@@ -175,8 +174,8 @@ static int decode_domain_info(json_t *o, int idx, struct stream_domain_info *d,
 		json_t *c = json_array_get(a, i);
 		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
 		    json_integer_value(c) >= STREAM_MAX_CPUS)
-			return gb_err_set(err, EINVAL, "%scpus[%d]: must be a CPU id 0..%d", ctx,
-					  i, STREAM_MAX_CPUS - 1);
+			return gb_err_set(err, EINVAL, "%scpus[%d]: must be a CPU id 0..%d", ctx, i,
+					  STREAM_MAX_CPUS - 1);
 		d->cpus[i] = (uint16_t)json_integer_value(c);
 	}
 	d->nr_opps = 0;
@@ -395,7 +394,7 @@ int stream_decode(const char *line, size_t len, struct stream_rec *rec, struct g
 			rec->end.energy_uj = (uint64_t)v;
 		ret = 0;
 	} else {
-		rec->type = STREAM_OTHER;   /* future record types are ignored, not errors */
+		rec->type = STREAM_OTHER; /* future record types are ignored, not errors */
 		ret = 0;
 	}
 	if (ret > 0)
@@ -408,10 +407,14 @@ out:
 int64_t stream_rec_time_us(const struct stream_rec *rec)
 {
 	switch (rec->type) {
-	case STREAM_SAMPLE: return rec->sample.t_us;
-	case STREAM_DECISION: return rec->decision.t_us;
-	case STREAM_END: return rec->end.t_us;
-	default: return -1;
+	case STREAM_SAMPLE:
+		return rec->sample.t_us;
+	case STREAM_DECISION:
+		return rec->decision.t_us;
+	case STREAM_END:
+		return rec->end.t_us;
+	default:
+		return -1;
 	}
 }
 
@@ -457,7 +460,8 @@ int stream_lines_feed(struct stream_lines *sl, const char *data, size_t n, size_
 		sl->line_no++;
 		sl->len = 0;
 		sl->skipping = !nl;
-		return gb_err_set(err, E2BIG, "line longer than %u bytes, skipped", STREAM_MAX_LINE);
+		return gb_err_set(err, E2BIG, "line longer than %u bytes, skipped",
+				  STREAM_MAX_LINE);
 	}
 	memcpy(sl->buf + sl->len, data, take);
 	sl->len += take;

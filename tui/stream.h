@@ -21,14 +21,14 @@
 
 #include "gb_err.h"
 
-#define STREAM_FORMAT       "gearbox-stream/1"
-#define STREAM_MAX_LINE     (1u << 20)   /* bytes, without the newline */
-#define STREAM_MAX_DOMAINS  64
-#define STREAM_MAX_CPUS     256
-#define STREAM_MAX_OPPS     32
-#define STREAM_MAX_TASKS    64
-#define STREAM_COMM_LEN     16           /* the kernel's TASK_COMM_LEN, NUL included */
-#define STREAM_NAME_LEN     32
+#define STREAM_FORMAT	   "gearbox-stream/1"
+#define STREAM_MAX_LINE	   (1u << 20) /* bytes, without the newline */
+#define STREAM_MAX_DOMAINS 64
+#define STREAM_MAX_CPUS	   256
+#define STREAM_MAX_OPPS	   32
+#define STREAM_MAX_TASKS   64
+#define STREAM_COMM_LEN	   16 /* the kernel's TASK_COMM_LEN, NUL included */
+#define STREAM_NAME_LEN	   32
 
 enum stream_type { STREAM_HELLO, STREAM_SAMPLE, STREAM_DECISION, STREAM_END, STREAM_OTHER };
 
@@ -41,7 +41,7 @@ enum stream_reason {
 	REASON_AFFINITY,
 	REASON_FORK,
 	REASON_BALANCE,
-	REASON_UNKNOWN,      /* a code this reader does not know: shown verbatim */
+	REASON_UNKNOWN, /* a code this reader does not know: shown verbatim */
 };
 
 struct stream_opp {
@@ -111,7 +111,7 @@ struct stream_decision {
 	int64_t t_us;
 	int pid;
 	char comm[STREAM_COMM_LEN];
-	int from;                  /* -1: new task */
+	int from; /* -1: new task */
 	int to;
 	enum stream_reason reason;
 	char reason_code[STREAM_NAME_LEN];
@@ -119,9 +119,9 @@ struct stream_decision {
 	int util;
 	int uclamp_min;
 	int uclamp_max;
-	int from_cap;              /* -1 when absent */
+	int from_cap; /* -1 when absent */
 	int to_cap;
-	int64_t from_freq_khz;     /* -1 when absent */
+	int64_t from_freq_khz; /* -1 when absent */
 	int64_t to_freq_khz;
 };
 
@@ -151,10 +151,10 @@ const char *stream_reason_code(enum stream_reason r);
 
 /* Line splitter. */
 struct stream_lines {
-	char *buf;           /* STREAM_MAX_LINE + 1 bytes */
-	size_t len;          /* bytes of the current partial line */
-	bool skipping;       /* inside an over-long line: drop bytes up to the next newline */
-	uint64_t line_no;    /* number of the line most recently returned or reported */
+	char *buf;	  /* STREAM_MAX_LINE + 1 bytes */
+	size_t len;	  /* bytes of the current partial line */
+	bool skipping;	  /* inside an over-long line: drop bytes up to the next newline */
+	uint64_t line_no; /* number of the line most recently returned or reported */
 };
 
 int stream_lines_init(struct stream_lines *sl, struct gb_err *err);

@@ -36,13 +36,13 @@
  */
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
-static const int fatal_signals[] = { SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL };
+static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL};
 static struct sigaction fatal_old[sizeof(fatal_signals) / sizeof(fatal_signals[0])];
-static const int quit_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static struct sigaction quit_old[sizeof(quit_signals) / sizeof(quit_signals[0])];
 
 #define NR_FATAL (sizeof(fatal_signals) / sizeof(fatal_signals[0]))
-#define NR_QUIT (sizeof(quit_signals) / sizeof(quit_signals[0]))
+#define NR_QUIT	 (sizeof(quit_signals) / sizeof(quit_signals[0]))
 
 static void on_quit_signal(int sig)
 {
@@ -58,12 +58,12 @@ static void on_fatal_signal(int sig)
 	for (size_t i = 0; i < NR_FATAL; i++)
 		if (fatal_signals[i] == sig)
 			sigaction(sig, &fatal_old[i], NULL);
-	raise(sig);   /* delivered on return; a hardware fault also simply recurs */
+	raise(sig); /* delivered on return; a hardware fault also simply recurs */
 }
 
 static void install_signals(void)
 {
-	struct sigaction sa = { 0 };
+	struct sigaction sa = {0};
 
 	sigemptyset(&sa.sa_mask);
 	sa.sa_handler = on_quit_signal;
@@ -95,7 +95,7 @@ struct ui {
 	struct top_view v;
 	struct top_model *m;
 	struct top_source src;
-	int count[VIEW_COUNT];     /* rows each view had at the last draw, to bound scrolling */
+	int count[VIEW_COUNT]; /* rows each view had at the last draw, to bound scrolling */
 	bool dirty;
 	bool quit;
 };
@@ -119,17 +119,17 @@ static void draw_screen(struct ui *u)
 		refresh();
 		return;
 	}
-	struct area head = { 0, 0, 2, cols };
-	struct area body = { 2, 0, rows - 4, cols };
-	struct area status = { rows - 2, 0, 2, cols };
+	struct area head = {0, 0, 2, cols};
+	struct area body = {2, 0, rows - 4, cols};
+	struct area status = {rows - 2, 0, 2, cols};
 
 	panel_header_draw(&u->v, m, head);
 	switch (u->v.view) {
 	case VIEW_DOMAINS: {
 		int log_min = 5;
 		int dh = panel_domains_rows(m, cols, body.h - log_min);
-		struct area dom = { body.y, 0, dh, cols };
-		struct area log = { body.y + dh + 1, 0, body.h - dh - 1, cols };
+		struct area dom = {body.y, 0, dh, cols};
+		struct area log = {body.y + dh + 1, 0, body.h - dh - 1, cols};
 		panel_domains_draw(&u->v, m, dom, u->v.scroll[VIEW_DOMAINS]);
 		u->count[VIEW_DOMAINS] = m->topo.nr_domains;
 		panel_decisions_draw(&u->v, m, log, 0, false);
@@ -137,7 +137,7 @@ static void draw_screen(struct ui *u)
 	}
 	case VIEW_DECISIONS:
 		u->count[VIEW_DECISIONS] =
-			panel_decisions_draw(&u->v, m, body, u->v.scroll[VIEW_DECISIONS], true);
+		    panel_decisions_draw(&u->v, m, body, u->v.scroll[VIEW_DECISIONS], true);
 		break;
 	case VIEW_TASKS:
 		u->count[VIEW_TASKS] = panel_tasks_draw(&u->v, m, body, u->v.scroll[VIEW_TASKS]);
@@ -211,53 +211,108 @@ static void handle_key(struct ui *u, int ch, int64_t now)
 		return;
 	}
 	if (u->v.help && ch != KEY_RESIZE) {
-		u->v.help = false;   /* any key closes help; q closes it too rather than quitting */
+		u->v.help = false; /* any key closes help; q closes it too rather than quitting */
 		return;
 	}
 	switch (ch) {
-	case 'q': case 'Q': case KEY_F(10): u->quit = true; break;
-	case 'p': case 'P':
+	case 'q':
+	case 'Q':
+	case KEY_F(10):
+		u->quit = true;
+		break;
+	case 'p':
+	case 'P':
 		if (replay)
 			source_set_paused(&u->src, !u->src.paused, now);
 		else
 			u->v.frozen = !u->v.frozen;
 		break;
-	case ' ': source_step(&u->src, now); break;
-	case '+': case '=': if (replay) change_speed(u, 2, now); else change_refresh(u, 2); break;
-	case '-': case '_': if (replay) change_speed(u, 0.5, now); else change_refresh(u, 0.5); break;
-	case ']': change_refresh(u, 2); break;
-	case '[': change_refresh(u, 0.5); break;
-	case '\t': u->v.view = (u->v.view + 1) % VIEW_COUNT; break;
-	case KEY_BTAB: u->v.view = (u->v.view + VIEW_COUNT - 1) % VIEW_COUNT; break;
-	case '1': case '2': case '3': u->v.view = (enum top_view_id)(ch - '1'); break;
+	case ' ':
+		source_step(&u->src, now);
+		break;
+	case '+':
+	case '=':
+		if (replay)
+			change_speed(u, 2, now);
+		else
+			change_refresh(u, 2);
+		break;
+	case '-':
+	case '_':
+		if (replay)
+			change_speed(u, 0.5, now);
+		else
+			change_refresh(u, 0.5);
+		break;
+	case ']':
+		change_refresh(u, 2);
+		break;
+	case '[':
+		change_refresh(u, 0.5);
+		break;
+	case '\t':
+		u->v.view = (u->v.view + 1) % VIEW_COUNT;
+		break;
+	case KEY_BTAB:
+		u->v.view = (u->v.view + VIEW_COUNT - 1) % VIEW_COUNT;
+		break;
+	case '1':
+	case '2':
+	case '3':
+		u->v.view = (enum top_view_id)(ch - '1');
+		break;
 	case '/':
+	case KEY_F(3):
+	case KEY_F(4): /* htop's search and filter keys */
 		u->v.editing = true;
 		memcpy(u->v.edit, u->v.filter, sizeof(u->v.edit));
 		break;
-	case 27: u->v.filter[0] = '\0'; break;
-	case '?': case 'h': case KEY_F(1): u->v.help = true; break;
-	case KEY_UP: scroll_by(u, -1); break;
-	case KEY_DOWN: scroll_by(u, 1); break;
-	case KEY_PPAGE: scroll_by(u, -(LINES - 6)); break;
-	case KEY_NPAGE: scroll_by(u, LINES - 6); break;
-	case KEY_HOME: u->v.scroll[u->v.view] = 0; break;
-	case KEY_END: scroll_by(u, 1 << 30); break;
-	case KEY_RESIZE: break;
-	default: u->dirty = false; break;
+	case 27:
+		u->v.filter[0] = '\0';
+		break;
+	case '?':
+	case 'h':
+	case KEY_F(1):
+		u->v.help = true;
+		break;
+	case KEY_UP:
+		scroll_by(u, -1);
+		break;
+	case KEY_DOWN:
+		scroll_by(u, 1);
+		break;
+	case KEY_PPAGE:
+		scroll_by(u, -(LINES - 6));
+		break;
+	case KEY_NPAGE:
+		scroll_by(u, LINES - 6);
+		break;
+	case KEY_HOME:
+		u->v.scroll[u->v.view] = 0;
+		break;
+	case KEY_END:
+		scroll_by(u, 1 << 30);
+		break;
+	case KEY_RESIZE:
+		break;
+	default:
+		u->dirty = false;
+		break;
 	}
 }
 
 static bool curses_start(struct ui *u, const struct top_options *o, struct gb_err *err)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		gb_err_set(err, ENOTTY, "needs a terminal (stdin and stdout); for a trace without one use "
-					"'gearbox sim' reports");
+		gb_err_set(err, ENOTTY,
+			   "needs a terminal (stdin and stdout); for a trace without one use "
+			   "'gearbox sim' reports");
 		return false;
 	}
 	setlocale(LC_ALL, "");
 	if (!newterm(NULL, stdout, stdin)) {
-		gb_err_set(err, ENOTTY, "cannot use terminal type '%s'", getenv("TERM") ?
-			   getenv("TERM") : "(unset)");
+		gb_err_set(err, ENOTTY, "cannot use terminal type '%s'",
+			   getenv("TERM") ? getenv("TERM") : "(unset)");
 		return false;
 	}
 	curses_active = 1;
@@ -327,10 +382,10 @@ static int loop(struct ui *u)
 			sfd = -1;
 		}
 		if (wait < 0 || wait > 1000000)
-			wait = 1000000;   /* a safety net, not a tick: nothing depends on it */
+			wait = 1000000; /* a safety net, not a tick: nothing depends on it */
 
-		struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN },
-					 { .fd = sfd, .events = POLLIN } };
+		struct pollfd pfd[2] = {{.fd = STDIN_FILENO, .events = POLLIN},
+					{.fd = sfd, .events = POLLIN}};
 		poll(pfd, pfd[1].fd >= 0 ? 2 : 1, (int)((wait + 999) / 1000));
 
 		now = mono_us();

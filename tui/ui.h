@@ -10,9 +10,9 @@
 #include "gb_err.h"
 
 struct top_options {
-	const char *replay;        /* trace file, or NULL for the socket */
+	const char *replay; /* trace file, or NULL for the socket */
 	const char *socket;
-	double speed;              /* replay speed factor; 0 = as fast as it reads */
+	double speed; /* replay speed factor; 0 = as fast as it reads */
 	bool paused;
 	double refresh_hz;
 	bool color;

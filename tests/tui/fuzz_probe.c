@@ -1,1 +1,6 @@
-int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; (void)n; return 0; }
+int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
+{
+	(void)d;
+	(void)n;
+	return 0;
+}

@@ -60,7 +60,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		size_t n = size - off < chunk ? size - off : chunk, used;
 		const char *line;
 		size_t len;
-		int r = stream_lines_feed(&sl, (const char *)data + off, n, &used, &line, &len, &err);
+		int r =
+		    stream_lines_feed(&sl, (const char *)data + off, n, &used, &line, &len, &err);
 		off += used;
 		if (r < 0)
 			model_set_error(m, sl.line_no, err.msg);

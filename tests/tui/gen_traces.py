@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""gen_traces.py OUTDIR - hand-made gearbox-stream/1 fixtures for the TUI tests.
+"""gen_traces.py OUTDIR [--long SECONDS] - hand-made gearbox-stream/1 fixtures for the TUI tests.
 
 Writes, deterministically (no randomness: the tests assert exact values):
   sm8250.ndjson     3 domains (little 0-3, mid 4-6, big 7) with the sm8250 model's OPPs,
@@ -10,6 +10,7 @@ Writes, deterministically (no randomness: the tests assert exact values):
   truncated.ndjson  sm8250.ndjson cut in the middle of its last record (no newline).
   malformed.ndjson  sm8250.ndjson with a non-JSON line and a wrongly typed record inserted
                     after the 5th sample; everything else is intact.
+With --long it writes only long.ndjson: SECONDS of 100 Hz samples (see measure_cpu.sh).
 Until `gearbox sim --trace` exists this is the only writer of the format besides scx_gearbox.
 """
 import json
@@ -149,9 +150,26 @@ def many_records():
                "util": 150, "uclamp_min": 0, "uclamp_max": 1024}
 
 
+def long_records(seconds):
+    """sm8250 records re-timed to a sample every 10 ms (the simulator's default) and a
+    decision every 100 ms, for measuring what a busy stream costs the TUI."""
+    recs = list(sm8250_records())
+    samples = [r for r in recs if r["type"] == "sample"]
+    decs = [r for r in recs if r["type"] == "decision"]
+    yield recs[0]
+    for i in range(seconds * 100):
+        if i % 10 == 0:
+            yield dict(decs[(i // 10) % len(decs)], t_us=i * 10000)
+        yield dict(samples[i % len(samples)], t_us=i * 10000)
+
+
 def main():
     out = sys.argv[1]
     os.makedirs(out, exist_ok=True)
+    if len(sys.argv) > 2 and sys.argv[2] == "--long":
+        with open(os.path.join(out, "long.ndjson"), "w") as f:
+            f.write("".join(line(r) for r in long_records(int(sys.argv[3]))))
+        return
     sm = "".join(line(r) for r in sm8250_records())
     with open(os.path.join(out, "sm8250.ndjson"), "w") as f:
         f.write(sm)

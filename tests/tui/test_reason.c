@@ -16,10 +16,10 @@ static void topo(void)
 	struct stream_rec *rec = malloc(sizeof(*rec));
 	/* Pixel 6-like: little 0-3 (cap 160), mid 4-5 (cap 498), big 6-7 (cap 1024). */
 	const char *hello =
-		"{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"nr_cpus\":8,\"domains\":["
-		"{\"id\":0,\"name\":\"little\",\"cpus\":[0,1,2,3],\"capacity\":160},"
-		"{\"id\":1,\"name\":\"mid\",\"cpus\":[4,5],\"capacity\":498},"
-		"{\"id\":2,\"name\":\"big\",\"cpus\":[6,7],\"capacity\":1024}]}";
+	    "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"nr_cpus\":8,\"domains\":["
+	    "{\"id\":0,\"name\":\"little\",\"cpus\":[0,1,2,3],\"capacity\":160},"
+	    "{\"id\":1,\"name\":\"mid\",\"cpus\":[4,5],\"capacity\":498},"
+	    "{\"id\":2,\"name\":\"big\",\"cpus\":[6,7],\"capacity\":1024}]}";
 
 	model_init(m);
 	model_ingest_line(m, rec, 1, hello, strlen(hello));
@@ -28,9 +28,15 @@ static void topo(void)
 
 static struct stream_decision decision(const char *code, int from, int to)
 {
-	struct stream_decision d = { .t_us = 1251200, .pid = 57, .from = from, .to = to,
-				     .uclamp_max = 1024, .from_cap = -1, .to_cap = -1,
-				     .from_freq_khz = -1, .to_freq_khz = -1 };
+	struct stream_decision d = {.t_us = 1251200,
+				    .pid = 57,
+				    .from = from,
+				    .to = to,
+				    .uclamp_max = 1024,
+				    .from_cap = -1,
+				    .to_cap = -1,
+				    .from_freq_khz = -1,
+				    .to_freq_khz = -1};
 	strcpy(d.comm, "media");
 	strcpy(d.reason_code, code);
 	d.reason = stream_reason_from_code(code);
@@ -72,7 +78,7 @@ static void test_capacity_misfit_claims_the_margin_only_when_the_numbers_show_it
 	reason_describe(m, &d, buf, sizeof(buf));
 	CHECK_STR_CONTAINS(buf, "capacity misfit: util 98 of cap 286");
 	CHECK(strstr(buf, ">") == NULL);
-	d.util = 229;        /* 229 * 1.25 = 286.25 > 286: just over */
+	d.util = 229; /* 229 * 1.25 = 286.25 > 286: just over */
 	reason_describe(m, &d, buf, sizeof(buf));
 	CHECK_STR_CONTAINS(buf, "util 229 > 80% of cap 286");
 	d.util = 228;
@@ -101,16 +107,16 @@ static void test_cheaper_opp_compares_target_and_source_opps_in_ghz(void)
 	d.from_freq_khz = 844800;
 	reason_describe(m, &d, buf, sizeof(buf));
 	CHECK_STR_CONTAINS(buf, "cheaper OPP: mid 1.4 GHz vs big 0.8 GHz");
-	d.to_freq_khz = d.from_freq_khz = -1;    /* optional fields absent: names only */
+	d.to_freq_khz = d.from_freq_khz = -1; /* optional fields absent: names only */
 	reason_describe(m, &d, buf, sizeof(buf));
 	CHECK_STR_CONTAINS(buf, "cheaper OPP: mid vs big");
 }
 
 static void test_every_known_reason_is_a_sentence_not_its_code(void)
 {
-	static const char *const codes[] = { "wakeup_energy", "capacity_misfit", "power_misfit",
-					     "overutilized_spread", "idle_pull", "affinity", "fork",
-					     "balance" };
+	static const char *const codes[] = {
+	    "wakeup_energy", "capacity_misfit", "power_misfit", "overutilized_spread",
+	    "idle_pull",     "affinity",	"fork",		"balance"};
 	char buf[128];
 
 	topo();
@@ -119,7 +125,7 @@ static void test_every_known_reason_is_a_sentence_not_its_code(void)
 		CHECK(d.reason != REASON_UNKNOWN);
 		reason_describe(m, &d, buf, sizeof(buf));
 		CHECK(strcmp(buf, codes[i]) != 0);
-		CHECK(strchr(buf, ':') != NULL);   /* "what: the numbers that made it so" */
+		CHECK(strchr(buf, ':') != NULL); /* "what: the numbers that made it so" */
 	}
 }
 
@@ -180,7 +186,7 @@ static void test_filter_matches_task_pid_code_and_words(void)
 	CHECK(reason_matches(m, &d, ""));
 	CHECK(reason_matches(m, &d, "MEDIA"));
 	CHECK(reason_matches(m, &d, "57"));
-	CHECK(!reason_matches(m, &d, "5"));          /* a pid matches whole, not as a prefix */
+	CHECK(!reason_matches(m, &d, "5")); /* a pid matches whole, not as a prefix */
 	CHECK(reason_matches(m, &d, "power_misfit"));
 	CHECK(reason_matches(m, &d, "power misfit"));
 	CHECK(reason_matches(m, &d, "uclamp_max 300"));

@@ -14,24 +14,24 @@
 #include "tap.h"
 
 static const char HELLO[] =
-	"{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":\"sm8250\","
-	"\"policy\":\"gearbox\",\"nr_cpus\":8,\"domains\":["
-	"{\"id\":0,\"name\":\"little\",\"cpus\":[0,1,2,3],\"capacity\":286,\"opps\":["
-	"{\"freq_khz\":300000,\"perf\":48,\"power_uw\":27362},"
-	"{\"freq_khz\":1804800,\"perf\":286,\"power_uw\":115215}]},"
-	"{\"id\":1,\"name\":\"mid\",\"cpus\":[4,5,6],\"capacity\":876,\"opps\":["
-	"{\"freq_khz\":710400,\"perf\":257,\"power_uw\":126262},"
-	"{\"freq_khz\":1382400,\"perf\":501,\"power_uw\":265451},"
-	"{\"freq_khz\":2419200,\"perf\":876,\"power_uw\":710336}]},"
-	"{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,\"opps\":["
-	"{\"freq_khz\":844800,\"perf\":306,\"power_uw\":172159},"
-	"{\"freq_khz\":2841600,\"perf\":1024,\"power_uw\":985967}]}]}";
+    "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":\"sm8250\","
+    "\"policy\":\"gearbox\",\"nr_cpus\":8,\"domains\":["
+    "{\"id\":0,\"name\":\"little\",\"cpus\":[0,1,2,3],\"capacity\":286,\"opps\":["
+    "{\"freq_khz\":300000,\"perf\":48,\"power_uw\":27362},"
+    "{\"freq_khz\":1804800,\"perf\":286,\"power_uw\":115215}]},"
+    "{\"id\":1,\"name\":\"mid\",\"cpus\":[4,5,6],\"capacity\":876,\"opps\":["
+    "{\"freq_khz\":710400,\"perf\":257,\"power_uw\":126262},"
+    "{\"freq_khz\":1382400,\"perf\":501,\"power_uw\":265451},"
+    "{\"freq_khz\":2419200,\"perf\":876,\"power_uw\":710336}]},"
+    "{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,\"opps\":["
+    "{\"freq_khz\":844800,\"perf\":306,\"power_uw\":172159},"
+    "{\"freq_khz\":2841600,\"perf\":1024,\"power_uw\":985967}]}]}";
 
 static const char SAMPLE[] =
-	"{\"type\":\"sample\",\"t_us\":250000,\"energy_uj\":123456,\"domains\":["
-	"{\"id\":1,\"util\":310,\"perf_target\":388,\"freq_khz\":1382400,\"power_uw\":151000,"
-	"\"overutilized\":true}],"
-	"\"cpus\":[{\"cpu\":4,\"util\":300,\"pid\":42,\"comm\":\"ui\"}]}";
+    "{\"type\":\"sample\",\"t_us\":250000,\"energy_uj\":123456,\"domains\":["
+    "{\"id\":1,\"util\":310,\"perf_target\":388,\"freq_khz\":1382400,\"power_uw\":151000,"
+    "\"overutilized\":true}],"
+    "\"cpus\":[{\"cpu\":4,\"util\":300,\"pid\":42,\"comm\":\"ui\"}]}";
 
 static struct top_model *m;
 static struct stream_rec *rec;
@@ -75,7 +75,7 @@ static void test_sample_updates_the_domains_it_names_by_id(void)
 	CHECK_STR_CONTAINS(m->cpu[4].comm, "ui");
 	CHECK_EQ_U(model_total_power_uw(m), 151000);
 	CHECK_EQ_I(model_opp_perf(m, 1, 1382400), 501);
-	CHECK_EQ_I(model_opp_perf(m, 1, 1500000), 501);   /* between OPPs: the one below */
+	CHECK_EQ_I(model_opp_perf(m, 1, 1500000), 501); /* between OPPs: the one below */
 }
 
 static void test_non_json_line_reports_its_line_number_and_keeps_state(void)
@@ -87,7 +87,7 @@ static void test_non_json_line_reports_its_line_number_and_keeps_state(void)
 	CHECK_STR_CONTAINS(m->last_error, "line 3: not JSON");
 	CHECK_EQ_U(m->nr_errors, 1);
 	CHECK_EQ_U(m->dom[1].freq_khz, 1382400);
-	CHECK(m->generation > gen);   /* the error line itself must be redrawn */
+	CHECK(m->generation > gen); /* the error line itself must be redrawn */
 }
 
 static void test_wrongly_typed_field_rejects_the_whole_record(void)
@@ -97,7 +97,8 @@ static void test_wrongly_typed_field_rejects_the_whole_record(void)
 	/* domains[0] is fine, domains[1] has a string util: nothing of this sample may land. */
 	CHECK(feed("{\"type\":\"sample\",\"t_us\":300000,\"domains\":["
 		   "{\"id\":0,\"util\":100,\"freq_khz\":1804800},"
-		   "{\"id\":1,\"util\":\"high\",\"freq_khz\":2419200}]}", 3) < 0);
+		   "{\"id\":1,\"util\":\"high\",\"freq_khz\":2419200}]}",
+		   3) < 0);
 	CHECK_STR_CONTAINS(m->last_error, "line 3: domains[1].util: must be an integer");
 	CHECK_EQ_I(m->t_us, 250000);
 	CHECK_EQ_U(m->dom[0].freq_khz, 0);
@@ -108,10 +109,12 @@ static void test_record_naming_an_unknown_domain_or_cpu_is_refused(void)
 {
 	fresh();
 	CHECK(feed("{\"type\":\"sample\",\"t_us\":1,\"domains\":[{\"id\":5,\"util\":1,"
-		   "\"freq_khz\":1}]}", 2) < 0);
+		   "\"freq_khz\":1}]}",
+		   2) < 0);
 	CHECK_STR_CONTAINS(m->last_error, "no such domain");
 	CHECK(feed("{\"type\":\"decision\",\"t_us\":1,\"pid\":1,\"from\":0,\"to\":8,"
-		   "\"reason\":\"fork\"}", 3) < 0);
+		   "\"reason\":\"fork\"}",
+		   3) < 0);
 	CHECK_STR_CONTAINS(m->last_error, "line 3: CPU 8: no such CPU");
 	CHECK(!m->have_sample);
 	CHECK_EQ_U(m->nr_decisions, 0);
@@ -128,7 +131,8 @@ static void test_records_before_hello_are_errors(void)
 static void test_unknown_fields_and_record_types_are_ignored(void)
 {
 	fresh();
-	CHECK_EQ_I(feed("{\"type\":\"sample\",\"t_us\":5,\"new_field\":[1,2],\"domains\":[]}", 2), 0);
+	CHECK_EQ_I(feed("{\"type\":\"sample\",\"t_us\":5,\"new_field\":[1,2],\"domains\":[]}", 2),
+		   0);
 	CHECK_EQ_I(feed("{\"type\":\"histogram\",\"bins\":[1,2,3]}", 3), 0);
 	CHECK_EQ_U(m->nr_errors, 0);
 	CHECK_EQ_I(m->t_us, 5);
@@ -156,7 +160,8 @@ static void test_second_hello_keeps_the_first_topology(void)
 {
 	fresh();
 	CHECK(feed("{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"nr_cpus\":1,"
-		   "\"domains\":[{\"id\":0,\"cpus\":[0],\"capacity\":1024}]}", 2) < 0);
+		   "\"domains\":[{\"id\":0,\"cpus\":[0],\"capacity\":1024}]}",
+		   2) < 0);
 	CHECK_STR_CONTAINS(m->last_error, "second hello");
 	CHECK_EQ_I(m->topo.nr_domains, 3);
 }
@@ -165,7 +170,9 @@ static void test_control_characters_in_comm_never_reach_the_screen(void)
 {
 	fresh();
 	CHECK_EQ_I(feed("{\"type\":\"decision\",\"t_us\":1,\"pid\":9,\"comm\":\"ev\\u001b[2Jil\","
-			"\"from\":0,\"to\":1,\"reason\":\"fork\"}", 2), 0);
+			"\"from\":0,\"to\":1,\"reason\":\"fork\"}",
+			2),
+		   0);
 	const struct stream_decision *d = model_decision(m, 0);
 	CHECK(d != NULL);
 	if (d)
@@ -178,8 +185,10 @@ static void test_decision_log_keeps_the_newest_when_full(void)
 
 	fresh();
 	for (int i = 0; i < MODEL_LOG_LEN + 10; i++) {
-		snprintf(line, sizeof(line), "{\"type\":\"decision\",\"t_us\":%d,\"pid\":%d,"
-			 "\"from\":0,\"to\":4,\"reason\":\"capacity_misfit\",\"util\":300}", i, i);
+		snprintf(line, sizeof(line),
+			 "{\"type\":\"decision\",\"t_us\":%d,\"pid\":%d,"
+			 "\"from\":0,\"to\":4,\"reason\":\"capacity_misfit\",\"util\":300}",
+			 i, i);
 		feed(line, (uint64_t)i + 2);
 	}
 	CHECK_EQ_U(m->nr_decisions, MODEL_LOG_LEN + 10);
@@ -192,14 +201,18 @@ static void test_decision_log_keeps_the_newest_when_full(void)
 static void test_decision_without_opps_takes_them_from_the_latest_sample(void)
 {
 	fresh();
-	feed(SAMPLE, 2);   /* mid at 1382400 kHz, little not sampled (0) */
+	feed(SAMPLE, 2); /* mid at 1382400 kHz, little not sampled (0) */
 	CHECK_EQ_I(feed("{\"type\":\"decision\",\"t_us\":9,\"pid\":1,\"from\":5,\"to\":0,"
-			"\"reason\":\"wakeup_energy\"}", 3), 0);
+			"\"reason\":\"wakeup_energy\"}",
+			3),
+		   0);
 	CHECK_EQ_I(model_decision(m, 0)->from_freq_khz, 1382400);
-	CHECK_EQ_I(model_decision(m, 0)->to_freq_khz, -1);   /* never sampled: still unknown */
+	CHECK_EQ_I(model_decision(m, 0)->to_freq_khz, -1); /* never sampled: still unknown */
 	CHECK_EQ_I(feed("{\"type\":\"decision\",\"t_us\":9,\"pid\":1,\"from\":5,\"to\":0,"
-			"\"reason\":\"wakeup_energy\",\"from_freq_khz\":2000}", 4), 0);
-	CHECK_EQ_I(model_decision(m, 0)->from_freq_khz, 2000);   /* the record wins */
+			"\"reason\":\"wakeup_energy\",\"from_freq_khz\":2000}",
+			4),
+		   0);
+	CHECK_EQ_I(model_decision(m, 0)->from_freq_khz, 2000); /* the record wins */
 }
 
 static void test_tasks_without_tasks_array_come_from_decisions(void)
@@ -208,15 +221,18 @@ static void test_tasks_without_tasks_array_come_from_decisions(void)
 
 	fresh();
 	feed("{\"type\":\"decision\",\"t_us\":1,\"pid\":70,\"comm\":\"game\",\"from\":-1,\"to\":0,"
-	     "\"reason\":\"fork\",\"util\":50}", 2);
+	     "\"reason\":\"fork\",\"util\":50}",
+	     2);
 	feed("{\"type\":\"decision\",\"t_us\":2,\"pid\":70,\"comm\":\"game\",\"from\":0,\"to\":4,"
-	     "\"reason\":\"capacity_misfit\",\"util\":240}", 3);
+	     "\"reason\":\"capacity_misfit\",\"util\":240}",
+	     3);
 	feed("{\"type\":\"decision\",\"t_us\":3,\"pid\":57,\"comm\":\"media\",\"from\":7,\"to\":4,"
-	     "\"reason\":\"power_misfit\",\"util\":290,\"uclamp_max\":300}", 4);
+	     "\"reason\":\"power_misfit\",\"util\":290,\"uclamp_max\":300}",
+	     4);
 	CHECK_EQ_I(m->nr_tasks, 2);
 	CHECK(!m->tasks_from_sample);
 	CHECK_EQ_I(model_tasks_by_util(m, order, 8), 2);
-	CHECK_EQ_I(m->tasks[order[0]].t.pid, 57);      /* util 290 before 240 */
+	CHECK_EQ_I(m->tasks[order[0]].t.pid, 57); /* util 290 before 240 */
 	CHECK_EQ_I(m->tasks[order[0]].t.uclamp_max, 300);
 	CHECK_EQ_I(m->tasks[order[1]].t.migrations, 1); /* the fork is not a migration */
 	CHECK_EQ_I(m->tasks[order[1]].t.cpu, 4);
@@ -227,12 +243,14 @@ static void test_tasks_array_replaces_the_task_table(void)
 	fresh();
 	CHECK_EQ_I(feed("{\"type\":\"sample\",\"t_us\":1,\"domains\":[],\"tasks\":["
 			"{\"pid\":1,\"comm\":\"a\",\"util\":10,\"cpu\":2,\"migrations\":4},"
-			"{\"pid\":2,\"comm\":\"b\",\"util\":900,\"uclamp_min\":512}]}", 2), 0);
+			"{\"pid\":2,\"comm\":\"b\",\"util\":900,\"uclamp_min\":512}]}",
+			2),
+		   0);
 	CHECK(m->tasks_from_sample);
 	CHECK_EQ_I(m->nr_tasks, 2);
 	CHECK_EQ_I(m->tasks[0].t.migrations, 4);
 	CHECK_EQ_I(m->tasks[1].t.uclamp_min, 512);
-	CHECK_EQ_I(m->tasks[1].t.uclamp_max, 1024);    /* default when absent */
+	CHECK_EQ_I(m->tasks[1].t.uclamp_max, 1024); /* default when absent */
 	CHECK_EQ_I(m->tasks[1].t.cpu, -1);
 }
 
@@ -322,10 +340,14 @@ static const char *write_trace(char *path)
 	fprintf(f, "%s\n", HELLO);
 	for (int i = 0; i < 3; i++) {
 		if (i == 2)
-			fprintf(f, "{\"type\":\"decision\",\"t_us\":150000,\"pid\":3,\"from\":0,\"to\":7,"
-				   "\"reason\":\"capacity_misfit\",\"util\":280}\n");
-		fprintf(f, "{\"type\":\"sample\",\"t_us\":%d,\"domains\":[{\"id\":0,\"util\":1,"
-			   "\"freq_khz\":%d}]}\n", i * 100000, 300000 + i);
+			fprintf(
+			    f,
+			    "{\"type\":\"decision\",\"t_us\":150000,\"pid\":3,\"from\":0,\"to\":7,"
+			    "\"reason\":\"capacity_misfit\",\"util\":280}\n");
+		fprintf(f,
+			"{\"type\":\"sample\",\"t_us\":%d,\"domains\":[{\"id\":0,\"util\":1,"
+			"\"freq_khz\":%d}]}\n",
+			i * 100000, 300000 + i);
 	}
 	fclose(f);
 	return path;
@@ -339,17 +361,17 @@ static void test_replay_applies_records_when_the_clock_reaches_them(void)
 
 	model_init(m);
 	CHECK_EQ_I(source_open_replay(&s, write_trace(path), 1.0, false, &err), 0);
-	source_pump(&s, m, 1000000);             /* wall time 1 s: the trace starts here */
+	source_pump(&s, m, 1000000); /* wall time 1 s: the trace starts here */
 	CHECK(m->have_hello);
 	CHECK_EQ_U(m->dom[0].freq_khz, 300000);
-	source_pump(&s, m, 1000000 + 99000);     /* 99 ms later: sample 1 not due yet */
+	source_pump(&s, m, 1000000 + 99000); /* 99 ms later: sample 1 not due yet */
 	CHECK_EQ_U(m->dom[0].freq_khz, 300000);
 	CHECK(source_wait_us(&s, 1000000 + 99000) > 0);
-	source_pump(&s, m, 1000000 + 160000);    /* sample 1 and the decision */
+	source_pump(&s, m, 1000000 + 160000); /* sample 1 and the decision */
 	CHECK_EQ_U(m->dom[0].freq_khz, 300001);
 	CHECK_EQ_U(m->nr_decisions, 1);
 	source_set_speed(&s, 2.0, 1000000 + 160000);
-	source_pump(&s, m, 1000000 + 180000);    /* 20 ms at x2 = 200 ms of trace */
+	source_pump(&s, m, 1000000 + 180000); /* 20 ms at x2 = 200 ms of trace */
 	CHECK_EQ_U(m->dom[0].freq_khz, 300002);
 	source_pump(&s, m, 1000000 + 190000);
 	CHECK(s.eof);
@@ -367,16 +389,16 @@ static void test_paused_replay_moves_only_by_steps_of_one_sample(void)
 	model_init(m);
 	CHECK_EQ_I(source_open_replay(&s, write_trace(path), 1.0, true, &err), 0);
 	source_pump(&s, m, 0);
-	CHECK_EQ_U(m->dom[0].freq_khz, 300000);  /* the first instant is shown */
-	source_pump(&s, m, 60000000);            /* a minute later, still paused */
+	CHECK_EQ_U(m->dom[0].freq_khz, 300000); /* the first instant is shown */
+	source_pump(&s, m, 60000000);		/* a minute later, still paused */
 	CHECK_EQ_U(m->dom[0].freq_khz, 300000);
-	CHECK_EQ_I(source_wait_us(&s, 60000000), -1);   /* and asleep: no polling */
+	CHECK_EQ_I(source_wait_us(&s, 60000000), -1); /* and asleep: no polling */
 	source_step(&s, 60000000);
 	source_pump(&s, m, 60000000);
 	CHECK_EQ_U(m->dom[0].freq_khz, 300001);
 	CHECK_EQ_U(m->nr_decisions, 0);
 	source_step(&s, 60000000);
-	source_pump(&s, m, 60000000);           /* the decision comes with the step */
+	source_pump(&s, m, 60000000); /* the decision comes with the step */
 	CHECK_EQ_U(m->dom[0].freq_khz, 300002);
 	CHECK_EQ_U(m->nr_decisions, 1);
 	CHECK_EQ_I(source_clock_us(&s, 99000000), 200000);

@@ -247,6 +247,21 @@ else
 	fail wide_terminal_shows_all_64_domains_in_columns
 fi
 
+# Without UTF-8 and colours the compact bars fall back to ASCII levels and stay readable.
+tmux_plain() {
+	starts=$((starts + 1))
+	tmux -S "$sock" kill-server 2>/dev/null
+	sock=$sock_base-$starts
+	tmux -S "$sock" -f /dev/null new-session -d -s gb -x 100 -y 30 \
+		"env LANG=C LC_ALL=C $*; sleep 600"
+}
+tmux_plain "$G --no-color --replay $work/many.ndjson --speed max"
+if until_text "END" && capture | grep -qE '^pd0 +0-3 .*\|[ ._=+*#@-]{4}\|' && ! capture | grep -q $'\xe2'; then
+	pass ascii_locale_and_no_color_use_plain_level_glyphs
+else
+	fail ascii_locale_and_no_color_use_plain_level_glyphs
+fi
+
 # --- broken streams --------------------------------------------------------------------------
 start 100 30 "$G --replay $work/truncated.ndjson --speed max"
 if until_text "stream error" && has "line 52: truncated record (no newline at end of stream)" &&
@@ -360,6 +375,8 @@ if until_text "reconnected (connection 2)" && until_text "decisions 9"; then
 else
 	fail socket_reconnects_after_the_scheduler_restarts
 fi
+keys p
+if until_text "FROZEN"; then pass p_freezes_a_live_view; else fail p_freezes_a_live_view; fi
 keys q
 kill "$server_pid" 2>/dev/null
 wait "$server_pid" 2>/dev/null
