@@ -40,8 +40,10 @@ def workloads(root):
     return found
 
 
-def models(root, quick):
+def models(root, quick, only=None):
     paths = sorted(glob.glob(os.path.join(root, "em-profiles/*.json")))
+    if only:
+        return [p for p in paths if os.path.basename(p)[:-5] in only]
     if quick:
         paths = [p for p in paths if os.path.basename(p)[:-5] in QUICK_MODELS] or paths[:2]
     return paths
@@ -207,7 +209,7 @@ def print_report(doc):
 def run_part(ctx):
     dur = 1 if ctx.quick else None
     cases = []
-    wls, mds = workloads(ctx.root), models(ctx.root, ctx.quick)
+    wls, mds = workloads(ctx.root), models(ctx.root, ctx.quick, ctx.models)
     if not wls:
         raise common.Skip("no workloads found")
     common.log("energy: %d workloads x %d models%s" % (len(wls), len(mds),

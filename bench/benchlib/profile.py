@@ -72,7 +72,7 @@ def accuracy(truth_path, measured_path):
 
 def run_part(ctx):
     fbdir = freqbench_dir(ctx.root)
-    models = [m for m in ["sm8250", "gs101"] if ctx.quick] or sorted(
+    models = ctx.models or [m for m in ["sm8250", "gs101"] if ctx.quick] or sorted(
         os.path.basename(p)[:-5] for p in os.listdir(os.path.join(ctx.root, "em-profiles"))
         if p.endswith(".json"))
     rows = []

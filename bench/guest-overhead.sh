@@ -1,0 +1,85 @@
+# bench/guest-overhead.sh - runs in the VM (tests/vm/vm-run): scheduler overhead benchmarks
+# under the kernel default (EEVDF), scx_fifo and scx_gearbox, in one boot.
+#   guest-overhead.sh ROUNDS PIPE_LOOPS HACKBENCH_LOOPS LIMIT_S
+# Prints "RESULT SCHED ROUND BENCH VALUE UNIT" lines; bench/benchlib/vm.py makes the ratios.
+# The order of the schedulers rotates every round so that a drift of the emulator's speed
+# does not favour one of them.  Each benchmark run is limited to LIMIT_S seconds: a scheduler
+# that stalls it is reported (TIMEOUT) instead of hanging the boot.
+rounds=$1 pipe_loops=$2 hb_loops=$3 limit=$4
+state() { cat /sys/kernel/sched_ext/state 2>/dev/null; }
+# wait_state STATE SECONDS: loading a large BPF program under TCG can take a minute
+wait_state() { end=$(($(date +%s) + ${2:-60})); while [ "$(state)" != "$1" ]; do
+	[ "$(date +%s)" -gt $end ] && return 1; sleep 0.05; done; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+scheds="default scx_fifo scx_gearbox"
+stalled=   # schedulers that timed out once are not run again (one stall is the finding)
+have scx_fifo || echo "NOTE scx_fifo not in the image"
+have scx_gearbox || echo "NOTE scx_gearbox not built: skipped"
+echo "NOTE cpus $(nproc) kernel $(uname -r)"
+
+# wait for the loader, but SIGKILL it if it has not exited 20 s after SIGINT
+stop_loader() {
+	kill -INT "$spid" 2>/dev/null
+	( sleep 20; kill -KILL "$spid" 2>/dev/null ) &
+	killer=$!
+	wait "$spid" 2>/dev/null
+	kill "$killer" 2>/dev/null
+}
+
+load() {
+	echo "STEP load $1"
+	case $1 in
+	default) return 0 ;;
+	scx_fifo) scx_fifo >/tmp/sched.log 2>&1 & ;;
+	scx_gearbox) scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock \
+		>/tmp/sched.log 2>&1 & ;;
+	esac
+	spid=$!
+	if ! wait_state enabled 180; then
+		echo "NOTE $1 did not load: state $(state): $(tail -n 3 /tmp/sched.log | tr '\n' ' ')"
+		stop_loader
+		return 1
+	fi
+}
+
+unload() {
+	[ "$1" = default ] && return 0
+	echo "STEP unload $1"
+	if [ "$(state)" != enabled ]; then
+		echo "NOTE $1 was ejected during the run: $(tail -n 3 /tmp/sched.log | tr '\n' ' ')"
+		echo "EJECTED $1"
+	fi
+	stop_loader
+	wait_state disabled || echo "NOTE $1 did not unload"
+}
+
+r=1
+while [ $r -le "$rounds" ]; do
+	set -- $scheds
+	# rotate by r-1
+	k=1; while [ $k -lt $r ]; do s=$1; shift; set -- "$@" "$s"; k=$((k + 1)); done
+	for s in "$@"; do
+		[ "$s" = default ] || have "$s" || continue
+		case " $stalled " in *" $s "*) continue ;; esac
+		load "$s" || continue
+		echo "START $s $r pipe"
+		out=$(timeout "$limit" perf bench sched pipe -l "$pipe_loops" 2>&1)
+		rc=$?
+		v=$(echo "$out" | awk '/ops\/sec/ { print $1 }')
+		if [ -n "$v" ]; then echo "RESULT $s $r pipe $v ops_per_s"
+		elif [ $rc = 124 ] || [ $rc = 143 ]; then echo "TIMEOUT $s $r pipe $limit"; stalled="$stalled $s"
+		else echo "NOTE $s pipe failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
+		echo "START $s $r hackbench"
+		out=$(timeout "$limit" hackbench -g 2 -l "$hb_loops" 2>&1)
+		rc=$?
+		v=$(echo "$out" | awk '/^Time:/ { print $2 }')
+		if [ -n "$v" ]; then echo "RESULT $s $r hackbench $v s"
+		elif [ $rc = 124 ] || [ $rc = 143 ]; then echo "TIMEOUT $s $r hackbench $limit"; stalled="$stalled $s"
+		else echo "NOTE $s hackbench failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
+		unload "$s"
+	done
+	r=$((r + 1))
+done
+echo "DONE"
+exit 0

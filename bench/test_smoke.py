@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-only
+"""bench smoke test (meson suite 'bench'): `bench/run --quick energy` on one model writes a
+valid results file and plot, and bad usage exits 2.  TAP on stdout.
+
+usage: test_smoke.py GEARBOX OUTDIR
+"""
+import json
+import os
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+n = 0
+failed = 0
+
+
+def check(cond, name, detail=""):
+    global n, failed
+    n += 1
+    if cond:
+        print("ok %d - %s" % (n, name))
+    else:
+        failed += 1
+        print("not ok %d - %s" % (n, name))
+        for line in str(detail).splitlines()[-20:]:
+            print("# " + line)
+
+
+def main():
+    gearbox, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+    run = os.path.join(HERE, "run")
+    p = subprocess.run([sys.executable, run, "--quick", "--no-build", "--gearbox", gearbox,
+                        "--models", "sm8250", "--out", out, "energy"],
+                       capture_output=True, text=True)
+    check(p.returncode == 0, "quick_energy_run_exits_0", p.stdout + p.stderr)
+    path = os.path.join(out, "bench-energy.json")
+    try:
+        with open(path) as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        doc = None
+        err = e
+    check(doc is not None, "results_file_is_valid_json", doc is None and err)
+    doc = doc or {}
+    check(doc.get("format") == "gearbox-bench-energy/1" and "cpu_model" in doc.get("machine", {}),
+          "results_name_their_format_and_machine", doc.get("format"))
+    cases = [c for c in doc.get("cases", []) if "error" not in c]
+    check(len(cases) >= 4 and any(c["category"] == "mobile" for c in cases),
+          "scenarios_and_mobile_mixes_ran", "%d cases" % len(cases))
+    bad = [c["workload"] for c in cases
+           if set(c["policies"]) < {"gearbox", "mainline", "rework", "performance"}
+           or abs(c["energy_vs_mainline"]["mainline"] - 1.0) > 1e-12
+           or not all(v["energy_j"] > 0 for v in c["policies"].values())]
+    check(cases and not bad, "every_case_has_all_baselines_and_mainline_ratio_1", bad)
+    check(all(c.get("energy_vs_oracle", {}).get("oracle") in (None, 1.0) for c in cases) and
+          any("oracle" in c["policies"] for c in cases), "oracle_ratios_present_where_periodic")
+    s = doc.get("summary", {})
+    check(set(s.get("targets", {})) >= {"energy_vs_mainline", "late_not_above_mainline",
+                                         "lisa_within_5pct_of_oracle", "not_worse_than_rework"},
+          "summary_evaluates_every_energy_target", list(s.get("targets", {})))
+    try:
+        root = ET.parse(os.path.join(out, "energy-vs-late.svg")).getroot()
+        texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))
+        ok = all(pol in texts for pol in ["gearbox", "mainline", "rework", "performance"])
+    except (OSError, ET.ParseError) as e:
+        ok, texts = False, e
+    check(ok, "plot_is_svg_with_a_legend_entry_per_policy", texts)
+    p = subprocess.run([sys.executable, run, "--no-build", "--gearbox", gearbox, "frobnicate"],
+                       capture_output=True, text=True)
+    check(p.returncode == 2 and "unknown part 'frobnicate'" in p.stderr,
+          "unknown_part_exits_2_with_message", p.stderr)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
