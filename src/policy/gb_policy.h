@@ -283,6 +283,29 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 	}
 }
 
+/* em_efficient_state() for a perf known to be >= that of OPP start: the scan starts there. */
+static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 perf, u32 start)
+{
+	u32 n = pd->nr_opps, i;
+
+	if (n == 0 || n > EM_MAX_OPPS)
+		return 0;
+	for (i = 0; i < EM_MAX_OPPS; i++) {
+		const struct em_opp *ps;
+		u32 k = start + i;
+
+		if (k >= n)
+			break;
+		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
+		if (ps->perf < perf)
+			continue;
+		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
+			continue;
+		return k;
+	}
+	return n - 1;
+}
+
 struct gb_cand {
 	s64 delta;
 	u32 idx;
@@ -308,7 +331,9 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u32 p_clamp = gb_min(gb_max(ds->base_perf,
 				    gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
 			     cap);
-	u32 iu = em_efficient_state(pd, p_util), ic = em_efficient_state(pd, p_clamp);
+	/* both are >= base_perf, so neither OPP is below base_idx; and p_clamp >= p_util */
+	u32 iu = gb_efficient_from(pd, p_util, ds->base_idx);
+	u32 ic = p_clamp == p_util ? iu : gb_efficient_from(pd, p_clamp, iu);
 	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
 	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
 	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
