@@ -166,6 +166,8 @@ static void draw_compact(const struct top_view *v, const struct top_model *m, st
 			  "PERF", "REQ", "POWER");
 	a.y++;
 	a.h--;
+	if (a.h <= 0)
+		return;
 	int per_col = a.h, shown = per_col * cols;
 	int nd = m->topo.nr_domains;
 	bool more = scroll + shown < nd;
