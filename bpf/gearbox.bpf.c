@@ -1,0 +1,545 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scx_gearbox - energy-aware sched_ext scheduler: a thin adapter from sched_ext callbacks to
+ * the placement and frequency policy of src/policy/ (the code the simulator runs).
+ *
+ * Placement.  At wake-up (select_cpu) the policy prices every allowed CPU by the OPP its domain
+ * would need with the task there (gb_policy.h); an idle winner gets the task directly in its
+ * local queue.  Otherwise the task joins its domain's shared queue, ordered by virtual deadline
+ * (vtime + slice / weight), with no eligibility gate: a long-running latency-sensitive task is
+ * not overtaken by background work that merely became eligible.  Virtual time is charged for
+ * work done -- run time times the perf of the OPP the CPU ran at -- so a task on a slow core at
+ * a low OPP is not penalised for being slow.
+ *
+ * Dispatch.  A CPU takes work from its own domain's queue.  It pulls from another domain only
+ * when the policy says that domain is over-utilized, or when the other domain's queue has not
+ * been served for gb_pull_after_ns: never stalling a task comes before saving energy.
+ *
+ * Tracking.  runnable/running/stopping/quiescent/tick feed per-task and per-CPU PELT signals
+ * (gb_pelt.h); the tick requests each domain's perf target (scx_bpf_cpuperf_set) and checks the
+ * running task for capacity or power misfit; a misfit task gets its slice cut and is re-queued
+ * on the target domain, whose CPU is kicked.
+ *
+ * The model is read-only data filled by the loader: the verifier then knows the topology and
+ * checks the policy's loops over the model's real CPUs and OPPs (see bpf/gearbox_place.h).
+ */
+#include "gb_scx.bpf.h"
+#include "gb_pelt.h"
+#include "gb_policy.h"
+#include "gearbox_abi.h"
+
+#define GB_SUBPROG __attribute__((noinline))
+#define GB_ENOMEM 12
+
+char _license[] SEC("license") = "GPL";
+
+/* Filled by the loader before load. */
+const volatile struct em_model gb_model;
+const volatile u32 gb_mode;
+const volatile u32 gb_has_cpufreq;          /* perf_cur from cpuperf_cur, else our request */
+const volatile u64 gb_slice_ns = 5000000;
+const volatile u64 gb_push_after_us = 8000; /* power misfit: run this long without waking */
+const volatile u64 gb_pull_after_ns = 4000000;
+const volatile u32 gb_perf_floor[EM_MAX_DOMAINS];
+
+/* The policy's view of the CPUs, and what the loader samples. */
+struct gb_cpu gb_cpus[EM_MAX_CPUS];
+struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
+struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
+struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
+u64 gb_vtime_now;
+GB_SCX_EXIT_INFO;
+
+/* The model through a pointer the compiler cannot see through: it must load, not fold. */
+static __always_inline const struct em_model *gb_m(void)
+{
+	const struct em_model *m = (const struct em_model *)&gb_model;
+
+	asm volatile("" : "+r"(m));
+	return m;
+}
+
+struct gb_task_ctx {
+	struct gb_pelt pelt;
+	u64 vtime;
+	u64 run_start_ns;
+	u64 awake_ns;           /* when it last became runnable */
+	u32 uclamp_min;
+	u32 uclamp_max;
+	s32 misfit_to;          /* CPU a tick decided to move it to, or -1 */
+	u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct gb_task_ctx);
+} gb_tasks SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct gb_place_ctx);
+} gb_place SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GB_NR_STATS);
+	__type(key, u32);
+	__type(value, u64);
+} gb_stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} gb_events SEC(".maps");
+
+static __always_inline struct gb_place_ctx *gb_place_ctx(void)
+{
+	u32 k = 0;
+
+	return bpf_map_lookup_elem(&gb_place, &k);
+}
+
+#define GB_PLACE_MODEL() gb_m()
+#define GB_PLACE_CPUS gb_cpus
+#define GB_PLACE_CTX() gb_place_ctx()
+#include "gearbox_place.h"
+
+static __always_inline void gb_stat(u32 idx)
+{
+	u64 *v = bpf_map_lookup_elem(&gb_stats, &idx);
+
+	if (v)
+		(*v)++;
+}
+
+static __always_inline u64 gb_now_us(void)
+{
+	return scx_bpf_now() / 1000;
+}
+
+static __always_inline u32 gb_cpu_dom(s32 cpu)
+{
+	if (cpu < 0 || cpu >= GB_SCX_MAX_CPUS)
+		return 0xff;
+	return gb_m()->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
+}
+
+static __always_inline struct gb_task_ctx *gb_tctx(struct task_struct *p)
+{
+	return bpf_task_storage_get(&gb_tasks, p, 0, 0);
+}
+
+/* uclamp as sched_setattr() set it (CO-RE: the field is absent without CONFIG_UCLAMP_TASK). */
+static __always_inline void gb_read_uclamp(struct task_struct *p, struct gb_task_ctx *tc)
+{
+	struct uclamp_se *uc;
+
+	tc->uclamp_min = 0;
+	tc->uclamp_max = GB_UCLAMP_NONE_MAX;
+	if (!bpf_core_field_exists(p->uclamp_req))
+		return;
+	uc = &p->uclamp_req[UCLAMP_MIN];
+	tc->uclamp_min = BPF_CORE_READ_BITFIELD(uc, value);
+	uc = &p->uclamp_req[UCLAMP_MAX];
+	tc->uclamp_max = BPF_CORE_READ_BITFIELD(uc, value);
+}
+
+/* The task's slice: its sched_setattr() runtime when it set one, else ours. */
+static __always_inline u64 gb_task_slice(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->se.custom_slice) && p->se.custom_slice && p->se.slice)
+		return p->se.slice;
+	return gb_slice_ns;
+}
+
+/* The perf a CPU runs at now: measured when there is cpufreq, else the OPP we asked for. */
+static __always_inline u32 gb_perf_now(s32 cpu)
+{
+	u32 d = gb_cpu_dom(cpu);
+
+	if (d >= GB_SCX_MAX_DOMAINS)
+		return EM_CAPACITY_SCALE;
+	if (gb_has_cpufreq)
+		return em_domain_capacity(gb_pd(gb_m(), d)) * scx_bpf_cpuperf_cur(cpu) >> 10;
+	return gb_doms[d].perf_target;
+}
+
+static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *tc, s32 from,
+				    const struct gb_decision *dec)
+{
+	struct gb_event *e = bpf_ringbuf_reserve(&gb_events, sizeof(*e), 0);
+
+	if (!e) {
+		gb_stat(GB_STAT_EVENTS_LOST);
+		return;
+	}
+	e->t_ns = scx_bpf_now();
+	e->pid = p->pid;
+	e->from = from;
+	e->to = dec->cpu;
+	e->reason = dec->reason;
+	e->energy_delta = dec->energy_delta;
+	e->util = gb_task_util_est(&tc->pelt);
+	e->uclamp_min = tc->uclamp_min;
+	e->uclamp_max = tc->uclamp_max;
+	e->opp_idx = dec->opp_idx;
+	e->prev_opp_idx = dec->prev_opp_idx;
+	e->pad = 0;
+	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), p->comm);
+	bpf_ringbuf_submit(e, 0);
+}
+
+/* The policy's gb_task for p, in the placement context. */
+static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
+							 struct gb_task_ctx *tc, s32 prev_cpu)
+{
+	struct gb_place_ctx *x = gb_place_ctx();
+	const struct cpumask *mask = p->cpus_ptr;
+	u32 w;
+
+	if (!x)
+		return NULL;
+	x->t.util = tc->pelt.util_avg;
+	x->t.util_est = tc->pelt.util_est;
+	x->t.runnable = tc->pelt.runnable_avg;
+	x->t.uclamp_min = gb_mode == GB_MODE_PERFORMANCE ? EM_CAPACITY_SCALE : tc->uclamp_min;
+	x->t.uclamp_max = tc->uclamp_max;
+	x->t.prev_cpu = prev_cpu;
+	for (w = 0; w < EM_CPUMASK_WORDS; w++)
+		x->t.allowed.bits[w] = w * 64 < GB_SCX_MAX_CPUS ? mask->bits[w] : 0;
+	x->min_cap = 0;
+	x->max_cap = 0;
+	return x;
+}
+
+/* Idle state from the kernel's idle mask: the one thing the policy must not guess. */
+static __always_inline void gb_refresh_idle(void)
+{
+	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
+	u32 c, nr = gb_m()->nr_cpus;
+
+	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+		struct gb_cpu *cs = &gb_cpus[c];
+
+		if (c >= nr)
+			break;
+		cs->idle = bpf_cpumask_test_cpu(c, idle);
+		cs->nr_running = cs->idle ? 0 : 1;
+	}
+	scx_bpf_put_idle_cpumask(idle);
+}
+
+s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	struct gb_decision dec = { .cpu = GB_NO_CPU };
+	struct gb_place_ctx *x;
+	bool is_idle = false;
+	s32 cpu = GB_NO_CPU, from;
+
+	gb_stat(GB_STAT_SELECT);
+	if (tc) {
+		gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
+		gb_read_uclamp(p, tc);
+		tc->misfit_to = -1;
+		from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu;
+		gb_refresh_idle();
+		x = gb_fill_task(p, tc, from);
+		if (x)
+			cpu = gb_place_wakeup(&dec);
+	}
+	/* affinity is never the policy's to get wrong: check, else the kernel's choice */
+	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
+		gb_stat(GB_STAT_FALLBACK);
+		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
+		if (is_idle) {
+			gb_stat(GB_STAT_DIRECT);
+			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, gb_slice_ns, 0);
+		}
+		return cpu;
+	}
+	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
+		gb_stat(GB_STAT_DIRECT);
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tc ? gb_task_slice(p) : gb_slice_ns, 0);
+	}
+	if (tc && dec.reason != GB_REASON_NONE)
+		gb_emit(p, tc, wake_flags & SCX_WAKE_FORK ? -1 : prev_cpu, &dec);
+	return cpu;
+}
+
+void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p);
+	u64 vtime, slice = gb_slice_ns;
+	u32 d;
+
+	gb_stat(GB_STAT_ENQUEUE);
+	if (tc && tc->misfit_to >= 0 && bpf_cpumask_test_cpu(tc->misfit_to, p->cpus_ptr))
+		cpu = tc->misfit_to;
+	d = gb_cpu_dom(cpu);
+	if (!tc || d >= gb_m()->nr_domains) {
+		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
+		return;
+	}
+	if (tc->misfit_to >= 0) {
+		tc->misfit_to = -1;
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	}
+	slice = gb_task_slice(p);
+	/* a sleeper gets at most one slice of credit */
+	vtime = tc->vtime;
+	if (vtime + gb_slice_ns < gb_vtime_now)
+		vtime = gb_vtime_now - gb_slice_ns;
+	tc->vtime = vtime;
+	scx_bpf_dsq_insert_vtime(p, d, slice, vtime + slice * 100 / (p->scx.weight ?: 100),
+				 enq_flags);
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
+/* May idle CPU of domain `self` take work queued for domain d? */
+static __always_inline bool gb_may_pull(u32 d, u64 now)
+{
+	if (scx_bpf_dsq_nr_queued(d) <= 0)
+		return false;
+	if (gb_domain_overutilized(gb_m(), gb_cpus, d))
+		return true;
+	return now - gb_doms[d].last_consume_ns > gb_pull_after_ns;
+}
+
+void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
+{
+	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
+	u64 now = scx_bpf_now();
+
+	if (self < nr && scx_bpf_dsq_move_to_local(self)) {
+		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
+		return;
+	}
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+		if (d >= nr)
+			break;
+		if (d == self || !gb_may_pull(d, now))
+			continue;
+		if (scx_bpf_dsq_move_to_local(d)) {
+			gb_doms[d].last_consume_ns = now;
+			gb_stat(GB_STAT_PULL);
+			return;
+		}
+	}
+}
+
+void BPF_STRUCT_OPS(gearbox_runnable, struct task_struct *p, u64 enq_flags)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	if (!tc)
+		return;
+	gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
+	tc->awake_ns = scx_bpf_now();
+}
+
+void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p);
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+
+	if (!tc)
+		return;
+	gb_read_uclamp(p, tc);
+	tc->run_start_ns = scx_bpf_now();
+	if (tc->vtime > gb_vtime_now)
+		gb_vtime_now = tc->vtime;
+	/* the CPU was idle or ran someone else until now: nothing of this task to add */
+	gb_pelt_update(&gb_cpu_pelt[c], tc->run_start_ns / 1000, 0, 0);
+	gb_cpus[c].idle = 0;
+	gb_cpus[c].nr_running = 1;
+	gb_cpus[c].uclamp_min = tc->uclamp_min;
+	gb_cpus[c].uclamp_max = tc->uclamp_max;
+	gb_curr[c].pid = p->pid;
+	bpf_probe_read_kernel_str(gb_curr[c].comm, sizeof(gb_curr[c].comm), p->comm);
+}
+
+/* Account the time p ran since `running` (or the last tick) at the CPU's perf. */
+static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+{
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1), perf = gb_perf_now(cpu);
+	u64 now = scx_bpf_now(), ran_ns = now - tc->run_start_ns;
+
+	tc->run_start_ns = now;
+	gb_pelt_update(&tc->pelt, now / 1000, perf, perf);
+	gb_pelt_update(&gb_cpu_pelt[c], now / 1000, perf, perf);
+	gb_cpus[c].util = gb_cpu_pelt[c].util_avg;
+	gb_cpus[c].runnable = gb_cpu_pelt[c].runnable_avg;
+	gb_cpus[c].perf_cur = perf;
+	/* work done, not wall time: ran_ns at perf/1024 of the fastest CPU's top speed */
+	tc->vtime += (ran_ns * perf >> 10) * 100 / (p->scx.weight ?: 100);
+}
+
+void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p);
+
+	if (!tc)
+		return;
+	gb_account(p, tc, cpu);
+	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
+}
+
+void BPF_STRUCT_OPS(gearbox_quiescent, struct task_struct *p, u64 deq_flags)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	if (tc)
+		gb_util_est_dequeue(&tc->pelt);
+}
+
+/* The perf target of domain d (with the mode's floor), requested for cpu. */
+GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
+{
+	u32 idx = 0, perf, k, nr = gb_m()->nr_domains;
+
+	/* with d a constant the verifier knows the domain's OPPs (read-only data); with d
+	 * unknown the OPP search forks beyond its budget.  So: find the constant equal to d
+	 * (the empty asm keeps clang from turning the search back into d). */
+	for (k = 0; k < GB_SCX_MAX_DOMAINS; k++) {
+		asm volatile("" : "+r"(k));
+		if (k >= nr || k >= GB_SCX_MAX_DOMAINS)
+			return 0;
+		if (k == d)
+			break;
+	}
+	if (k >= GB_SCX_MAX_DOMAINS)
+		return 0;
+	d = k;
+	perf = gb_domain_perf_target(gb_m(), gb_cpus, d, &idx);
+	if (perf < gb_perf_floor[d])
+		perf = gb_perf_floor[d];
+	gb_doms[d].perf_target = perf;
+	gb_doms[d].opp_idx = idx;
+	gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
+	scx_bpf_cpuperf_set(cpu, perf);
+	return 0;
+}
+
+void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p), to;
+	struct gb_decision dec = { .cpu = GB_NO_CPU };
+	struct gb_place_ctx *x;
+	u64 ran_us;
+
+	if (!tc)
+		return;
+	gb_account(p, tc, cpu);
+	gb_request_perf(gb_cpu_dom(cpu), cpu);
+	if (tc->misfit_to >= 0)
+		return;
+	ran_us = (scx_bpf_now() - tc->awake_ns) / 1000;
+	gb_refresh_idle();
+	x = gb_fill_task(p, tc, cpu);
+	if (!x)
+		return;
+	to = gb_place_misfit((u32)cpu, ran_us, gb_push_after_us, &dec);
+	if (to < 0 || to == cpu || !bpf_cpumask_test_cpu(to, p->cpus_ptr))
+		return;
+	tc->misfit_to = to;
+	p->scx.slice = 0;
+	gb_stat(GB_STAT_MISFIT);
+	gb_emit(p, tc, cpu, &dec);
+}
+
+void BPF_STRUCT_OPS(gearbox_set_cpumask, struct task_struct *p, const struct cpumask *mask)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	gb_stat(GB_STAT_CPUMASK);
+	if (tc)
+		tc->misfit_to = -1;
+}
+
+void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	if (tc)
+		tc->vtime = gb_vtime_now;
+}
+
+s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_task_args *args)
+{
+	struct gb_task_ctx *tc;
+
+	tc = bpf_task_storage_get(&gb_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!tc)
+		return -GB_ENOMEM;
+	tc->misfit_to = -1;
+	tc->uclamp_max = GB_UCLAMP_NONE_MAX;
+	return 0;
+}
+
+static __always_inline void gb_set_online(s32 cpu, u8 online)
+{
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+
+	gb_stat(GB_STAT_HOTPLUG);
+	gb_cpus[c].online = online;
+	gb_cpus[c].idle = online;
+	gb_cpus[c].nr_running = 0;
+	gb_cpus[c].uclamp_min = 0;
+}
+
+void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)
+{
+	gb_set_online(cpu, 1);
+}
+
+void BPF_STRUCT_OPS(gearbox_cpu_offline, s32 cpu)
+{
+	gb_set_online(cpu, 0);
+}
+
+s32 BPF_STRUCT_OPS_SLEEPABLE(gearbox_init)
+{
+	u32 d, nr = gb_m()->nr_domains;
+	s32 err;
+
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+		if (d >= nr)
+			break;
+		err = scx_bpf_create_dsq(d, -1);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+void BPF_STRUCT_OPS(gearbox_exit, struct scx_exit_info *ei)
+{
+	gb_scx_record_exit(ei, &gb_exit_kind, &gb_exit_code, gb_exit_msg);
+}
+
+GB_SCX_OPS(gearbox_ops,
+	   .select_cpu = (void *)gearbox_select_cpu,
+	   .enqueue = (void *)gearbox_enqueue,
+	   .dispatch = (void *)gearbox_dispatch,
+	   .runnable = (void *)gearbox_runnable,
+	   .running = (void *)gearbox_running,
+	   .stopping = (void *)gearbox_stopping,
+	   .quiescent = (void *)gearbox_quiescent,
+	   .tick = (void *)gearbox_tick,
+	   .set_cpumask = (void *)gearbox_set_cpumask,
+	   .enable = (void *)gearbox_enable,
+	   .init_task = (void *)gearbox_init_task,
+	   .cpu_online = (void *)gearbox_cpu_online,
+	   .cpu_offline = (void *)gearbox_cpu_offline,
+	   .init = (void *)gearbox_init,
+	   .exit = (void *)gearbox_exit,
+	   .name = "gearbox");

@@ -1,0 +1,419 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * scx_gearbox - loader of the energy-aware sched_ext scheduler (bpf/gearbox.bpf.c).
+ *
+ *   scx_gearbox --profile P.json [--mode energy|balanced|performance] [--socket PATH]
+ *               [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]
+ *
+ * Reads and validates the energy model, checks it against this machine (sched_topo.h), puts it
+ * in the BPF object's read-only data, loads and attaches the struct_ops through a BPF link (so
+ * the scheduler dies with this process, even on SIGKILL), then serves the stats stream until
+ * SIGINT/SIGTERM or until the kernel ejects the scheduler, whose reason it prints.
+ *
+ * Exit status: 0 after a signal or an unregistration, 1 when loading failed or the kernel
+ * ejected the scheduler for an error, 2 on bad usage or a model that does not fit the machine.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "em_profile.h"
+#include "gb_pelt.h"
+#include "gb_policy.h"
+#include "gearbox_abi.h"
+#include "sched_stream.h"
+#include "sched_topo.h"
+#include "gearbox.skel.h"
+
+#define PROG "scx_gearbox"
+#define SCX_EXIT_ERROR 1024                /* enum scx_exit_kind */
+#define SCX_ECODE_ACT_RESTART (1ull << 48) /* enum scx_exit_code */
+#define DEFAULT_SOCKET "/run/scx_gearbox.sock"
+
+struct opts {
+	const char *profile;
+	const char *socket;
+	unsigned mode;
+	unsigned socket_mode;
+	unsigned interval_ms;
+	bool verbose;
+	bool force;
+};
+
+struct run {
+	const struct opts *o;
+	struct em_profile *prof;
+	struct sched_topo topo;
+	struct sched_stream stream;
+	unsigned long long t0_ns;
+	unsigned long long energy_uj;
+};
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static const char *const mode_names[] = { "energy", "balanced", "performance" };
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance]\n"
+		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]\n");
+}
+
+static int parse_uint(const char *s, unsigned base, unsigned lo, unsigned hi, unsigned *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, (int)base);
+	if (errno || end == s || *end || v < lo || v > hi)
+		return -1;
+	*out = (unsigned)v;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
+{
+	static const struct option longopts[] = {
+		{ "profile", required_argument, NULL, 'p' },
+		{ "mode", required_argument, NULL, 'm' },
+		{ "socket", required_argument, NULL, 's' },
+		{ "socket-mode", required_argument, NULL, 'M' },
+		{ "stats-interval", required_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	int c;
+
+	*o = (struct opts){ .socket = DEFAULT_SOCKET, .socket_mode = 0600, .interval_ms = 100 };
+	while ((c = getopt_long(argc, argv, "p:m:s:i:vfh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'p':
+			o->profile = optarg;
+			break;
+		case 'm':
+			for (o->mode = 0; o->mode < 3 && strcmp(optarg, mode_names[o->mode]); o->mode++)
+				;
+			if (o->mode == 3)
+				return gb_err_set(err, EINVAL, "--mode '%s': expected energy, balanced or performance", optarg);
+			break;
+		case 's':
+			o->socket = optarg;
+			break;
+		case 'M':
+			if (parse_uint(optarg, 8, 0, 0777, &o->socket_mode))
+				return gb_err_set(err, EINVAL, "--socket-mode '%s': expected an octal mode such as 0600", optarg);
+			break;
+		case 'i':
+			if (parse_uint(optarg, 10, 10, 60000, &o->interval_ms))
+				return gb_err_set(err, EINVAL, "--stats-interval '%s': expected milliseconds, 10 to 60000", optarg);
+			break;
+		case 'v':
+			o->verbose = true;
+			break;
+		case 'f':
+			o->force = true;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(0);
+		default:
+			return gb_err_set(err, EINVAL, "bad usage (see --help)");
+		}
+	}
+	if (optind < argc)
+		return gb_err_set(err, EINVAL, "unexpected argument '%s'", argv[optind]);
+	if (!o->profile)
+		return gb_err_set(err, EINVAL, "--profile is required");
+	return 0;
+}
+
+static unsigned long long mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ull + (unsigned long long)ts.tv_nsec;
+}
+
+static unsigned long long since_load_us(const struct run *r, unsigned long long t_ns)
+{
+	return t_ns > r->t0_ns ? (t_ns - r->t0_ns) / 1000 : 0;
+}
+
+/* The mode's frequency floor of a domain: nothing, its cheapest OPP, or its top. */
+static unsigned perf_floor(const struct em_domain *pd, unsigned mode)
+{
+	unsigned i, best = 0;
+
+	if (mode == GB_MODE_ENERGY || !pd->nr_opps)
+		return 0;
+	if (mode == GB_MODE_PERFORMANCE)
+		return em_domain_capacity(pd);
+	for (i = 1; i < pd->nr_opps; i++)
+		if (pd->opps[i].cost < pd->opps[best].cost)
+			best = i;
+	return pd->opps[best].perf;
+}
+
+static void fill_before_load(struct run *r, struct gearbox *skel)
+{
+	const struct em_model *m = &r->prof->model;
+	unsigned c, d;
+
+	memcpy((void *)&skel->rodata->gb_model, m, sizeof(*m));
+	skel->rodata->gb_mode = r->o->mode;
+	skel->rodata->gb_has_cpufreq = r->topo.has_cpufreq;
+	for (d = 0; d < m->nr_domains; d++) {
+		skel->rodata->gb_perf_floor[d] = perf_floor(&m->domains[d], r->o->mode);
+		/* the kernel starts every CPU at SCX_CPUPERF_ONE */
+		skel->bss->gb_doms[d].perf_target = em_domain_capacity(&m->domains[d]);
+		skel->bss->gb_doms[d].opp_idx = m->domains[d].nr_opps - 1;
+	}
+	for (c = 0; c < m->nr_cpus && c < EM_MAX_CPUS; c++) {
+		struct gb_cpu *cs = &skel->bss->gb_cpus[c];
+		int dom = em_domain_of_cpu(m, c);
+
+		cs->online = em_cpumask_test(&r->topo.online, c) && c < r->topo.nr_cpus;
+		cs->idle = cs->online;
+		cs->uclamp_max = GB_UCLAMP_NONE_MAX;
+		cs->perf_cur = dom >= 0 ? em_domain_capacity(&m->domains[dom]) : EM_CAPACITY_SCALE;
+	}
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct run *r = ctx;
+	const struct gb_event *e = data;
+	size_t len;
+	char *line;
+
+	if (size < sizeof(*e))
+		return 0;
+	line = sched_fmt_decision(&r->prof->model, e, since_load_us(r, e->t_ns), &len);
+	if (line) {
+		sched_stream_send(&r->stream, line, len);
+		free(line);
+	}
+	return 0;
+}
+
+static void send_sample(struct run *r, struct gearbox *skel)
+{
+	struct sched_sample_src src = {
+		.model = &r->prof->model,
+		.cpus = skel->bss->gb_cpus,
+		.curr = skel->bss->gb_curr,
+		.doms = skel->bss->gb_doms,
+		.nr_cpus = r->prof->model.nr_cpus,
+	};
+	size_t len;
+	char *line = sched_fmt_sample(&src, since_load_us(r, mono_ns()), &r->energy_uj,
+				      r->o->interval_ms * 1000ull, &len);
+
+	if (line) {
+		sched_stream_send(&r->stream, line, len);
+		free(line);
+	}
+}
+
+static void print_stats(struct gearbox *skel, const struct run *r)
+{
+	static const char *const names[GB_NR_STATS] = { "select", "direct", "enqueue",
+		"fallback", "pull", "misfit", "lost", "hotplug", "cpumask" };
+	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.gb_stats);
+	unsigned long long *vals = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*vals));
+	unsigned k;
+
+	if (!vals)
+		return;
+	fprintf(stderr, PROG ":");
+	for (k = 0; k < GB_NR_STATS; k++) {
+		unsigned long long sum = 0;
+		int i;
+
+		if (bpf_map_lookup_elem(fd, &k, vals) == 0)
+			for (i = 0; i < ncpu; i++)
+				sum += vals[i];
+		fprintf(stderr, " %s %llu", names[k], sum);
+	}
+	fprintf(stderr, " readers %u dropped %lu\n", sched_stream_readers(&r->stream),
+		r->stream.dropped);
+	free(vals);
+}
+
+/* --verbose: the verifier's statistics line of every program (its cost is the model's size). */
+#define VLOG_LEN 4096
+static char vlog[32][VLOG_LEN];
+
+static void verifier_stats_on(struct gearbox *skel)
+{
+	struct bpf_program *p;
+	int i = 0;
+
+	bpf_object__for_each_program(p, skel->obj) {
+		if (i >= 32)
+			break;
+		bpf_program__set_log_level(p, 4);
+		bpf_program__set_log_buf(p, vlog[i++], VLOG_LEN);
+	}
+}
+
+static void verifier_stats_print(struct gearbox *skel)
+{
+	struct bpf_program *p;
+	int i = 0;
+
+	bpf_object__for_each_program(p, skel->obj) {
+		const char *l;
+
+		if (i >= 32)
+			break;
+		l = strstr(vlog[i++], "processed ");
+		if (l)
+			fprintf(stderr, PROG ": verifier: %s: %.*s\n", bpf_program__name(p),
+				(int)strcspn(l, "\n"), l);
+	}
+}
+
+/* Loads, attaches and serves until a signal or an exit, whose kind and code it returns. */
+static int run_once(struct run *r, unsigned long long *kind, unsigned long long *code)
+{
+	struct ring_buffer *rb = NULL;
+	struct bpf_link *link = NULL;
+	struct gearbox *skel;
+	unsigned long long next_ns;
+	int rc = 0;
+
+	skel = gearbox__open();
+	if (!skel) {
+		fprintf(stderr, PROG ": error: opening the BPF object: %s\n", strerror(errno));
+		return -1;
+	}
+	fill_before_load(r, skel);
+	if (r->o->verbose)
+		verifier_stats_on(skel);
+	if (gearbox__load(skel)) {
+		fprintf(stderr, PROG ": error: loading the BPF program: %s (is this a sched_ext kernel? run with root; the verifier log is above)\n",
+			strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	if (r->o->verbose)
+		verifier_stats_print(skel);
+	link = bpf_map__attach_struct_ops(skel->maps.gearbox_ops);
+	if (!link) {
+		fprintf(stderr, PROG ": error: attaching: %s (another sched_ext scheduler loaded?)\n",
+			strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	r->t0_ns = mono_ns();
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.gb_events), on_event, r, NULL);
+	fprintf(stderr, PROG ": attached, mode %s, model %s, stats on %s\n",
+		mode_names[r->o->mode], r->prof->soc, r->o->socket);
+	next_ns = mono_ns() + r->o->interval_ms * 1000000ull;
+	while (!stop_requested && !__atomic_load_n(&skel->bss->gb_exit_kind, __ATOMIC_ACQUIRE)) {
+		struct pollfd pf[2] = { { .fd = r->stream.listen_fd, .events = POLLIN },
+					{ .fd = rb ? ring_buffer__epoll_fd(rb) : -1, .events = POLLIN } };
+		unsigned long long now = mono_ns();
+		int wait_ms = now >= next_ns ? 0 : (int)((next_ns - now) / 1000000) + 1;
+
+		if (poll(pf, 2, wait_ms) > 0 && (pf[0].revents & POLLIN))
+			sched_stream_accept(&r->stream);
+		if (rb)
+			ring_buffer__consume(rb);
+		if (mono_ns() >= next_ns) {
+			next_ns += r->o->interval_ms * 1000000ull;
+			send_sample(r, skel);
+			if (r->o->verbose)
+				print_stats(skel, r);
+		}
+	}
+	bpf_link__destroy(link);
+	link = NULL;
+	*kind = skel->bss->gb_exit_kind;
+	*code = skel->bss->gb_exit_code;
+	if (*kind)
+		fprintf(stderr, PROG ": the kernel %s the scheduler (exit kind %llu, code %#llx): %s\n",
+			*kind >= SCX_EXIT_ERROR ? "ejected" : "unloaded", *kind, *code,
+			skel->bss->gb_exit_msg);
+out:
+	ring_buffer__free(rb);
+	bpf_link__destroy(link);
+	gearbox__destroy(skel);
+	return rc;
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+int main(int argc, char **argv)
+{
+	static struct em_profile prof;
+	struct run r = { .prof = &prof };
+	unsigned long long kind = 0, code = 0;
+	char assumed[512];
+	struct gb_err err = { 0 };
+	struct opts o;
+
+	if (parse_args(argc, argv, &o, &err)) {
+		gb_report_error(PROG, &err);
+		usage(stderr);
+		return 2;
+	}
+	r.o = &o;
+	if (em_profile_load_file(o.profile, &prof, false, NULL, &err) ||
+	    sched_topo_read(&r.topo, &err)) {
+		gb_report_error(PROG, &err);
+		return 2;
+	}
+	if (sched_topo_check(&prof.model, &r.topo, o.force, GB_SCX_MAX_CPUS, GB_SCX_MAX_DOMAINS,
+			     assumed, sizeof(assumed), &err)) {
+		gb_err_prefix(&err, "%s", o.profile);
+		gb_report_error(PROG, &err);
+		return 2;
+	}
+	if (assumed[0])
+		fprintf(stderr, PROG ": %s%s\n", o.force ? "--force: " : "", assumed);
+	if (sched_stream_open(&r.stream, o.socket, o.socket_mode, &err)) {
+		gb_report_error(PROG, &err);
+		return 1;
+	}
+	r.stream.hello = sched_fmt_hello(&prof, mode_names[o.mode], &r.stream.hello_len);
+	libbpf_set_print(libbpf_print);
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	do {
+		kind = code = 0;
+		if (run_once(&r, &kind, &code) < 0) {
+			sched_stream_close(&r.stream);
+			return 1;
+		}
+	} while (!stop_requested && (code & SCX_ECODE_ACT_RESTART));
+	sched_stream_close(&r.stream);
+	fprintf(stderr, PROG ": detached\n");
+	return kind >= SCX_EXIT_ERROR ? 1 : 0;
+}

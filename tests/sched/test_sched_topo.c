@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_sched_topo.c - the loader's host-side parts: the model/machine check against fake sysfs
+ * trees, the stream records, and the stats socket's treatment of slow readers.
+ *
+ *   test_sched_topo EM_PROFILES_DIR TESTS_SCHED_DIR
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "../unit/tap.h"
+#include "em_profile.h"
+#include "sched_stream.h"
+#include "sched_topo.h"
+
+static const char *models_dir;
+static char tmp[256];
+static struct em_profile prof;
+
+static void put(const char *rel, const char *text)
+{
+	char path[512], cmd[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", tmp, rel);
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname '%s')\"", path);
+	if (system(cmd) != 0)
+		return;
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* A fake /sys/devices/system/cpu with `possible` CPUs and the given cpufreq policies. */
+static void fake_sysfs(const char *possible, const char *const *policies)
+{
+	char cmd[300], rel[64];
+	int i;
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", tmp, tmp);
+	if (system(cmd) != 0)
+		return;
+	put("possible", possible);
+	put("online", possible);
+	for (i = 0; policies && policies[i]; i++) {
+		snprintf(rel, sizeof(rel), "cpufreq/policy%d/related_cpus", i);
+		put(rel, policies[i]);
+	}
+	setenv("GEARBOX_SYSFS_CPU", tmp, 1);
+}
+
+static int load(const char *name)
+{
+	char path[512];
+	struct gb_err err;
+
+	snprintf(path, sizeof(path), "%s/%s.json", models_dir, name);
+	return em_profile_load_file(path, &prof, false, NULL, &err);
+}
+
+static int check(bool force, char *assumed, struct gb_err *err)
+{
+	struct sched_topo t;
+
+	if (sched_topo_read(&t, err))
+		return -100;
+	return sched_topo_check(&prof.model, &t, force, GB_SCX_MAX_CPUS, GB_SCX_MAX_DOMAINS,
+				assumed, 512, err);
+}
+
+static void test_model_with_fewer_cpus_than_machine_is_refused_with_counts(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-3\n", NULL);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "the model has 8 CPUs, this machine has 4");
+	CHECK_STR_CONTAINS(err.msg, "--force");
+}
+
+static void test_force_maps_a_mismatched_model_and_says_what_it_assumed(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-3\n", NULL);
+	CHECK_EQ_I(check(true, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "model CPU ids are taken as machine CPU ids");
+}
+
+static void test_without_cpufreq_domains_map_onto_cpu_ids(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "no cpufreq");
+}
+
+static void test_matching_cpufreq_policies_are_accepted_silently(void)
+{
+	static const char *const pol[] = { "0-3\n", "4-6\n", "7\n", NULL };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", pol);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_EQ_U(strlen(assumed), 0);
+}
+
+static void test_different_cpufreq_grouping_is_refused_naming_the_domain(void)
+{
+	static const char *const pol[] = { "0-3\n", "4-7\n", NULL };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", pol);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "model domain 1 CPUs 4-6 match no cpufreq policy");
+	CHECK_STR_CONTAINS(err.msg, "[0-3] [4-7]");
+	CHECK_EQ_I(check(true, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "the model's grouping is used");
+}
+
+static void test_model_beyond_the_bpf_limits_is_refused_even_with_force(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	prof.model.nr_cpus = GB_SCX_MAX_CPUS + 1;
+	fake_sysfs("0-63\n", NULL);
+	CHECK_EQ_I(check(true, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "scx_gearbox is built for at most 32 CPUs");
+}
+
+static void test_hello_describes_the_model_in_stream_format(void)
+{
+	size_t len;
+	char *line;
+
+	CHECK(load("sm8250") == 0);
+	line = sched_fmt_hello(&prof, "energy", &len);
+	CHECK_STR_CONTAINS(line, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":\"sm8250\",\"policy\":\"energy\",\"nr_cpus\":8,");
+	CHECK_STR_CONTAINS(line, "{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,");
+	CHECK(line && line[len - 1] == '\n' && strlen(line) == len);
+	free(line);
+}
+
+static void test_decision_record_converts_cost_to_microwatts(void)
+{
+	struct gb_event e = { .t_ns = 0, .pid = 42, .from = 7, .to = 4,
+			      .reason = GB_REASON_POWER_MISFIT, .energy_delta = -810000,
+			      .util = 290, .uclamp_max = 300, .opp_idx = 0, .prev_opp_idx = 19 };
+	size_t len;
+	char *line;
+
+	CHECK(load("sm8250") == 0);
+	memcpy(e.comm, "me\"dia", 7);
+	line = sched_fmt_decision(&prof.model, &e, 1234, &len);
+	CHECK_STR_CONTAINS(line, "\"t_us\":1234,\"pid\":42,\"comm\":\"me\\\"dia\",\"from\":7,\"to\":4,\"reason\":\"power_misfit\",\"power_delta_uw\":-81000,");
+	CHECK_STR_CONTAINS(line, "\"to_cap\":876,\"to_freq_khz\":710400");
+	CHECK_STR_CONTAINS(line, "\"from_cap\":1024,\"from_freq_khz\":");
+	free(line);
+}
+
+static void test_sample_estimates_power_from_the_opp_and_utilization(void)
+{
+	static struct gb_cpu cpus[EM_MAX_CPUS];
+	static struct gb_cpu_curr curr[EM_MAX_CPUS];
+	static struct gb_dom_state doms[EM_MAX_DOMAINS];
+	struct sched_sample_src src = { &prof.model, cpus, curr, doms, 8 };
+	unsigned long long energy = 0;
+	const struct em_opp *o;
+	char want[128];
+	size_t len;
+	char *line;
+
+	CHECK(load("sm8250") == 0);
+	for (int c = 0; c < 8; c++)
+		cpus[c].online = 1;
+	cpus[7].util = 512;
+	doms[2].opp_idx = 10;
+	doms[2].perf_target = 640;
+	curr[7].pid = 9;
+	memcpy(curr[7].comm, "game", 5);
+	o = &prof.model.domains[2].opps[10];
+	line = sched_fmt_sample(&src, 100, &energy, 1000000, &len);
+	snprintf(want, sizeof(want), "{\"id\":2,\"util\":512,\"perf_target\":640,\"freq_khz\":%u,\"power_uw\":%llu,",
+		 o->freq_khz, (unsigned long long)o->power_uw * 512 / o->perf);
+	CHECK_STR_CONTAINS(line, want);
+	CHECK_STR_CONTAINS(line, "{\"cpu\":7,\"util\":512,\"pid\":9,\"comm\":\"game\"}");
+	CHECK_EQ_U(energy, (unsigned long long)o->power_uw * 512 / o->perf);
+	free(line);
+}
+
+static int connect_to(const char *path)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (fd >= 0 && connect(fd, (struct sockaddr *)&sa, sizeof(sa))) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void test_socket_is_0600_and_a_slow_reader_is_dropped_not_waited_for(void)
+{
+	struct sched_stream s = { 0 };
+	struct gb_err err = { 0 };
+	char path[300], buf[64], line[4096];
+	struct stat st;
+	int fast, slow, i;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s.sock", tmp);
+	CHECK(sched_stream_open(&s, path, 0600, &err) == 0);
+	CHECK(stat(path, &st) == 0 && (st.st_mode & 0777) == 0600);
+	s.hello = strdup("{\"type\":\"hello\"}\n");
+	s.hello_len = strlen(s.hello);
+	fast = connect_to(path);
+	slow = connect_to(path);
+	sched_stream_accept(&s);
+	CHECK_EQ_U(sched_stream_readers(&s), 2);
+	n = read(fast, buf, sizeof(buf) - 1);
+	CHECK(n == (ssize_t)s.hello_len && !memcmp(buf, s.hello, s.hello_len));
+	memset(line, 'x', sizeof(line));
+	line[sizeof(line) - 1] = '\n';
+	/* the slow reader never reads: its buffer fills and it is dropped; the fast one drains */
+	for (i = 0; i < 2000 && sched_stream_readers(&s) == 2; i++) {
+		sched_stream_send(&s, line, sizeof(line));
+		while (recv(fast, line, sizeof(line), MSG_DONTWAIT) > 0)
+			memset(line, 'x', sizeof(line) - 1);
+		line[sizeof(line) - 1] = '\n';
+	}
+	CHECK_EQ_U(sched_stream_readers(&s), 1);
+	CHECK_EQ_U(s.dropped, 1);
+	while (read(slow, line, sizeof(line)) > 0)
+		;
+	close(fast);
+	close(slow);
+	sched_stream_close(&s);
+	CHECK(access(path, F_OK) != 0);
+}
+
+int main(int argc, char **argv)
+{
+	models_dir = argc > 1 ? argv[1] : "em-profiles";
+	snprintf(tmp, sizeof(tmp), "/tmp/gb-sched-topo.%d", (int)getpid());
+	TAP_RUN(test_model_with_fewer_cpus_than_machine_is_refused_with_counts);
+	TAP_RUN(test_force_maps_a_mismatched_model_and_says_what_it_assumed);
+	TAP_RUN(test_without_cpufreq_domains_map_onto_cpu_ids);
+	TAP_RUN(test_matching_cpufreq_policies_are_accepted_silently);
+	TAP_RUN(test_different_cpufreq_grouping_is_refused_naming_the_domain);
+	TAP_RUN(test_model_beyond_the_bpf_limits_is_refused_even_with_force);
+	TAP_RUN(test_hello_describes_the_model_in_stream_format);
+	TAP_RUN(test_decision_record_converts_cost_to_microwatts);
+	TAP_RUN(test_sample_estimates_power_from_the_opp_and_utilization);
+	TAP_RUN(test_socket_is_0600_and_a_slow_reader_is_dropped_not_waited_for);
+	{
+		char cmd[300];
+
+		snprintf(cmd, sizeof(cmd), "rm -rf '%s'", tmp);
+		if (system(cmd) != 0)
+			printf("# could not remove %s\n", tmp);
+	}
+	return tap_done();
+}
