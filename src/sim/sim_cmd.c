@@ -208,6 +208,11 @@ int cmd_sim(int argc, char **argv)
 		gb_report_error("gearbox sim", &err);
 		goto out;
 	}
+	for (u32 i = 0; i < w.nr_tasks; i++)
+		if (w.tasks[i].sched.policy != WL_SCHED_OTHER || w.tasks[i].sched.nice)
+			gb_warn("gearbox sim", "%s: task %s: %s, nice %d: simulated as a fair task "
+				"of nice 0 (docs/sim.md, limits)", w.name, w.tasks[i].name,
+				wl_policy_name(w.tasks[i].sched.policy), w.tasks[i].sched.nice);
 	for (unsigned i = 0; i < n; i++) {
 		struct sim_options o = opt;
 		int r;

@@ -187,6 +187,19 @@ static void test_capped_task_running_long_is_pushed_off_big_core(void)
 	CHECK(gb.energy_j < 0.95 * ml.energy_j);
 }
 
+/* The other reference policies do what their names say. */
+static void test_performance_uses_big_core_and_rework_pushes_capped_task(void)
+{
+	if (!run(sm8250, "lisa_one_small", SIM_POLICY_PERFORMANCE, &ml) ||
+	    !run(sm8250, "q5_uclamp_max_long", SIM_POLICY_REWORK, &gb)) {
+		CHECK(0);
+		return;
+	}
+	CHECK(share(&ml, "small", "big") > 0.9);
+	CHECK(share(&gb, "capped", "big") < 0.1);     /* task_stuck_on_cpu() push */
+	CHECK(gb.misfit_moves >= 1);
+}
+
 /* LISA's EAS behaviour cases */
 static const char *lisa_case;
 static const struct em_profile *lisa_prof;
@@ -225,6 +238,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_capped_tasks_use_room_beyond_full_little_cores);
 	TAP_RUN(test_overutilized_big_core_does_not_scramble_little_placement);
 	TAP_RUN(test_capped_task_running_long_is_pushed_off_big_core);
+	TAP_RUN(test_performance_uses_big_core_and_rework_pushes_capped_task);
 	for (size_t s = 0; s < sizeof(socs) / sizeof(socs[0]); s++)
 		for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 			lisa_case = cases[c];
