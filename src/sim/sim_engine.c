@@ -20,39 +20,6 @@
 
 #include "sim_internal.h"
 
-static const struct sim_policy_ops *const policy_ops[SIM_NR_POLICIES] = {
-	[SIM_POLICY_GEARBOX] = &sim_ops_gearbox,
-	[SIM_POLICY_MAINLINE] = &sim_ops_mainline,
-	[SIM_POLICY_REWORK] = &sim_ops_rework,
-	[SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
-	[SIM_POLICY_ORACLE] = &sim_ops_oracle,
-};
-
-int sim_policy_parse(const char *name)
-{
-	for (int i = 0; i < SIM_NR_POLICIES; i++)
-		if (!strcmp(name, policy_ops[i]->name))
-			return i;
-	return -1;
-}
-
-const char *sim_policy_name(enum sim_policy_id id)
-{
-	return id < SIM_NR_POLICIES ? policy_ops[id]->name : "?";
-}
-
-void sim_options_defaults(struct sim_options *opt)
-{
-	if (!opt->tick_us)
-		opt->tick_us = 4000;
-	if (!opt->dvfs_rate_us)
-		opt->dvfs_rate_us = 500;
-	if (!opt->push_after_us)
-		opt->push_after_us = 8000;
-	if (!opt->sample_us)
-		opt->sample_us = 10000;
-}
-
 u32 sim_cpu_capacity(const struct sim *s, u32 cpu)
 {
 	return em_domain_capacity(&s->m->domains[s->m->cpu_domain[cpu]]);
@@ -229,6 +196,15 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 	enqueue(s, t, cpu);
 }
 
+/* The first CPU of the model in t's affinity (the loader checked that there is one). */
+static s32 first_allowed(const struct sim *s, const struct sim_task *t)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (em_cpumask_test(&t->allowed, c) && s->m->cpu_domain[c] != 0xff)
+			return (s32)c;
+	return s->m->domains[0].first_cpu;
+}
+
 /* post_init_entity_util_avg(): a new task starts with half of its CPU's spare capacity. */
 static void post_init_util(struct sim *s, struct sim_task *t, u32 cpu)
 {
@@ -251,12 +227,8 @@ static void place(struct sim *s, struct sim_task *t)
 	sim_refresh(s);
 	cpu = s->ops->select(s, t, fork, &reason, &delta);
 	s->decisions++;
-	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu)) {
-		/* a policy bug must not break affinity: first allowed CPU */
-		for (cpu = 0; cpu < (s32)s->m->nr_cpus; cpu++)
-			if (em_cpumask_test(&t->allowed, (u32)cpu))
-				break;
-	}
+	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu))
+		cpu = first_allowed(s, t);   /* a policy bug must not break affinity */
 	if (fork || cpu != t->cpu) {
 		if (!fork) {
 			t->st.migrations++;
@@ -313,8 +285,7 @@ static void complete(struct sim *s, u32 cpu)
 			sim_refresh(s);
 			to = s->ops->select(s, t, false, &reason, &delta);
 			if (to < 0 || !em_cpumask_test(&t->allowed, (u32)to))
-				for (to = 0; !em_cpumask_test(&t->allowed, (u32)to); to++)
-					;
+				to = first_allowed(s, t);
 			sim_migrate(s, t, (u32)to, GB_REASON_AFFINITY, delta);
 		} else if (t->yield_pending && s->cpus[cpu].nr_queued) {
 			t->yield_pending = 0;
@@ -467,7 +438,7 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	s->opt = *opt;
 	sim_options_defaults(&s->opt);
 	s->policy = policy;
-	s->ops = policy_ops[policy];
+	s->ops = sim_policy_ops_of(policy);
 	s->end_us = opt->duration_us ? opt->duration_us : w->global.duration_us;
 	if (!s->end_us)
 		return gb_err_set(err, EINVAL, "%s: the workload runs forever: give --duration",
@@ -507,60 +478,6 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	if (s->ops->prepare)
 		return s->ops->prepare(s, err);
 	return 0;
-}
-
-static double lat_percentile(const struct sim *s, double q)
-{
-	u64 total = 0, acc = 0;
-
-	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++)
-		total += s->lat_hist[b];
-	if (!total)
-		return 0;
-	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++) {
-		acc += s->lat_hist[b];
-		if ((double)acc >= q * (double)total)
-			return b < 2048 ? (double)b : 2048.0 + (double)(b - 2048) * 64 + 32;
-	}
-	return 0;
-}
-
-static void sim_results(const struct sim *s, struct sim_result *res)
-{
-	double dur = (double)s->end_us;
-
-	memset(res, 0, sizeof(*res));
-	res->policy = s->policy;
-	res->duration_us = s->end_us;
-	res->nr_domains = s->m->nr_domains;
-	for (u32 d = 0; d < s->m->nr_domains; d++) {
-		struct sim_domain_result *r = &res->domains[d];
-		const struct em_domain *pd = &s->m->domains[d];
-		u64 busy = 0;
-
-		memcpy(r->name, pd->name, EM_NAME_LEN);
-		r->energy_j = (double)s->doms[d].energy_puj / 1e12;
-		r->avg_freq_khz = (double)s->doms[d].freq_khz_us / dur;
-		r->overutilized_pct = 100.0 * (double)s->doms[d].ou_us / dur;
-		for (u32 c = 0; c < s->m->nr_cpus; c++)
-			if (s->m->cpu_domain[c] == d)
-				busy += s->cpus[c].busy_us;
-		r->busy_pct = pd->nr_cpus ? 100.0 * (double)busy / (dur * pd->nr_cpus) : 0;
-		res->energy_j += r->energy_j;
-	}
-	for (u32 i = 0; i < s->nr_tasks; i++) {
-		res->activations += s->tasks[i].st.activations;
-		res->late += s->tasks[i].st.late;
-		if (i < SIM_MAX_REPORT_TASKS)
-			res->tasks[res->nr_tasks++] = s->tasks[i].st;
-	}
-	res->wakeups = s->wakeups;
-	res->wake_lat_p50_us = lat_percentile(s, 0.50);
-	res->wake_lat_p99_us = lat_percentile(s, 0.99);
-	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
-	res->migrations = s->migrations;
-	res->misfit_moves = s->misfit_moves;
-	res->decisions = s->decisions;
 }
 
 int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
@@ -623,7 +540,7 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 	}
 	if (s->opt.trace)
 		sim_trace_end(s);
-	sim_results(s, res);
+	sim_collect_results(s, res);
 out:
 	free(s->tasks);
 	free(s->timer_next_us);

@@ -118,6 +118,9 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t);
 /* a sleeping or blocked task whose event completed continues its program (may need a CPU) */
 void sim_wake(struct sim *s, struct sim_task *t);
 
+const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
+void sim_collect_results(const struct sim *s, struct sim_result *res);
+
 /* engine services for the policies */
 void sim_refresh(struct sim *s);
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt);

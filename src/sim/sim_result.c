@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_result.c - the policy table, option defaults, and the summary of a finished run
+ * (struct sim_result) from the engine's counters.
+ */
+#include "sim_internal.h"
+
+static const struct sim_policy_ops *const policy_ops[SIM_NR_POLICIES] = {
+	[SIM_POLICY_GEARBOX] = &sim_ops_gearbox,
+	[SIM_POLICY_MAINLINE] = &sim_ops_mainline,
+	[SIM_POLICY_REWORK] = &sim_ops_rework,
+	[SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
+	[SIM_POLICY_ORACLE] = &sim_ops_oracle,
+};
+
+int sim_policy_parse(const char *name)
+{
+	for (int i = 0; i < SIM_NR_POLICIES; i++)
+		if (!strcmp(name, policy_ops[i]->name))
+			return i;
+	return -1;
+}
+
+const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id)
+{
+	return policy_ops[id];
+}
+
+const char *sim_policy_name(enum sim_policy_id id)
+{
+	return id < SIM_NR_POLICIES ? policy_ops[id]->name : "?";
+}
+
+void sim_options_defaults(struct sim_options *opt)
+{
+	if (!opt->tick_us)
+		opt->tick_us = 4000;
+	if (!opt->dvfs_rate_us)
+		opt->dvfs_rate_us = 500;
+	if (!opt->push_after_us)
+		opt->push_after_us = 8000;
+	if (!opt->sample_us)
+		opt->sample_us = 10000;
+}
+
+static double lat_percentile(const struct sim *s, double q)
+{
+	u64 total = 0, acc = 0;
+
+	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++)
+		total += s->lat_hist[b];
+	if (!total)
+		return 0;
+	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++) {
+		acc += s->lat_hist[b];
+		if ((double)acc >= q * (double)total)
+			return b < 2048 ? (double)b : 2048.0 + (double)(b - 2048) * 64 + 32;
+	}
+	return 0;
+}
+
+void sim_collect_results(const struct sim *s, struct sim_result *res)
+{
+	double dur = (double)s->end_us;
+
+	memset(res, 0, sizeof(*res));
+	res->policy = s->policy;
+	res->duration_us = s->end_us;
+	res->nr_domains = s->m->nr_domains;
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		struct sim_domain_result *r = &res->domains[d];
+		const struct em_domain *pd = &s->m->domains[d];
+		u64 busy = 0;
+
+		memcpy(r->name, pd->name, EM_NAME_LEN);
+		r->energy_j = (double)s->doms[d].energy_puj / 1e12;
+		r->avg_freq_khz = (double)s->doms[d].freq_khz_us / dur;
+		r->overutilized_pct = 100.0 * (double)s->doms[d].ou_us / dur;
+		for (u32 c = 0; c < s->m->nr_cpus; c++)
+			if (s->m->cpu_domain[c] == d)
+				busy += s->cpus[c].busy_us;
+		r->busy_pct = pd->nr_cpus ? 100.0 * (double)busy / (dur * pd->nr_cpus) : 0;
+		res->energy_j += r->energy_j;
+	}
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		res->activations += s->tasks[i].st.activations;
+		res->late += s->tasks[i].st.late;
+		if (i < SIM_MAX_REPORT_TASKS)
+			res->tasks[res->nr_tasks++] = s->tasks[i].st;
+	}
+	res->wakeups = s->wakeups;
+	res->wake_lat_p50_us = lat_percentile(s, 0.50);
+	res->wake_lat_p99_us = lat_percentile(s, 0.99);
+	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
+	res->migrations = s->migrations;
+	res->misfit_moves = s->misfit_moves;
+	res->decisions = s->decisions;
+}
+
