@@ -114,6 +114,11 @@ void reason_describe(const struct top_model *m, const struct stream_decision *d,
 			snprintf(buf, len, "cheapest OPP: %s", a);
 			break;
 		}
+		if (!strcmp(cpu_domain_name(m, d->from), cpu_domain_name(m, d->to))) {
+			/* same domain, same OPP: the choice was between its CPUs */
+			snprintf(buf, len, "cheaper CPU in %s", cpu_domain_name(m, d->to));
+			break;
+		}
 		domain_at(m, d->from, d->from_freq_khz, b, sizeof(b));
 		snprintf(buf, len, "cheaper OPP: %s vs %s", a, b);
 		break;

@@ -97,6 +97,17 @@ static void test_power_misfit_names_the_clamp_and_the_costly_domain(void)
 	CHECK_STR_CONTAINS(buf, "power misfit: uclamp_max 300 on big");
 }
 
+static void test_move_within_a_domain_is_worded_as_a_cheaper_cpu(void)
+{
+	char buf[128];
+	struct stream_decision d = decision("wakeup_energy", 4, 5);
+
+	topo();
+	reason_describe(m, &d, buf, sizeof(buf));
+	CHECK_STR_CONTAINS(buf, "cheaper CPU in mid");
+	CHECK(!strstr(buf, "vs"));
+}
+
 static void test_cheaper_opp_compares_target_and_source_opps_in_ghz(void)
 {
 	char buf[128];
@@ -202,6 +213,7 @@ int main(void)
 	TAP_RUN(test_capacity_misfit_claims_the_margin_only_when_the_numbers_show_it);
 	TAP_RUN(test_power_misfit_names_the_clamp_and_the_costly_domain);
 	TAP_RUN(test_cheaper_opp_compares_target_and_source_opps_in_ghz);
+	TAP_RUN(test_move_within_a_domain_is_worded_as_a_cheaper_cpu);
 	TAP_RUN(test_every_known_reason_is_a_sentence_not_its_code);
 	TAP_RUN(test_unknown_reason_code_is_shown_verbatim);
 	TAP_RUN(test_move_names_cpus_and_domains);
