@@ -37,7 +37,8 @@ load() {
 	esac
 	spid=$!
 	if ! wait_state enabled 180; then
-		echo "NOTE $1 did not load: state $(state): $(tail -n 3 /tmp/sched.log | tr '\n' ' ')"
+		echo "NOTE $1 did not load within 180 s: state $(state); its output: $(head -c 600 /tmp/sched.log | tr '\n' ' ')"
+		echo "NOTE kernel: $(dmesg | grep -i sched_ext | tail -n 3 | tr '\n' ' ')"
 		stop_loader
 		return 1
 	fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-only
-"""bench smoke test (meson suite 'bench'): `bench/run --quick energy` on one model writes a
-valid results file and plot, and bad usage exits 2.  TAP on stdout.
+"""bench smoke test (meson suite 'bench'): `bench/run --quick energy` on one model and a few
+workloads (scenarios and mobile mixes, so that it stays well under 20 s with a sanitized
+gearbox) writes a valid results file and plot, and bad usage exits 2.  TAP on stdout.
 
 usage: test_smoke.py GEARBOX OUTDIR
 """
@@ -32,7 +33,8 @@ def main():
     gearbox, out = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     run = os.path.join(HERE, "run")
     p = subprocess.run([sys.executable, run, "--quick", "--no-build", "--gearbox", gearbox,
-                        "--models", "sm8250", "--out", out, "energy"],
+                        "--models", "sm8250", "--workloads", "q1_,q2_,lisa_one,lisa_two_big.,video,idle",
+                        "--out", out, "energy"],
                        capture_output=True, text=True)
     check(p.returncode == 0, "quick_energy_run_exits_0", p.stdout + p.stderr)
     path = os.path.join(out, "bench-energy.json")

@@ -31,6 +31,7 @@ def machine():
     except OSError:
         load = []
     return {
+        "tree": tree(),
         "cpu_model": model,
         "online_cpus": os.cpu_count(),
         "kernel": platform.release(),
@@ -39,10 +40,17 @@ def machine():
     }
 
 
+def tree():
+    """The commit measured, and whether the working tree differed from it: other engineers'
+    uncommitted work is part of what a run in the shared tree measures."""
+    rc, out, _ = run(["git", "-C", ROOT, "describe", "--always", "--dirty"], timeout=30)
+    return out.strip() if rc == 0 else "unknown"
+
+
 def machine_line(m):
     load = "/".join("%.1f" % x for x in m.get("loadavg_at_start", []))
-    return "machine: %s, %s CPUs, Linux %s, load %s" % (
-        m["cpu_model"], m["online_cpus"], m["kernel"], load or "?")
+    return "machine: %s, %s CPUs, Linux %s, load %s; tree %s" % (
+        m["cpu_model"], m["online_cpus"], m["kernel"], load or "?", m.get("tree", "?"))
 
 
 def run(cmd, timeout=None, cwd=None, env=None):
@@ -57,8 +65,12 @@ def run(cmd, timeout=None, cwd=None, env=None):
         return -1, "", str(e)
 
 
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
 def cmdline(cmd):
-    return " ".join(shlex.quote(str(c)) for c in cmd)
+    """The command as a shell line, paths inside the tree relative to its top."""
+    return " ".join(shlex.quote(str(c).replace(ROOT + "/", "")) for c in cmd)
 
 
 def log(msg):

@@ -34,9 +34,11 @@ def category(path):
     return "scenario"
 
 
-def workloads(root):
+def workloads(root, only=None):
     found = sorted(glob.glob(os.path.join(root, "tests/scenarios/workloads/*.json")))
     found += sorted(glob.glob(os.path.join(root, "bench/workloads/*.json")))
+    if only:
+        found = [w for w in found if any(o in os.path.basename(w) for o in only)]
     return found
 
 
@@ -145,6 +147,21 @@ def summarize(cases):
             "max_gearbox_vs_mainline": max(c["energy_vs_mainline"]["gearbox"] for c in xs),
         }
     s["categories"] = cats
+    per_wl = {}
+    for w in sorted({c["workload"] for c in ok}, key=lambda w: (category(w), w)):
+        xs = [c for c in ok if c["workload"] == w]
+        row = {"category": xs[0]["category"], "models": len(xs)}
+        for p in ["gearbox", "rework", "performance", "oracle"]:
+            row["geomean_%s_vs_mainline" % p] = common.geomean(
+                [c["energy_vs_mainline"][p] for c in xs])
+        row["geomean_gearbox_vs_oracle"] = common.geomean(
+            [c["energy_vs_oracle"]["gearbox"] for c in xs])
+        for p in POLICIES:
+            row["late_%s" % p] = sum(c["policies"][p]["late_activations"] for c in xs
+                                     if p in c["policies"])
+        row["activations_mainline"] = sum(c["policies"]["mainline"]["activations"] for c in xs)
+        per_wl[w] = row
+    s["workloads"] = per_wl
     tg = {}
     for key in ["energy_vs_mainline", "late_not_above_mainline", "lisa_within_5pct_of_oracle",
                 "not_worse_than_rework", "strictly_better_than_rework"]:
@@ -187,6 +204,17 @@ def print_report(doc):
                      str(v["late_activations"]), str(v["activations"])])
     common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "activations"])
     print()
+    rows = []
+    for w, v in s["workloads"].items():
+        rows.append([os.path.basename(w)[:-5], v["category"]] +
+                    [common.fmt_ratio(v["geomean_%s_vs_mainline" % p])
+                     for p in ["gearbox", "rework", "performance", "oracle"]] +
+                    [common.fmt_ratio(v["geomean_gearbox_vs_oracle"])] +
+                    [str(v["late_%s" % p]) for p in POLICIES] + [str(v["activations_mainline"])])
+    print("per workload, geometric mean over the models; late activations summed")
+    common.table(rows, ["workload", "category", "gb/ml", "rw/ml", "pf/ml", "or/ml", "gb/or",
+                        "late:gb", "ml", "rw", "pf", "or", "activ(ml)"])
+    print()
     for cat, v in s["categories"].items():
         print("category %-8s %3d cases: gearbox/mainline geomean %s, worst %s" % (
             cat, v["cases"], common.fmt_ratio(v["geomean_gearbox_vs_mainline"]),
@@ -209,9 +237,9 @@ def print_report(doc):
 def run_part(ctx):
     dur = 1 if ctx.quick else None
     cases = []
-    wls, mds = workloads(ctx.root), models(ctx.root, ctx.quick, ctx.models)
+    wls, mds = workloads(ctx.root, ctx.workloads), models(ctx.root, ctx.quick, ctx.models)
     if not wls:
-        raise common.Skip("no workloads found")
+        raise common.Skip("no workloads found (tests/scenarios/workloads, bench/workloads)")
     common.log("energy: %d workloads x %d models%s" % (len(wls), len(mds),
                " (quick: 1 s simulated each)" if ctx.quick else ""))
     for wl in wls:

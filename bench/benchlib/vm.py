@@ -45,7 +45,7 @@ def run_part(ctx):
     os.makedirs(outdir, exist_ok=True)
     cmd = [os.path.join(ctx.root, "tests/vm/vm-run"), "--kernel", vmlinuz, "--busybox",
            busybox, "--exit-helper", vmexit, "--outdir", outdir, "--name", "overhead",
-           "--smp", "4", "--timeout", "900" if not ctx.quick else "300",
+           "--smp", "4", "--timeout", "900" if not ctx.quick else "480",
            "--add", fifo, "--add-bin", "perf", "--add-bin", "hackbench",
            "--add", os.path.join(ctx.root, "tests/sched/vm4.json")]
     if os.access(gbx, os.X_OK):
