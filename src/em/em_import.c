@@ -168,7 +168,7 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 	struct fb_point (*pts)[EM_MAX_OPPS] = NULL;
 	struct em_cpumask masks[EM_MAX_DOMAINS];
 	u32 npts[EM_MAX_DOMAINS] = { 0 };
-	unsigned nd;
+	unsigned nd = 0;
 	json_error_t jerr;
 	json_t *root, *cpus, *hk, *c;
 	double baseline_mw = 0, max_score = 0;
