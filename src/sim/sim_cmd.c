@@ -43,7 +43,7 @@ static const char usage_text[] =
 	"\n"
 	"Report: energy (J, total and per domain) and its ratio to the first policy, late\n"
 	"activations (a periodic task reaching its timer after the activation time), wake-up\n"
-	"latency p50/p99, %% of time over-utilized, average frequency and busy time per domain,\n"
+	"latency p50/p99, % of time over-utilized, average frequency and busy time per domain,\n"
 	"migrations, misfit moves.\n"
 	"\n"
 	"Exit status: 0 success, 1 failure while simulating, 2 bad usage or bad input.\n";
