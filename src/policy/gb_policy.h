@@ -53,8 +53,6 @@
 #define GB_TIE_SHIFT          4      /* deltas within 1/16 are ties for the no-OPP-raise rule */
 #define GB_MISFIT_SAT_NUM     31     /* capacity misfit: util above 31/32 of capacity */
 #define GB_MISFIT_SAT_DEN     32
-#define GB_HOLD_NUM           15     /* misfit hold: kept up while util_est > 15/16 of capacity */
-#define GB_HOLD_DEN           16
 
 /* Reason codes, in docs/stream.md's order; gb_reason_name() gives the strings. */
 enum gb_reason {
@@ -91,8 +89,7 @@ struct gb_task {
 	u32 uclamp_min;
 	u32 uclamp_max;
 	s32 prev_cpu;      /* GB_NO_CPU for a new task */
-	u32 floor_cap;     /* wake-up: no CPU of capacity <= floor_cap (0: none); the host's
-			    * hold after a capacity-misfit move, from gb_misfit_hold() */
+	u32 pad;
 	struct em_cpumask allowed;
 };
 
@@ -151,14 +148,6 @@ static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u
 static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus, u32 c)
 {
 	return &cpus[c & (EM_MAX_CPUS - 1)];
-}
-
-/* A clamped demand that saturates a CPU of capacity cap (31/32): util no longer measures it,
- * so it is a capacity misfit there (gb_capacity_misfit) and wake-up placement must not put it
- * there either, or the tick moves it straight back. */
-static __always_inline bool gb_saturates(u32 work, u32 cap)
-{
-	return (u64)work * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM;
 }
 
 /* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
@@ -359,8 +348,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	/* not a hard wall at 80%, but the clamped demand must fit the CPU at all */
 	r.ok = cap >= EM_CAPACITY_SCALE ||
 	       (gb_util_without(cs, c, t) + work <= cap &&
-		gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
-		(t->uclamp_max <= cap || !gb_saturates(work, cap)));
+		gb_min(t->uclamp_min, t->uclamp_max) <= cap);
 	return r;
 }
 
@@ -559,60 +547,16 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
 }
 
 /*
- * gb_capacity_misfit - is t, running on a CPU of capacity cap for ran_us since it last woke,
- * a capacity misfit?  Not when its uclamp_max is at most the capacity (util_fits_cpu's
- * uclamp_max_fits: the clamp says it is meant to be throttled there), and only by its clamped
- * demand: util above 31/32 of the capacity (it saturates the CPU, so util no longer measures
- * demand), or over the 80% tipping point after running 2 x push_after_us without sleeping (a
- * periodic task that fits, however tightly, sleeps every period).
- */
-static __always_inline bool gb_capacity_misfit(const struct gb_task *t, u32 cap, u64 ran_us,
-					       u64 push_after_us)
-{
-	u32 work = gb_task_work(t);
-
-	if (cap >= EM_CAPACITY_SCALE || t->uclamp_max <= cap)
-		return false;
-	return gb_saturates(work, cap) ||
-	       (!gb_fits_capacity(work, cap) && ran_us >= 2 * push_after_us);
-}
-
-/*
- * gb_power_misfit_min_cap - the min_cap of a power-misfit search: CPUs whose capacity is below
- * the task's uclamp_max are excluded, since there the clamp no longer caps it and it would be
- * a capacity misfit again (a task with util_max 300 pushed from a mid core to a 286 little one
- * went straight back up: ping-pong every few ms).
- */
-static __always_inline u32 gb_power_misfit_min_cap(const struct gb_task *t)
-{
-	return t->uclamp_max ? t->uclamp_max - 1 : 0;
-}
-
-/*
- * gb_misfit_hold - the floor_cap for a task's wake-up placement after a capacity-misfit move
- * off a CPU of capacity from_cap (0: no move to honour).  Without it a long runner moved up
- * was put straight back at its next wake-up (its util decays while it sleeps, so at wake-up it
- * looks small enough for the CPU it has just left) and every period became two migrations
- * (demo-mobile's sync tasks: 75 migrations against mainline's 9).  The task stays off CPUs of
- * capacity <= from_cap while its demand (gb_task_work: util_est is the util of its last runs)
- * is above 15/16 of from_cap; the band between 15/16 and gb_capacity_misfit's 31/32
- * saturation is the hysteresis.  Returns from_cap to hold, 0 to release for good.
- */
-static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap)
-{
-	if (from_cap && (u64)gb_task_work(t) * GB_HOLD_DEN > (u64)from_cap * GB_HOLD_NUM)
-		return from_cap;
-	return 0;
-}
-
-/*
  * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
  * for ran_us since it last woke up:
- *  - capacity misfit (gb_capacity_misfit): move to the cheapest bigger CPU;
+ *  - capacity misfit: uclamp_max does not cap it below the CPU's capacity, and either its util
+ *    is above 31/32 of the capacity (it saturates the CPU, so util no longer measures demand)
+ *    or it is over the 80% tipping point and has run 2 x push_after_us without sleeping (a
+ *    periodic task that fits, however tightly, sleeps every period): move to the cheapest
+ *    bigger CPU;
  *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
  *    without waking (so wake-up placement never got to move it down): move to the cheapest
- *    smaller CPU that still has a capacity of at least uclamp_max, if that costs less than
- *    staying.
+ *    smaller CPU if that costs less than staying.
  * Returns the target CPU with out filled, or GB_NO_CPU.
  */
 static __always_inline s32 gb_check_misfit(const struct em_model *m, const struct gb_cpu *cpus,
@@ -621,13 +565,15 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 					   struct gb_decision *out)
 {
 	u32 d = m->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
-	u32 cap;
+	u32 cap, util = gb_max(t->util, t->util_est);
 	s32 to;
 
 	if (d >= m->nr_domains)
 		return GB_NO_CPU;
 	cap = em_domain_capacity(gb_pd(m, d));
-	if (gb_capacity_misfit(t, cap, ran_us, push_after_us)) {
+	if (cap < EM_CAPACITY_SCALE && t->uclamp_max > cap &&
+	    ((u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM ||
+	     (!gb_fits_capacity(util, cap) && ran_us >= 2 * push_after_us))) {
 		to = gb_select_cpu_range(m, cpus, t, cap, 0, s, out);
 		if (to != GB_NO_CPU) {
 			out->reason = GB_REASON_CAPACITY_MISFIT;
@@ -636,7 +582,7 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 		return GB_NO_CPU;
 	}
 	if (t->uclamp_max < cap && ran_us >= push_after_us) {
-		to = gb_select_cpu_range(m, cpus, t, gb_power_misfit_min_cap(t), cap, s, out);
+		to = gb_select_cpu_range(m, cpus, t, 0, cap, s, out);
 		if (to != GB_NO_CPU && out->energy_delta < 0) {
 			out->reason = GB_REASON_POWER_MISFIT;
 			return to;

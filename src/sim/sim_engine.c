@@ -72,7 +72,7 @@ void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task
 	gt->uclamp_min = t->uclamp_min;
 	gt->uclamp_max = t->uclamp_max;
 	gt->prev_cpu = t->cpu;
-	gt->floor_cap = 0;
+	gt->pad = 0;
 	gt->allowed = t->allowed;
 }
 

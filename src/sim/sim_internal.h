@@ -42,7 +42,6 @@ struct sim_task {
 	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
 	u64 woke_us;             /* last wake-up, for power-misfit push */
 	u64 stint_us;            /* start of the current time on the CPU */
-	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
 	s32 oracle_cpu;          /* the oracle's placement, -1 if none */
 	u8 block_kind;           /* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
 	u8 yield_pending;
