@@ -60,6 +60,15 @@ if [ "$p" -ge 90 ]; then ok "uclamp_max_100_task_runs_on_little_cpus ($p%)"
 else not_ok "uclamp_max_100_task_runs_on_little_cpus" "seen $seen_max ($p% on 0-1)"; fi
 seen_min=$(gb-sched-probe duty 600 700 1024)
 p=$(share "$seen_min" 2)
+# One more measurement when the first misses: under TCG on a loaded host a CPU can be taken by
+# the previous test's stragglers for part of the window (seen once in ~4 runs).  A policy that
+# places the task wrongly misses both.
+if [ "$p" -lt 90 ]; then
+	echo "# uclamp_min_700: first window $p% on cpu2 ($seen_min), measuring again" >&2
+	sleep 1
+	seen_min=$(gb-sched-probe duty 600 700 1024)
+	p=$(share "$seen_min" 2)
+fi
 if [ "$p" -ge 90 ]; then ok "uclamp_min_700_task_runs_on_the_mid_cpu ($p%)"
 else not_ok "uclamp_min_700_task_runs_on_the_mid_cpu" "seen $seen_min ($p% on 2)"; fi
 
