@@ -234,7 +234,16 @@ else
 	fail many_cpus_collapse_into_compact_bars
 fi
 keys Down Down Down
-if until_re '^pd3 +12-15' && ! capture | grep -qE '^pd0 '; then
+# pd3 is on screen before the scroll too: wait for the scroll itself (pd0 gone), then check
+scrolled() {
+	local i
+	for ((i = 0; i < 100; i++)); do
+		capture | grep -qE '^pd0 ' || return 0
+		sleep 0.1
+	done
+	return 1
+}
+if scrolled && until_re '^pd3 +12-15'; then
 	pass arrow_keys_scroll_the_compact_domains
 else
 	fail arrow_keys_scroll_the_compact_domains
