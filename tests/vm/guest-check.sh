@@ -7,9 +7,13 @@
 # An optional "--only LIST" after KNOWN-FAILURES runs only those checks (the others are
 # reported as skipped): for a check that hangs a scheduler's guest, until that is fixed.
 label=$1 known=$2; shift 2
-only=()
-if [ "${1:-}" = --only ]; then only=(--only "$2"); shift 2; fi
-gearbox-check --sched-log /tmp/sched.log "${only[@]}" -- "$@" >/tmp/check.out 2>/tmp/check.err
+only=
+if [ "${1:-}" = --only ]; then only=$2; shift 2; fi
+if [ -n "$only" ]; then
+	gearbox-check --sched-log /tmp/sched.log --only "$only" -- "$@" >/tmp/check.out 2>/tmp/check.err
+else
+	gearbox-check --sched-log /tmp/sched.log -- "$@" >/tmp/check.out 2>/tmp/check.err
+fi
 rc=$?
 # the human output is also the record in the serial log
 cat /tmp/check.out >&2
