@@ -54,7 +54,7 @@
 #define GB_MISFIT_SAT_NUM     31     /* capacity misfit: util above 31/32 of capacity */
 #define GB_MISFIT_SAT_DEN     32
 
-/* Reason codes, in docs/stream.md's order; gb_reason_name() gives the strings. */
+/* Reason codes, in docs/stream.md's order; gb_reason.h gives the stream strings. */
 enum gb_reason {
 	GB_REASON_NONE,                /* no move: stayed on the previous CPU */
 	GB_REASON_WAKEUP_ENERGY,

@@ -4,27 +4,11 @@
  * the BPF side's state.  Power is the energy model's estimate: a domain at OPP i with CPU
  * utilizations summing to U draws power_uw[i] * U / perf[i] (the kernel's em_cpu_energy).
  */
+#include "gb_reason.h"
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "sched_stream.h"
-
-static const char *const reason_names[GB_NR_REASONS] = {
-	[GB_REASON_NONE] = "none",
-	[GB_REASON_WAKEUP_ENERGY] = "wakeup_energy",
-	[GB_REASON_CAPACITY_MISFIT] = "capacity_misfit",
-	[GB_REASON_POWER_MISFIT] = "power_misfit",
-	[GB_REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
-	[GB_REASON_IDLE_PULL] = "idle_pull",
-	[GB_REASON_AFFINITY] = "affinity",
-	[GB_REASON_FORK] = "fork",
-	[GB_REASON_BALANCE] = "balance",
-};
-
-const char *sched_reason_name(unsigned reason)
-{
-	return reason < GB_NR_REASONS ? reason_names[reason] : "balance";
-}
 
 static void put_json_str(FILE *f, const char *s, size_t max)
 {
@@ -163,7 +147,7 @@ char *sched_fmt_decision(const struct em_model *m, const struct gb_event *e,
 	fprintf(f, "{\"type\":\"decision\",\"t_us\":%llu,\"pid\":%u,\"comm\":", t_us, e->pid);
 	put_json_str(f, e->comm, GB_COMM_LEN);
 	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u",
-		e->from, e->to, sched_reason_name(e->reason), (long long)(e->energy_delta / 10),
+		e->from, e->to, gb_reason_name(e->reason), (long long)(e->energy_delta / 10),
 		e->util, e->uclamp_min, e->uclamp_max);
 	if (to_cap)
 		fprintf(f, ",\"to_cap\":%u,\"to_freq_khz\":%u", to_cap, to_khz);

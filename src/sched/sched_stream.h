@@ -55,6 +55,5 @@ char *sched_fmt_sample(const struct sched_sample_src *src, unsigned long long t_
 		       unsigned long long *energy_uj, unsigned long long interval_us, size_t *len);
 char *sched_fmt_decision(const struct em_model *model, const struct gb_event *e,
 			 unsigned long long t_us, size_t *len);
-const char *sched_reason_name(unsigned reason);
 
 #endif /* GEARBOX_SCHED_STREAM_H */

@@ -137,6 +137,5 @@ extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_re
 void sim_trace_hello(struct sim *s);
 void sim_trace_sample(struct sim *s);
 void sim_trace_end(struct sim *s);
-const char *sim_reason_name(u32 reason);
 
 #endif /* GEARBOX_SIM_INTERNAL_H */

@@ -4,24 +4,8 @@
  * (hello, sample every --trace-interval, decision per move, end).  pid is the task index + 1,
  * so that pid 0 keeps meaning "idle".
  */
+#include "gb_reason.h"
 #include "sim_internal.h"
-
-static const char *const reason_names[GB_NR_REASONS] = {
-	[GB_REASON_NONE] = "wakeup_energy",
-	[GB_REASON_WAKEUP_ENERGY] = "wakeup_energy",
-	[GB_REASON_CAPACITY_MISFIT] = "capacity_misfit",
-	[GB_REASON_POWER_MISFIT] = "power_misfit",
-	[GB_REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
-	[GB_REASON_IDLE_PULL] = "idle_pull",
-	[GB_REASON_AFFINITY] = "affinity",
-	[GB_REASON_FORK] = "fork",
-	[GB_REASON_BALANCE] = "balance",
-};
-
-const char *sim_reason_name(u32 reason)
-{
-	return reason < GB_NR_REASONS ? reason_names[reason] : "balance";
-}
 
 static void put_str(FILE *f, const char *s)
 {
@@ -153,7 +137,7 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 	put_str(f, t->wt->name);
 	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,"
 		   "\"uclamp_min\":%u,\"uclamp_max\":%u,\"to_cap\":%u",
-		from, to, sim_reason_name(reason), (long long)(delta / 10), t->pelt.util_avg,
+		from, to, gb_reason_name(reason), (long long)(delta / 10), t->pelt.util_avg,
 		t->uclamp_min, t->uclamp_max, sim_cpu_capacity(s, (u32)to));
 	if (from >= 0)
 		fprintf(f, ",\"from_cap\":%u", sim_cpu_capacity(s, (u32)from));
