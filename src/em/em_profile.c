@@ -136,9 +136,10 @@ static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta,
 		     const struct loc *l, struct gb_err *err)
 {
 	static const char *const keys[] = { "freq_khz", "power_uw", "perf", "voltage_uv",
-					    "spread", "raw", NULL };
+					    "spread", "raw", "split", NULL };
 	static const char *const spread_keys[] = { "power_uw", "perf", "samples", NULL };
 	static const char *const raw_keys[] = { "power_uw", "perf", NULL };
+	static const char *const split_keys[] = { "static_uw", "dynamic_uw", "cpus", NULL };
 	json_t *s;
 	int rc;
 
@@ -169,6 +170,17 @@ static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta,
 		if ((rc = check_keys(s, raw_keys, l, "raw", err)) ||
 		    (rc = get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->raw_power_uw, l, err)) ||
 		    (rc = get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->raw_perf, l, err)))
+			return rc;
+	}
+	s = json_object_get(o, "split");
+	if (s) {
+		if (!json_is_object(s))
+			return loc_err(err, l, "\"split\" must be an object");
+		meta->has_split = true;
+		if ((rc = check_keys(s, split_keys, l, "split", err)) ||
+		    (rc = get_uint(s, "static_uw", true, 0, EM_MAX_POWER_UW, &meta->static_uw, l, err)) ||
+		    (rc = get_uint(s, "dynamic_uw", true, 1, EM_MAX_POWER_UW, &meta->dynamic_uw, l, err)) ||
+		    (rc = get_uint(s, "cpus", true, 2, EM_MAX_CPUS, &meta->split_cpus, l, err)))
 			return rc;
 	}
 	return 0;
@@ -213,7 +225,8 @@ static int parse_domain(json_t *d, struct em_profile *prof, int di, struct gb_er
 static int parse_provenance(json_t *p, struct em_provenance *prov, struct gb_err *err)
 {
 	static const char *const keys[] = { "source", "date", "tool", "tool_version", "device",
-					    "conditions", "temp_max_mc", NULL };
+					    "conditions", "perf_source", "duration_ms",
+					    "temp_max_mc", NULL };
 	struct loc l = { -1, -1 };
 	json_t *t;
 	int rc;
@@ -228,8 +241,19 @@ static int parse_provenance(json_t *p, struct em_provenance *prov, struct gb_err
 	    (rc = get_str(p, "tool", false, prov->tool, sizeof(prov->tool), &l, err)) ||
 	    (rc = get_str(p, "tool_version", false, prov->tool_version, sizeof(prov->tool_version), &l, err)) ||
 	    (rc = get_str(p, "device", false, prov->device, sizeof(prov->device), &l, err)) ||
-	    (rc = get_str(p, "conditions", false, prov->conditions, sizeof(prov->conditions), &l, err)))
+	    (rc = get_str(p, "conditions", false, prov->conditions, sizeof(prov->conditions), &l, err)) ||
+	    (rc = get_str(p, "perf_source", false, prov->perf_source, sizeof(prov->perf_source), &l, err)))
 		return rc;
+	if (prov->perf_source[0] && strcmp(prov->perf_source, "instructions") &&
+	    strcmp(prov->perf_source, "iterations"))
+		return loc_err(err, &l, "\"perf_source\" is \"%s\", must be \"instructions\" or "
+			       "\"iterations\"", prov->perf_source);
+	if (json_object_get(p, "duration_ms")) {
+		rc = get_uint(p, "duration_ms", false, 0, UINT32_MAX, &prov->duration_ms, &l, err);
+		if (rc)
+			return rc;
+		prov->has_duration = true;
+	}
 	t = json_object_get(p, "temp_max_mc");
 	if (t) {
 		if (!json_is_integer(t) || json_integer_value(t) < -100000 ||
@@ -342,6 +366,29 @@ static int check_domain(const struct em_domain *pd, int di, bool strict, struct 
 	return 0;
 }
 
+/* A split must add up to the OPP's power (the kernel's per-CPU power includes the static
+ * share: it is what one busy CPU costs) and cannot come from more CPUs than the domain has. */
+static int check_split(const struct em_domain *pd, const struct em_opp_meta *meta, int di,
+		       struct gb_err *err)
+{
+	for (u32 i = 0; i < pd->nr_opps; i++) {
+		const struct em_opp_meta *m = &meta[i];
+		struct loc l = { di, (int)i };
+
+		if (!m->has_split)
+			continue;
+		if ((u64)m->static_uw + m->dynamic_uw != pd->opps[i].power_uw)
+			return loc_err(err, &l, "split: static_uw + dynamic_uw is %llu uW, must equal "
+				       "power_uw %u (one busy CPU draws the static share too)",
+				       (unsigned long long)m->static_uw + m->dynamic_uw,
+				       pd->opps[i].power_uw);
+		if (m->split_cpus > pd->nr_cpus)
+			return loc_err(err, &l, "split: measured on %u CPUs, the domain has %u",
+				       m->split_cpus, pd->nr_cpus);
+	}
+	return 0;
+}
+
 /* Sorts domains by capacity (then first CPU), moving their metadata along. Insertion sort:
  * at most 64 domains, and it is stable. */
 static void sort_domains(struct em_profile *prof)
@@ -403,6 +450,9 @@ int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings
 			pd->first_cpu = (u32)c;
 		}
 		pd->nr_cpus = cpumask_weight(&pd->cpus);
+		rc = check_split(pd, prof->meta[d], (int)d, err);
+		if (rc)
+			return rc;
 		if (em_compute_costs(pd)) {
 			l.domain = (int)d;
 			return loc_err(err, &l, "an OPP has perf 0");
@@ -510,11 +560,14 @@ static void put_str(FILE *out, const char *s)
 	json_decref(j);
 }
 
+/* "key": "val" after indent, then ",\n" with comma; without it nothing follows, and the
+ * caller writes the separator before the next field (optional fields need no look-ahead). */
 static void put_field(FILE *out, const char *indent, const char *key, const char *val, bool comma)
 {
 	fprintf(out, "%s\"%s\": ", indent, key);
 	put_str(out, val);
-	fputs(comma ? ",\n" : "\n", out);
+	if (comma)
+		fputs(",\n", out);
 }
 
 static void write_opp(FILE *out, const struct em_opp *o, const struct em_opp_meta *m, bool last)
@@ -537,6 +590,9 @@ static void write_opp(FILE *out, const struct em_opp *o, const struct em_opp_met
 			fprintf(out, ", \"perf\": %u", m->raw_perf);
 		fputs(" }", out);
 	}
+	if (m->has_split)
+		fprintf(out, ", \"split\": { \"static_uw\": %u, \"dynamic_uw\": %u, \"cpus\": %u }",
+			m->static_uw, m->dynamic_uw, m->split_cpus);
 	fputs(last ? " }\n" : " },\n", out);
 }
 
@@ -552,23 +608,24 @@ int em_profile_write(const struct em_profile *prof, FILE *out)
 	if (prof->description[0])
 		put_field(out, "  ", "description", prof->description, true);
 	fputs("  \"provenance\": {\n", out);
-	put_field(out, "    ", "source", p->source, p->date[0] || p->tool[0] || p->tool_version[0] ||
-		  p->device[0] || p->conditions[0] || p->has_temp);
+	put_field(out, "    ", "source", p->source, false);
 	if (p->date[0])
-		put_field(out, "    ", "date", p->date, p->tool[0] || p->tool_version[0] ||
-			  p->device[0] || p->conditions[0] || p->has_temp);
+		put_field(out, ",\n    ", "date", p->date, false);
 	if (p->tool[0])
-		put_field(out, "    ", "tool", p->tool, p->tool_version[0] || p->device[0] ||
-			  p->conditions[0] || p->has_temp);
+		put_field(out, ",\n    ", "tool", p->tool, false);
 	if (p->tool_version[0])
-		put_field(out, "    ", "tool_version", p->tool_version, p->device[0] ||
-			  p->conditions[0] || p->has_temp);
+		put_field(out, ",\n    ", "tool_version", p->tool_version, false);
 	if (p->device[0])
-		put_field(out, "    ", "device", p->device, p->conditions[0] || p->has_temp);
+		put_field(out, ",\n    ", "device", p->device, false);
 	if (p->conditions[0])
-		put_field(out, "    ", "conditions", p->conditions, p->has_temp);
+		put_field(out, ",\n    ", "conditions", p->conditions, false);
+	if (p->perf_source[0])
+		put_field(out, ",\n    ", "perf_source", p->perf_source, false);
+	if (p->has_duration)
+		fprintf(out, ",\n    \"duration_ms\": %u", p->duration_ms);
 	if (p->has_temp)
-		fprintf(out, "    \"temp_max_mc\": %d\n", p->temp_max_mc);
+		fprintf(out, ",\n    \"temp_max_mc\": %d", p->temp_max_mc);
+	fputs("\n", out);
 	fputs("  },\n  \"domains\": [\n", out);
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];

@@ -32,6 +32,12 @@ struct em_opp_meta {
 	bool has_raw;          /* the fit changed the measured means; these are the originals */
 	u32 raw_power_uw;
 	u32 raw_perf;
+	/* Static/dynamic split (gearbox profile --split-cpus): with k CPUs of the domain busy
+	 * the domain draws static_uw + k * dynamic_uw, so static_uw + dynamic_uw is power_uw. */
+	bool has_split;
+	u32 split_cpus;        /* k of the second measurement (the first is 1 CPU) */
+	u32 static_uw;         /* the domain's share, drawn once whenever any CPU is busy */
+	u32 dynamic_uw;        /* each busy CPU's own */
 };
 
 struct em_provenance {
@@ -43,6 +49,9 @@ struct em_provenance {
 	char conditions[EM_TEXT_LEN];
 	bool has_temp;
 	int temp_max_mc;       /* highest temperature seen while measuring, millidegrees C */
+	char perf_source[16];  /* "" (unknown) | instructions | iterations */
+	bool has_duration;
+	u32 duration_ms;       /* how long the measurement took (sim: simulated time) */
 };
 
 struct em_profile {

@@ -305,6 +305,82 @@ static void test_strict_turns_falling_power_into_an_error(void)
 	CHECK_STR_CONTAINS(err.msg, "w.json: domain 0, OPP 1: power 9 uW does not rise");
 }
 
+/* The optional fields of gearbox profile: a static/dynamic split per OPP, the performance
+ * source and the duration in the provenance.  They round-trip; files without them load. */
+static const char split_json[] =
+	"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"sim\","
+	"\"conditions\":\"c\",\"perf_source\":\"instructions\",\"duration_ms\":160250,"
+	"\"temp_max_mc\":40000},"
+	"\"domains\":[{\"cpus\":\"0-3\",\"opps\":["
+	"{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":100,"
+	"\"split\":{\"static_uw\":4000,\"dynamic_uw\":16000,\"cpus\":4}},"
+	"{\"freq_khz\":1000000,\"power_uw\":50000,\"perf\":200}]}]}";
+
+static int load_edited(const char *from, const char *to, struct gb_err *err)
+{
+	char buf[sizeof(split_json) + 64];
+	const char *at = strstr(split_json, from);
+
+	if (!at)
+		return 1;
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - split_json), split_json, to,
+		 at + strlen(from));
+	return em_profile_load_string(buf, strlen(buf), "s.json", &prof2, false, NULL, err);
+}
+
+static void test_split_perf_source_and_duration_round_trip(void)
+{
+	struct gb_err err;
+	size_t l1, l2;
+	char *a, *b;
+
+	CHECK_EQ_I(em_profile_load_string(split_json, sizeof(split_json) - 1, "s.json", &prof,
+					  false, NULL, &err), 0);
+	CHECK(prof.meta[0][0].has_split);
+	CHECK_EQ_U(prof.meta[0][0].static_uw, 4000);
+	CHECK_EQ_U(prof.meta[0][0].dynamic_uw, 16000);
+	CHECK_EQ_U(prof.meta[0][0].split_cpus, 4);
+	CHECK(!prof.meta[0][1].has_split);
+	CHECK(!strcmp(prof.prov.perf_source, "instructions"));
+	CHECK(prof.prov.has_duration);
+	CHECK_EQ_U(prof.prov.duration_ms, 160250);
+	a = write_to_string(&prof, &l1);
+	CHECK_STR_CONTAINS(a, "\"split\": { \"static_uw\": 4000, \"dynamic_uw\": 16000, "
+			      "\"cpus\": 4 } },\n");
+	CHECK_STR_CONTAINS(a, "\"conditions\": \"c\",\n    \"perf_source\": \"instructions\",\n"
+			      "    \"duration_ms\": 160250,\n    \"temp_max_mc\": 40000\n  },");
+	CHECK_EQ_I(em_profile_load_string(a, l1, "a", &prof2, false, NULL, &err), 0);
+	b = write_to_string(&prof2, &l2);
+	CHECK(l1 == l2 && !memcmp(a, b, l1));
+	free(a);
+	free(b);
+}
+
+static void test_split_fields_are_validated_with_file_opp_and_reason(void)
+{
+	struct gb_err err;
+
+	CHECK(load_edited("\"static_uw\":4000", "\"static_uw\":5000", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s.json: domain 0, OPP 0: split: static_uw + dynamic_uw is "
+				    "21000 uW, must equal power_uw 20000");
+	CHECK(load_edited("\"cpus\":4}", "\"cpus\":5}", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s.json: domain 0, OPP 0: split: measured on 5 CPUs, the "
+				    "domain has 4");
+	CHECK(load_edited("\"cpus\":4}", "\"cpus\":1}", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0, OPP 0: \"cpus\" is 1, must be in 2..256");
+	CHECK(load_edited(",\"cpus\":4}", "}", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0, OPP 0: missing field \"cpus\"");
+	CHECK(load_edited("\"dynamic_uw\":16000", "\"dynamic_uw\":16000.5", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "\"dynamic_uw\" must be an integer");
+	CHECK(load_edited("\"cpus\":4}", "\"cpus\":4,\"total_uw\":1}", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "unknown field \"total_uw\" in split");
+	CHECK(load_edited("\"perf_source\":\"instructions\"", "\"perf_source\":\"cycles\"",
+			  &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s.json: \"perf_source\" is \"cycles\", must be");
+	CHECK(load_edited("\"duration_ms\":160250", "\"duration_ms\":-1", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s.json: \"duration_ms\" is -1, must be in 0..");
+}
+
 static void test_debugfs_export_imports_back_identically(void)
 {
 	char dir[] = "/tmp/gearbox-test-dbgXXXXXX";
@@ -437,6 +513,8 @@ int main(void)
 	TAP_RUN(test_profile_at_the_limits_loads);
 	TAP_RUN(test_profile_over_the_limits_is_rejected);
 	TAP_RUN(test_strict_turns_falling_power_into_an_error);
+	TAP_RUN(test_split_perf_source_and_duration_round_trip);
+	TAP_RUN(test_split_fields_are_validated_with_file_opp_and_reason);
 	TAP_RUN(test_debugfs_export_imports_back_identically);
 	TAP_RUN(test_old_debugfs_layout_in_mw_uses_cpu_capacity);
 	TAP_RUN(test_freqbench_import_rejects_spikes_and_fits_monotone);
