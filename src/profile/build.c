@@ -67,6 +67,11 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 	snprintf(p->device, sizeof(p->device), "%s", res->topo.device);
 	snprintf(p->conditions, sizeof(p->conditions), "power: %s; one CPU busy, domain idle "
 		 "power at the same OPP subtracted", res->topo.power_source);
+	snprintf(p->perf_source, sizeof(p->perf_source), "%s",
+		 prof_perf_src_name(res->topo.perf_src));
+	p->has_duration = true;
+	p->duration_ms = (u32)(res->total_ns / 1000000 > UINT32_MAX ? UINT32_MAX :
+			       res->total_ns / 1000000);
 	if (res->temp_min_mc != INT_MIN) {
 		p->has_temp = true;
 		p->temp_max_mc = res->temp_max_mc;

@@ -57,12 +57,16 @@ static void usage(FILE *out)
 		"      --power SRC        auto, powercap or hwmon (default auto)\n"
 		"      --opp-step KHZ     OPP step where the driver has no table (default 100000)\n"
 		"      --verify MODE      auto (cycles, else iterations/kHz) or cur-freq\n"
-		"      --perf-clock CLK   task (default) or wall\n\n"
+		"      --perf-clock CLK   task (default) or wall\n"
+		"      --perf-source SRC  auto (default: instructions per second where the PMU\n"
+		"                         counts them, else the load's iterations), instructions\n"
+		"                         (refuse without the counter) or iterations\n\n"
 		"simulator options:\n"
 		"      --sim MODEL.json   ground truth em-profile of the simulated SoC\n"
 		"      --sim-seed N       noise seed (default 1)\n"
 		"      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
 		"      --sim-cycles       the simulated PMU counts cycles\n"
+		"      --sim-instructions the simulated PMU counts instructions\n"
 		"      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
 		"                         middle OPP of the last domain)\n",
 		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE);
@@ -72,7 +76,7 @@ enum {
 	OPT_REPORT = 256, OPT_REFERENCE, OPT_TARGET, OPT_OPP_CAP, OPT_WINDOW, OPT_SETTLE,
 	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
 	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
-	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK,
+	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK, OPT_PERF_SOURCE, OPT_SIM_INSTRUCTIONS,
 };
 
 static const struct option long_opts[] = {
@@ -100,6 +104,8 @@ static const struct option long_opts[] = {
 	{ "sim-energy-counter", no_argument, NULL, OPT_SIM_ENERGY },
 	{ "sim-cycles", no_argument, NULL, OPT_SIM_CYCLES },
 	{ "sim-stuck", required_argument, NULL, OPT_SIM_STUCK },
+	{ "perf-source", required_argument, NULL, OPT_PERF_SOURCE },
+	{ "sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -191,6 +197,18 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 			return gb_err_set(err, EINVAL, "--perf-clock '%s': task or wall", arg);
 		a->lo.perf_wall = !strcmp(arg, "wall");
 		break;
+	case OPT_PERF_SOURCE:
+		if (!strcmp(arg, "auto"))
+			a->lo.perf_want = PROF_PERF_WANT_AUTO;
+		else if (!strcmp(arg, "instructions"))
+			a->lo.perf_want = PROF_PERF_WANT_INSTRUCTIONS;
+		else if (!strcmp(arg, "iterations"))
+			a->lo.perf_want = PROF_PERF_WANT_ITERATIONS;
+		else
+			return gb_err_set(err, EINVAL, "--perf-source '%s': auto, instructions or "
+					  "iterations", arg);
+		break;
+	case OPT_SIM_INSTRUCTIONS: a->so.count_instructions = true; break;
 	case OPT_RESTORE: a->restore = true; break;
 	case OPT_SIM: a->sim = arg; break;
 	case OPT_SIM_SEED:
@@ -217,6 +235,7 @@ static void summary(const struct args *a, const struct prof_result *res, bool si
 		res->total_ns / 1e9, sim ? " of simulated time" : "");
 	if (sim)
 		fprintf(stderr, "profile: simulated wall time %.1f s\n", res->total_ns / 1e9);
+	fprintf(stderr, "profile: performance from %s\n", res->topo.perf_why);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++)
 			if (res->opp[d][k].not_applied)

@@ -46,20 +46,22 @@ static int lx_set_load(void *ctx, int cpu, struct gb_err *err)
 static int lx_window(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err)
 {
 	struct prof_linux *lx = ctx;
-	u64 w0, t0, c0, w1, t1, c1, start = lx_now_ns();
+	struct lx_counts c0, c1;
+	u64 start = lx_now_ns();
 	int ret;
 
-	lx_load_counts(lx->load, &w0, &t0, &c0);
+	lx_load_counts(lx->load, &c0);
 	ret = lx_power_window(lx->power, duration_ns, w, err);
 	if (ret < 0)
 		return ret;
-	lx_load_counts(lx->load, &w1, &t1, &c1);
+	lx_load_counts(lx->load, &c1);
 	w->duration_ns = lx_now_ns() - start;
 	if (lx->load_cpu < 0)
 		return 0;
-	w->work = w1 - w0;
-	w->task_clock_ns = lx->o.perf_wall ? 0 : t1 - t0;
-	w->cycles = c1 - c0;
+	w->work = c1.work - c0.work;
+	w->task_clock_ns = lx->o.perf_wall ? 0 : c1.task_ns - c0.task_ns;
+	w->cycles = c1.cycles - c0.cycles;
+	w->instructions = c1.instructions - c0.instructions;
 	if (lx->o.verify == PROF_VERIFY_CUR_FREQ) {
 		u32 khz = 0;
 
@@ -111,9 +113,43 @@ static void read_identity(struct prof_topology *t)
 		snprintf(t->device, sizeof(t->device), "unknown");
 }
 
+int prof_perf_select(enum prof_perf_want want, const struct prof_perf_probe *probe,
+		     enum prof_perf_src *src, char *why, size_t why_len, struct gb_err *err)
+{
+	const char *no = NULL;
+	char buf[96];
+
+	*src = PROF_PERF_ITERATIONS;
+	if (want == PROF_PERF_WANT_ITERATIONS) {
+		snprintf(why, why_len, "load iterations per second (--perf-source iterations)");
+		return 0;
+	}
+	if (probe->open_err < 0) {
+		snprintf(buf, sizeof(buf), "no hardware instructions counter (perf_event_open: %s)",
+			 strerror(-probe->open_err));
+		no = buf;
+	} else if (probe->time_running_ns == 0) {
+		no = "the instructions counter opened but was never scheduled on the PMU";
+	} else if (probe->instructions == 0) {
+		no = "the instructions counter opened but counted nothing";
+	}
+	if (no && want == PROF_PERF_WANT_INSTRUCTIONS)
+		return gb_err_set(err, ENODEV, "--perf-source instructions: %s; use "
+				  "--perf-source auto to fall back to the load's iteration count", no);
+	if (no) {
+		snprintf(why, why_len, "load iterations per second: %s", no);
+		return 0;
+	}
+	*src = PROF_PERF_INSTRUCTIONS;
+	snprintf(why, why_len, "instructions per second (libperf, PERF_COUNT_HW_INSTRUCTIONS, "
+		 "user space)");
+	return 0;
+}
+
 int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, struct gb_err *err)
 {
 	struct prof_linux *lx = calloc(1, sizeof(*lx));
+	struct prof_perf_probe probe;
 	int ret;
 
 	if (!lx)
@@ -127,7 +163,10 @@ int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, st
 		ret = lx_power_open(o, &lx->power, lx->topo.power_source,
 				    sizeof(lx->topo.power_source), err);
 	if (ret == 0)
-		ret = lx_load_open(&lx->load, err);
+		ret = lx_load_open(&lx->load, &probe, err);
+	if (ret == 0)
+		ret = prof_perf_select(o->perf_want, &probe, &lx->topo.perf_src, lx->topo.perf_why,
+				       sizeof(lx->topo.perf_why), err);
 	if (ret == 0)
 		ret = lx_cpufreq_take(&lx->cf, o->state_path, err);
 	if (ret < 0) {

@@ -11,8 +11,9 @@
  *               libpowercap (energy_uj, wrap at max_energy_range_uj), hwmon energy or power
  *               channels through libsensors
  *   perf        a CPU-bound load in a child pinned to the CPU, counted with libperf
- *               (cycles where the PMU is supported; task-clock always) and by its own
- *               iteration counter in shared memory
+ *               (instructions and cycles where the PMU is supported; task-clock always) and
+ *               by its own iteration counter in shared memory; instructions per second is the
+ *               performance where counted (checked by a short probe run), else iterations
  *   temperature hwmon temperature channels through libsensors (thermal guard, provenance)
  *
  * Restoring.  Before the first write, every file that will be written is recorded with its
@@ -33,6 +34,25 @@ enum prof_verify {
 	PROF_VERIFY_CUR_FREQ,   /* trust scaling_cur_freq (boards whose load rate is not CPU-bound) */
 };
 
+enum prof_perf_want {
+	PROF_PERF_WANT_AUTO,         /* instructions where the PMU counts them, else iterations */
+	PROF_PERF_WANT_INSTRUCTIONS, /* refuse to start without an instructions counter */
+	PROF_PERF_WANT_ITERATIONS,
+};
+
+/* What opening and briefly running the instructions counter on the load gave. */
+struct prof_perf_probe {
+	int open_err;                /* 0, or the -errno of perf_event_open */
+	u64 instructions;            /* counted during the probe run */
+	u64 time_running_ns;         /* time the counter was on the PMU during it */
+};
+
+/* prof_perf_select - the performance source from a probe: instructions when wanted (or auto)
+ * and the counter opened, was scheduled and counted; else iterations.  why says which and
+ * why, for the report.  -ENODEV when instructions were demanded but cannot be counted. */
+int prof_perf_select(enum prof_perf_want want, const struct prof_perf_probe *probe,
+		     enum prof_perf_src *src, char *why, size_t why_len, struct gb_err *err);
+
 struct prof_linux_opts {
 	const char *sysfs_cpu;       /* PROF_LINUX_SYSFS_CPU */
 	const char *state_path;      /* PROF_LINUX_STATE */
@@ -44,6 +64,7 @@ struct prof_linux_opts {
 	/* Rate per wall-clock second instead of per task-clock second: for rigs where the
 	 * "frequency" is emulated by stopping the load (the fake-sysfs test). */
 	bool perf_wall;
+	enum prof_perf_want perf_want;
 };
 
 void prof_linux_opts_default(struct prof_linux_opts *o);

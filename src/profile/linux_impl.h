@@ -64,11 +64,16 @@ void lx_power_close(struct lx_power *p);
 
 struct lx_load;
 
-int lx_load_open(struct lx_load **out, struct gb_err *err);
+/* Forks the load and opens its counters; probe says how the instructions counter did. */
+int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_err *err);
 /* Runs the load on cpu, or parks it (blocked in the kernel, the CPU idles) when cpu < 0. */
 int lx_load_set(struct lx_load *l, int cpu, struct gb_err *err);
-/* Counter snapshot: iterations, task-clock ns, cycles (0: not counted). */
-void lx_load_counts(struct lx_load *l, u64 *work, u64 *task_ns, u64 *cycles);
+struct lx_counts {
+	u64 work, task_ns, cycles, instructions;   /* 0: not counted */
+};
+
+/* Counter snapshot of the load. */
+void lx_load_counts(struct lx_load *l, struct lx_counts *c);
 bool lx_load_has_cycles(const struct lx_load *l);
 void lx_load_close(struct lx_load *l);
 

@@ -7,9 +7,11 @@
  * shared page.  Parked, it sleeps in FUTEX_WAIT, so the CPU really idles (no polling wakeups
  * that would show up in the idle power).  It dies with the profiler (PR_SET_PDEATHSIG).
  *
- * libperf counts the child: task-clock always (a software event), cycles where the PMU is
- * supported (not in most VMs).  Cycles per task-clock second is the frequency the CPU really
- * ran at.
+ * libperf counts the child: task-clock always (a software event), cycles and instructions
+ * where the PMU is supported (not in most VMs).  Cycles per task-clock second is the frequency
+ * the CPU really ran at; instructions per second is the performance.  An instructions counter
+ * can open and still never count (a hypervisor that accepts the event, a PMU busy with other
+ * events), so a short probe run checks that it does before it is trusted.
  */
 #include <errno.h>
 #include <linux/futex.h>
@@ -33,6 +35,7 @@
 #include "linux_impl.h"
 
 #define ITER_OPS 4096    /* loop steps per counted iteration */
+#define PROBE_NS (20ull * 1000000)
 
 struct lx_shared {
 	_Atomic u32 run;                   /* futex word: 1 run, 0 park, 2 exit */
@@ -43,7 +46,7 @@ struct lx_load {
 	pid_t pid;
 	struct lx_shared *sh;
 	struct perf_thread_map *threads;
-	struct perf_evsel *task_clock, *cycles;
+	struct perf_evsel *task_clock, *cycles, *instructions;
 };
 
 u64 lx_now_ns(void)
@@ -100,7 +103,8 @@ static int quiet_print(enum libperf_print_level level, const char *fmt, va_list 
 	return 0;
 }
 
-static struct perf_evsel *open_counter(struct perf_thread_map *threads, u32 type, u64 config)
+static struct perf_evsel *open_counter(struct perf_thread_map *threads, u32 type, u64 config,
+				       int *err)
 {
 	struct perf_event_attr attr = {
 		.type = type,
@@ -110,18 +114,49 @@ static struct perf_evsel *open_counter(struct perf_thread_map *threads, u32 type
 		.exclude_hv = 1,
 	};
 	struct perf_evsel *ev = perf_evsel__new(&attr);
+	int ret;
 
+	*err = -ENOMEM;
 	if (!ev)
 		return NULL;
-	if (perf_evsel__open(ev, NULL, threads) < 0) {
+	ret = perf_evsel__open(ev, NULL, threads);
+	*err = ret < 0 ? ret : 0;
+	if (ret < 0) {
 		perf_evsel__delete(ev);
 		return NULL;
 	}
 	return ev;
 }
 
-int lx_load_open(struct lx_load **out, struct gb_err *err)
+static void close_counter(struct perf_evsel *ev)
 {
+	if (!ev)
+		return;
+	perf_evsel__close(ev);
+	perf_evsel__delete(ev);
+}
+
+/* Runs the load (unpinned) for PROBE_NS and reads what the instructions counter made of it. */
+static void probe_instructions(struct lx_load *l, struct prof_perf_probe *p)
+{
+	struct perf_counts_values c0 = { 0 }, c1 = { 0 };
+	struct gb_err ignored;
+
+	if (!l->instructions || perf_evsel__read(l->instructions, 0, 0, &c0) < 0)
+		return;
+	lx_load_set(l, -2, &ignored);
+	lx_sleep_ns(PROBE_NS);
+	lx_load_set(l, -1, &ignored);
+	if (perf_evsel__read(l->instructions, 0, 0, &c1) < 0)
+		return;
+	p->instructions = c1.val - c0.val;
+	p->time_running_ns = c1.run - c0.run;
+}
+
+int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_err *err)
+{
+	int ignored;
+
 	struct lx_load *l = calloc(1, sizeof(*l));
 
 	if (!l)
@@ -140,16 +175,24 @@ int lx_load_open(struct lx_load **out, struct gb_err *err)
 	if (l->pid == 0)
 		load_main(l->sh);
 	libperf_init(quiet_print);
+	memset(probe, 0, sizeof(*probe));
+	probe->open_err = -ENOMEM;
 	l->threads = perf_thread_map__new_dummy();
 	if (l->threads) {
 		perf_thread_map__set_pid(l->threads, 0, l->pid);
-		l->task_clock = open_counter(l->threads, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK);
-		l->cycles = open_counter(l->threads, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES);
+		l->task_clock = open_counter(l->threads, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
+					     &ignored);
+		l->cycles = open_counter(l->threads, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
+					 &ignored);
+		l->instructions = open_counter(l->threads, PERF_TYPE_HARDWARE,
+					       PERF_COUNT_HW_INSTRUCTIONS, &probe->open_err);
 	}
+	probe_instructions(l, probe);
 	*out = l;
 	return 0;
 }
 
+/* cpu -2: run unpinned (the probe) */
 int lx_load_set(struct lx_load *l, int cpu, struct gb_err *err)
 {
 	if (cpu >= 0) {
@@ -161,8 +204,8 @@ int lx_load_set(struct lx_load *l, int cpu, struct gb_err *err)
 			return gb_err_set(err, errno, "pinning the load to CPU %d: %s", cpu,
 					  strerror(errno));
 	}
-	atomic_store_explicit(&l->sh->run, cpu >= 0 ? 1 : 0, memory_order_release);
-	if (cpu >= 0)
+	atomic_store_explicit(&l->sh->run, cpu != -1 ? 1 : 0, memory_order_release);
+	if (cpu != -1)
 		futex(&l->sh->run, FUTEX_WAKE, 1);
 	return 0;
 }
@@ -176,11 +219,12 @@ static u64 read_counter(struct perf_evsel *ev)
 	return c.val;
 }
 
-void lx_load_counts(struct lx_load *l, u64 *work, u64 *task_ns, u64 *cycles)
+void lx_load_counts(struct lx_load *l, struct lx_counts *c)
 {
-	*work = atomic_load_explicit(&l->sh->iterations, memory_order_relaxed);
-	*task_ns = read_counter(l->task_clock);
-	*cycles = read_counter(l->cycles);
+	c->work = atomic_load_explicit(&l->sh->iterations, memory_order_relaxed);
+	c->task_ns = read_counter(l->task_clock);
+	c->cycles = read_counter(l->cycles);
+	c->instructions = read_counter(l->instructions);
 }
 
 bool lx_load_has_cycles(const struct lx_load *l)
@@ -198,14 +242,9 @@ void lx_load_close(struct lx_load *l)
 		kill(l->pid, SIGKILL);
 		waitpid(l->pid, NULL, 0);
 	}
-	if (l->task_clock) {
-		perf_evsel__close(l->task_clock);
-		perf_evsel__delete(l->task_clock);
-	}
-	if (l->cycles) {
-		perf_evsel__close(l->cycles);
-		perf_evsel__delete(l->cycles);
-	}
+	close_counter(l->task_clock);
+	close_counter(l->cycles);
+	close_counter(l->instructions);
 	if (l->threads)
 		perf_thread_map__put(l->threads);
 	munmap(l->sh, sizeof(*l->sh));

@@ -126,7 +126,10 @@ static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double 
 		/* Rate while running: task-clock excludes time another task had the CPU. */
 		u64 run_ns = w->task_clock_ns ? w->task_clock_ns : w->duration_ns;
 
-		*rate = run_ns ? (double)w->work * 1e9 / (double)run_ns : 0;
+		u64 done = l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? w->instructions :
+									     w->work;
+
+		*rate = run_ns ? (double)done * 1e9 / (double)run_ns : 0;
 		*eff_khz = w->cycles && run_ns ? (double)w->cycles * 1e6 / (double)run_ns : 0;
 	}
 	return 0;
@@ -151,10 +154,16 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 		if (l->opps_done == l->opps_total)
 			fputc('\n', o->progress);
 	} else {
+		char cyc[48] = "";
+
+		if (r->cycles != PROF_CYCLES_NOT_COUNTED)
+			snprintf(cyc, sizeof(cyc), ", cycles %.1f MHz %s", r->eff_khz / 1000,
+				 r->cycles == PROF_CYCLES_MATCH ? "match" : "OFF");
 		fprintf(o->progress,
-			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.0f it/s, %u samples%s%s\n",
+			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.4g %s/s%s, %u samples%s%s\n",
 			l->opps_done, l->opps_total, di->name, freq_khz, r->power_uw / 1000,
 			r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
+			l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc,
 			r->samples, r->converged ? "" : " (time cap)",
 			r->not_applied ? " NOT APPLIED" : "");
 	}
@@ -294,8 +303,10 @@ static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
 	r->samples = (u32)(sa.n + si.n);
 	r->rejected = (u32)(sa.rejected + si.rejected);
 	r->eff_khz = eff_n ? eff_sum / eff_n : 0;
-	if (r->eff_khz > 0 &&
-	    fabs(r->eff_khz - r->freq_khz) > l->o->verify_tol_pct / 100 * r->freq_khz)
+	r->cycles = r->eff_khz <= 0 ? PROF_CYCLES_NOT_COUNTED :
+		    fabs(r->eff_khz - r->freq_khz) > l->o->verify_tol_pct / 100 * r->freq_khz ?
+		    PROF_CYCLES_OFF : PROF_CYCLES_MATCH;
+	if (r->cycles == PROF_CYCLES_OFF)
 		r->not_applied = true;
 	note_temp(l, &r->temp_mc);
 	return 0;
@@ -333,6 +344,11 @@ static void verify_by_rate(struct loop *l, u32 d)
 	for (k = 0; k < n; k++)
 		if (fabs(ratio[k] - med) > l->o->verify_tol_pct / 100 * med)
 			l->res->opp[d][k].not_applied = true;
+}
+
+const char *prof_perf_src_name(enum prof_perf_src src)
+{
+	return src == PROF_PERF_INSTRUCTIONS ? "instructions" : "iterations";
 }
 
 int prof_measure(const struct prof_platform *pf, const struct prof_topology *topo,

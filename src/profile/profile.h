@@ -21,7 +21,9 @@
  *      kHz must match the domain's median (a CPU-bound loop has constant work per cycle).
  *      An OPP that fails is reported and left out of the model.
  *
- * Performance is the load's rate normalised so that the fastest OPP of the SoC is 1024.
+ * Performance is the load's rate (instructions per second where the platform counts them,
+ * else its iterations per second: topo.perf_src) normalised so that the fastest OPP of the
+ * SoC is 1024.
  *
  * Platforms (the only part that differs between a board and the simulator) provide
  * struct prof_platform: a table of operations.  Function pointers are fine here: this is user
@@ -50,10 +52,25 @@ struct prof_domain_info {
 	u32 freq_khz[EM_MAX_OPPS];   /* ascending */
 };
 
+/*
+ * What "performance" is counted in.  Hardware instructions per second of the load (libperf)
+ * where the PMU counts them; else the load's own iteration count, which for a fixed loop is
+ * proportional to them.  One source for the whole profile: perf is normalised across domains.
+ */
+enum prof_perf_src {
+	PROF_PERF_ITERATIONS,
+	PROF_PERF_INSTRUCTIONS,
+};
+
+/* The em-profile provenance name of a source: "iterations" or "instructions". */
+const char *prof_perf_src_name(enum prof_perf_src src);
+
 struct prof_topology {
 	char soc[64];
 	char device[128];
 	char power_source[128];      /* e.g. "hwmon ina231 power1", for provenance */
+	enum prof_perf_src perf_src;
+	char perf_why[160];          /* how the source was chosen, for the report */
 	u32 nr_domains;
 	struct prof_domain_info dom[EM_MAX_DOMAINS];
 };
@@ -63,6 +80,7 @@ struct prof_window {
 	u64 duration_ns;
 	u64 work;                    /* iterations of the load during the window */
 	u64 cycles;                  /* CPU cycles of the load; 0 when not counted */
+	u64 instructions;            /* instructions of the load; 0 when not counted */
 	u64 task_clock_ns;           /* time the load ran; 0 when not counted */
 	u32 power_lsb_uw;            /* resolution of one sample (counter LSB / interval) */
 	bool from_energy;            /* samples are energy-counter deltas: outliers are real */
@@ -102,13 +120,21 @@ struct prof_opts {
 
 void prof_opts_default(struct prof_opts *o);
 
+/* Did the cycles of the load match the OPP's frequency? */
+enum prof_cycles_check {
+	PROF_CYCLES_NOT_COUNTED,
+	PROF_CYCLES_MATCH,
+	PROF_CYCLES_OFF,                   /* beyond verify_tol_pct: the OPP did not apply */
+};
+
 /* Outcome per OPP. */
 struct prof_opp_result {
 	u32 freq_khz;
 	double power_uw, power_ci_uw;     /* active - idle */
 	double active_uw, idle_uw;
-	double rate, rate_ci;              /* load iterations per second */
+	double rate, rate_ci;              /* per second, in topo.perf_src units */
 	double eff_khz;                    /* from cycles; 0 when not counted */
+	enum prof_cycles_check cycles;
 	u32 samples, rejected;
 	u64 time_ns;                       /* simulated or real time spent on this OPP */
 	bool converged;                    /* reached the target before the cap */

@@ -5,8 +5,10 @@
  *   DIR/power-perf.svg   one panel per domain: power (mW) against performance (0..1024), the
  *                        measured OPPs joined in frequency order with their 95% interval,
  *                        inefficient OPPs marked, the reference model dashed behind them
- *   DIR/comparison.txt   the measured model against the reference (`gearbox em diff`), and
- *                        the OPPs that did not apply or stopped at the time cap
+ *   DIR/comparison.txt   how long it took, what performance was counted in, per OPP the
+ *                        measurement and whether the load's cycles matched the frequency,
+ *                        the OPPs that did not apply or stopped at the time cap, and the
+ *                        measured model against the reference (`gearbox em diff`)
  */
 #include <errno.h>
 #include <stdio.h>
@@ -142,6 +144,32 @@ static int write_svg(const char *path, const struct em_profile *prof,
 	return 0;
 }
 
+/* Per OPP: power, rate, and the cycle check (the frequency the load really ran at). */
+static void write_opp_table(FILE *f, const struct prof_result *res)
+{
+	const char *unit = res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr/s" : "it/s";
+
+	fprintf(f, "%-8s %9s %10s %7s %12s  %s\n", "domain", "kHz", "power mW", "+-%", unit,
+		"cycles");
+	for (u32 d = 0; d < res->topo.nr_domains; d++)
+		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++) {
+			const struct prof_opp_result *r = &res->opp[d][k];
+			char cyc[64];
+
+			if (r->cycles == PROF_CYCLES_NOT_COUNTED)
+				snprintf(cyc, sizeof(cyc), "not counted%s",
+					 r->not_applied ? "; iteration rate off: not applied" : "");
+			else
+				snprintf(cyc, sizeof(cyc), "%.1f MHz: %s", r->eff_khz / 1000,
+					 r->cycles == PROF_CYCLES_MATCH ? "match" :
+					 "OFF, not applied");
+			fprintf(f, "%-8s %9u %10.2f %7.2f %12.5g  %s\n", res->topo.dom[d].name,
+				r->freq_khz, r->power_uw / 1000,
+				r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate, cyc);
+		}
+	fputc('\n', f);
+}
+
 static int write_comparison(const char *path, const struct em_profile *prof,
 			    const struct em_profile *ref, const char *ref_name,
 			    const struct prof_result *res, struct gb_err *err)
@@ -153,7 +181,10 @@ static int write_comparison(const char *path, const struct em_profile *prof,
 		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 	fprintf(f, "gearbox profile report: %s\n", prof->soc);
 	fprintf(f, "profile time: %.1f s%s\n", res->total_ns / 1e9,
-		strcmp(prof->prov.source, "sim") ? "" : " (simulated)");
+		strcmp(prof->prov.source, "sim") ? "" : " (simulated wall time: what the same "
+		"profile takes on the board)");
+	fprintf(f, "performance: %s\n\n", res->topo.perf_why);
+	write_opp_table(f, res);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++) {
 			const struct prof_opp_result *r = &res->opp[d][k];

@@ -26,6 +26,8 @@
 #define COUNTER_READ_STEPS 10         /* the counter is read every 10 ms: 61 uJ is 6 mW */
 #define RATE_PER_PERF 1000.0          /* load iterations per second per unit of perf */
 #define RATE_JITTER_REL 0.002
+#define INSTR_PER_ITER 12289.0        /* 4096 xorshift steps of 3 shift-xor pairs, + loop */
+#define INSTR_JITTER_REL 0.001        /* the counter is exact; the load's progress is not */
 #define THROTTLE_STEPS 2
 
 struct sim_domain {
@@ -249,6 +251,8 @@ static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct 
 		w->work = (u64)llround(work * (1 + RATE_JITTER_REL * gauss(s)));
 		w->task_clock_ns = w->duration_ns;
 		w->cycles = s->o.count_cycles ? (u64)llround(cycles) : 0;
+		w->instructions = s->o.count_instructions ?
+			(u64)llround(work * INSTR_PER_ITER * (1 + INSTR_JITTER_REL * gauss(s))) : 0;
 	}
 	return 0;
 }
@@ -317,6 +321,11 @@ void prof_sim_platform(struct prof_sim *s, struct prof_platform *pf, struct prof
 	snprintf(topo->power_source, sizeof(topo->power_source), "%s",
 		 s->o.energy_counter ? "simulated energy counter (61 uJ LSB)"
 				     : "simulated 1 ms power meter");
+	topo->perf_src = s->o.count_instructions ? PROF_PERF_INSTRUCTIONS : PROF_PERF_ITERATIONS;
+	snprintf(topo->perf_why, sizeof(topo->perf_why), "%s",
+		 s->o.count_instructions ? "instructions per second (simulated PMU, --sim-instructions)"
+					 : "load iterations per second (the simulated PMU counts "
+					   "no instructions; --sim-instructions adds them)");
 	topo->nr_domains = m->nr_domains;
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];

@@ -31,6 +31,7 @@ struct prof_sim_opts {
 	u64 seed;
 	bool energy_counter;         /* powercap-like counter instead of a sampled meter */
 	bool count_cycles;           /* a PMU that counts cycles (most Arm boards) */
+	bool count_instructions;     /* ... and instructions: perf from instructions per second */
 	int stuck_dom;               /* PROF_SIM_DEFAULT_STUCK: the middle OPP of the last domain */
 	int stuck_opp;
 	u64 max_energy_range_uj;

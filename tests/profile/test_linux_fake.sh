@@ -181,6 +181,30 @@ rc=$?
 cat $WORK/py | grep '^#'
 check measured_power_follows_the_fake_board_and_names_its_source '[ $rc = 0 ]'
 [ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
+# The performance source: instructions where this machine's PMU counts them (perf(1) says
+# whether it does), else the load's iterations, and the model and the report say which.
+HW_INSTR=unknown
+if command -v perf >/dev/null 2>&1; then
+	perf_out=$(perf stat -x, -e instructions:u true 2>&1)
+	case $perf_out in
+	*"not supported"*|*"not counted"*) HW_INSTR=no ;;
+	*instructions*) HW_INSTR=yes ;;
+	esac
+fi
+echo "# hardware instructions counter (perf stat): $HW_INSTR"
+src=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["provenance"].get("perf_source"))' $WORK/out.json 2>/dev/null)
+echo "# perf_source: $src; $(grep '^performance:' $WORK/report/comparison.txt)"
+case $HW_INSTR in
+no) check perf_falls_back_to_iterations_without_instructions_counter \
+	'[ "$src" = iterations ] && grep -q "^performance: load iterations per second: no hardware instructions counter" $WORK/report/comparison.txt' ;;
+yes) check perf_is_instructions_where_the_pmu_counts_them \
+	'[ "$src" = instructions ] && grep -q "^performance: instructions per second" $WORK/report/comparison.txt' ;;
+*) check perf_source_is_recorded_in_model_and_report \
+	'[ "$src" = instructions -o "$src" = iterations ] && grep -q "^performance: " $WORK/report/comparison.txt' ;;
+esac
+check report_says_per_opp_whether_cycles_matched \
+	'[ $(grep -c "MHz: match\|not counted" $WORK/report/comparison.txt) -ge 6 ]'
+
 check report_compares_with_the_kernel_em_from_debugfs '[ $kernel_em = 0 ] && grep -q "against the kernel.s EM (debugfs)" $WORK/report/comparison.txt && grep -q "6 OPPs matched" $WORK/report/comparison.txt'
 check report_writes_svg_and_comparison \
 	'[ -s $WORK/report/power-perf.svg -a -s $WORK/report/comparison.txt ] && grep -q "<svg" $WORK/report/power-perf.svg'
@@ -198,6 +222,18 @@ check profile_with_hwmon_power_through_libsensors '[ $rc = 0 ] && grep -q '\''hw
 rc=$?
 check profile_with_external_meter_file '[ $rc = 0 ] && grep -q "external meter $WORK/meter.log" $WORK/meter.json'
 [ $rc = 0 ] || sed 's/^/# /' $WORK/err
+
+# --- instructions demanded where the PMU has none: exit 2 before anything is written ---------
+if [ $HW_INSTR = no ]; then
+	rm -f $WORK/x.json
+	"$GEARBOX" profile $FAST --perf-source instructions -q -o $WORK/x.json 2>$WORK/err
+	rc=$?
+	check perf_source_instructions_without_counter_exits_2_saying_why \
+		'[ $rc = 2 ] && grep -q -- "--perf-source instructions: no hardware instructions counter" $WORK/err && [ "$before" = "$(snapshot)" -a ! -e "$STATE" -a ! -e $WORK/x.json ]'
+	[ $rc = 2 ] || sed 's/^/# /' $WORK/err
+else
+	skip perf_source_instructions_without_counter_exits_2_saying_why "this machine counts instructions"
+fi
 
 # --- SIGTERM: restored, exit 1 ------------------------------------------------------------
 "$GEARBOX" profile $FAST --opp-cap 30 --target 0.01 --verify cur-freq -q -o $WORK/x.json 2>$WORK/err &

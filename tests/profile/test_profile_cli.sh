@@ -28,7 +28,14 @@ check sim_profile_warns_about_the_opp_that_did_not_apply 'grep -q "big 1977600 k
 check sim_profile_records_provenance_and_spread 'grep -q "\"source\": \"sim\"" $WORK/sm8250.json && grep -q "\"spread\"" $WORK/sm8250.json && grep -q temp_max_mc $WORK/sm8250.json'
 check report_svg_marks_inefficient_opps 'grep -q "class=\"inefficient\"" $WORK/rep/power-perf.svg && grep -q "</svg>" $WORK/rep/power-perf.svg'
 check report_compares_with_ground_truth 'grep -q "against the simulated model (ground truth)" $WORK/rep/comparison.txt && grep -q "not applied: big 1977600 kHz" $WORK/rep/comparison.txt'
+check model_and_report_record_the_iteration_fallback 'grep -q "\"perf_source\": \"iterations\"" $WORK/sm8250.json && grep -q "^performance: load iterations per second" $WORK/rep/comparison.txt && grep -q "^profile: performance from load iterations" $WORK/err'
+check report_says_cycles_not_counted_per_opp '[ $(grep -c "^little .* not counted$" $WORK/rep/comparison.txt) = 17 ]'
+check model_records_the_simulated_duration 'grep -q "\"duration_ms\": [1-9][0-9]*," $WORK/sm8250.json && grep -q "^profile time: [0-9.]* s (simulated wall time" $WORK/rep/comparison.txt'
 check non_tty_progress_is_plain_lines 'grep -q "^profile: 1/55 little 300000 kHz: " $WORK/err && ! grep -q $'"'"'\r'"'"' $WORK/err'
+
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" --sim-cycles --sim-instructions \
+	-o $WORK/instr.json --report $WORK/rep-instr >$WORK/out 2>$WORK/err
+check sim_instructions_are_the_perf_source_and_cycles_are_checked_per_opp '[ $? = 0 ] && grep -q "\"perf_source\": \"instructions\"" $WORK/instr.json && grep -q "^big  *1977600 .* MHz: OFF, not applied$" $WORK/rep-instr/comparison.txt && [ $(grep -c "MHz: match$" $WORK/rep-instr/comparison.txt) = 54 ] && grep -q "instr/s, cycles 300.0 MHz match" $WORK/err'
 
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" -q --sim-stuck none >$WORK/out 2>$WORK/err
 check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $WORK/err ] && grep -q "\"format\": \"gearbox-em/1\"" $WORK/out'
@@ -37,6 +44,8 @@ check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $W
 check missing_model_exits_2_naming_it '[ $? = 2 ] && grep -q "missing.json" $WORK/err'
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --target abc >$WORK/out 2>$WORK/err
 check bad_target_exits_2_naming_the_option '[ $? = 2 ] && grep -q -- "--target '"'"'abc'"'"'" $WORK/err'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --perf-source cycles >$WORK/out 2>$WORK/err
+check bad_perf_source_exits_2_listing_the_choices '[ $? = 2 ] && grep -q -- "--perf-source '"'"'cycles'"'"': auto, instructions or iterations" $WORK/err'
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" stray >$WORK/out 2>$WORK/err
 check stray_argument_exits_2 '[ $? = 2 ] && grep -q "unexpected argument" $WORK/err'
 "$GEARBOX" profile --restore --state $WORK/nostate >$WORK/out 2>$WORK/err

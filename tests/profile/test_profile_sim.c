@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "profile.h"
 #include "sim.h"
@@ -225,6 +226,49 @@ static void test_sim_detects_opp_that_did_not_apply_from_cycles(void)
 	check_accuracy();
 }
 
+/* With a PMU that counts instructions they are the performance, and the cycles of every
+ * OPP but the stuck one match its frequency. */
+static void test_sim_instructions_per_second_are_the_perf_when_counted(void)
+{
+	struct prof_sim_opts so;
+	u32 match = 0, total = 0;
+
+	prof_sim_opts_default(&so);
+	so.count_cycles = true;
+	so.count_instructions = true;
+	so.stuck_dom = 2;
+	so.stuck_opp = 1;
+	CHECK(run_sim("gs101", &so) == 0);
+	CHECK(res.topo.perf_src == PROF_PERF_INSTRUCTIONS);
+	CHECK(!strcmp(got.prov.perf_source, "instructions"));
+	check_only_stuck_left_out(2, 1);
+	CHECK_EQ_I(res.opp[2][1].cycles, PROF_CYCLES_OFF);
+	for (u32 d = 0; d < res.topo.nr_domains; d++)
+		for (u32 k = 0; k < res.topo.dom[d].nr_opps; k++, total++)
+			match += res.opp[d][k].cycles == PROF_CYCLES_MATCH;
+	CHECK_EQ_U(match, total - 1);
+	check_accuracy();
+}
+
+/* Without instructions the load's iterations are the performance, and it says so; without
+ * cycles no OPP claims a cycle check. */
+static void test_sim_without_pmu_falls_back_to_iterations_and_records_it(void)
+{
+	struct prof_sim_opts so;
+
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	CHECK(run_sim("gs101", &so) == 0);
+	CHECK(res.topo.perf_src == PROF_PERF_ITERATIONS);
+	CHECK(!strcmp(got.prov.perf_source, "iterations"));
+	CHECK_STR_CONTAINS(res.topo.perf_why, "iterations");
+	for (u32 d = 0; d < res.topo.nr_domains; d++)
+		for (u32 k = 0; k < res.topo.dom[d].nr_opps; k++)
+			CHECK_EQ_I(res.opp[d][k].cycles, PROF_CYCLES_NOT_COUNTED);
+	CHECK(got.prov.has_duration);
+	CHECK_EQ_U(got.prov.duration_ms, (u32)(res.total_ns / 1000000));
+}
+
 static void test_sim_energy_counter_with_wraparound_stays_accurate(void)
 {
 	struct prof_sim_opts so;
@@ -311,6 +355,8 @@ int main(void)
 	TAP_RUN(test_sim_flags_the_same_inefficient_opps_as_ground_truth);
 	TAP_RUN(test_sim_detects_opp_that_did_not_apply_from_iteration_rate);
 	TAP_RUN(test_sim_detects_opp_that_did_not_apply_from_cycles);
+	TAP_RUN(test_sim_instructions_per_second_are_the_perf_when_counted);
+	TAP_RUN(test_sim_without_pmu_falls_back_to_iterations_and_records_it);
 	TAP_RUN(test_sim_energy_counter_with_wraparound_stays_accurate);
 	TAP_RUN(test_sim_records_temperatures_in_provenance);
 	TAP_RUN(test_sim_throttling_without_thermal_guard_is_detected_as_not_applied);
