@@ -78,6 +78,9 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 		append(p->conditions, sizeof(p->conditions), "; %.1f-%.1f C",
 		       res->temp_min_mc / 1000.0, res->temp_max_mc / 1000.0);
 	}
+	if (res->split_cpus)
+		append(p->conditions, sizeof(p->conditions), "; static/dynamic split from 1 and "
+		       "%u busy CPUs (fewer in smaller domains)", res->split_cpus);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++)
 			if (res->opp[d][k].not_applied)
@@ -133,6 +136,14 @@ int prof_build_profile(const struct prof_result *res, const char *source,
 			meta->perf_spread = clamp_u32(r->rate_ci * EM_CAPACITY_SCALE / top, 0,
 						      EM_CAPACITY_SCALE);
 			meta->samples = r->samples;
+			if (r->has_split) {
+				/* static + dynamic = power_uw exactly; noise can push the
+				 * measured static share below 0: it is then 0 */
+				meta->has_split = true;
+				meta->split_cpus = r->split_cpus;
+				meta->dynamic_uw = clamp_u32(r->dynamic_uw, 1, o->power_uw);
+				meta->static_uw = o->power_uw - meta->dynamic_uw;
+			}
 			n++;
 		}
 		pd->nr_opps = n;

@@ -43,10 +43,13 @@ static void usage(FILE *out)
 		"      --reference FILE   compare with this em-profile (default: the kernel's EM\n"
 		"                         from debugfs; with --sim, the model itself)\n"
 		"      --target PCT       95%% interval target, percent of the mean (default 1)\n"
-		"      --opp-cap SEC      time cap per OPP (default 30)\n"
+		"      --opp-cap SEC      time cap per OPP and series (default 30)\n"
 		"      --window MS        one active or idle window (default 250)\n"
 		"      --settle MS        wait after an OPP change (default 100)\n"
 		"      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
+		"      --split-cpus K     also run the load on K CPUs of each domain (all of a\n"
+		"                         smaller one) to split each OPP's power into the domain's\n"
+		"                         static share and per-CPU dynamic power (\"split\")\n"
 		"  -q, --quiet            no progress and no summary\n"
 		"  -h, --help             this help\n\n"
 		"board (linux) options:\n"
@@ -67,6 +70,8 @@ static void usage(FILE *out)
 		"      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
 		"      --sim-cycles       the simulated PMU counts cycles\n"
 		"      --sim-instructions the simulated PMU counts instructions\n"
+		"      --sim-static PCT   the domains' static share of the model's power, where\n"
+		"                         the model has no split (default 20)\n"
 		"      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
 		"                         middle OPP of the last domain)\n",
 		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE);
@@ -77,6 +82,7 @@ enum {
 	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
 	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
 	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK, OPT_PERF_SOURCE, OPT_SIM_INSTRUCTIONS,
+	OPT_SPLIT_CPUS, OPT_SIM_STATIC,
 };
 
 static const struct option long_opts[] = {
@@ -106,6 +112,8 @@ static const struct option long_opts[] = {
 	{ "sim-stuck", required_argument, NULL, OPT_SIM_STUCK },
 	{ "perf-source", required_argument, NULL, OPT_PERF_SOURCE },
 	{ "sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS },
+	{ "split-cpus", required_argument, NULL, OPT_SPLIT_CPUS },
+	{ "sim-static", required_argument, NULL, OPT_SIM_STATIC },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -209,6 +217,16 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 					  "iterations", arg);
 		break;
 	case OPT_SIM_INSTRUCTIONS: a->so.count_instructions = true; break;
+	case OPT_SPLIT_CPUS:
+		ret = parse_num(arg, 2, EM_MAX_CPUS, &v, "--split-cpus", err);
+		if (ret == 0 && v != (u32)v)
+			ret = gb_err_set(err, EINVAL, "--split-cpus '%s': a whole number of CPUs", arg);
+		a->po.split_cpus = (u32)v;
+		break;
+	case OPT_SIM_STATIC:
+		ret = parse_num(arg, 0, 90, &v, "--sim-static", err);
+		a->so.static_pct = v;
+		break;
 	case OPT_RESTORE: a->restore = true; break;
 	case OPT_SIM: a->sim = arg; break;
 	case OPT_SIM_SEED:

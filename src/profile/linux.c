@@ -15,7 +15,7 @@ struct prof_linux {
 	struct lx_power *power;
 	struct lx_load *load;
 	struct prof_topology topo;
-	int load_cpu;
+	bool loaded;
 	u32 cur_dom;
 };
 
@@ -35,12 +35,12 @@ static int lx_set_freq(void *ctx, u32 d, u32 freq_khz, struct gb_err *err)
 	return lx_cpufreq_set(&lx->cf, d, freq_khz, err);
 }
 
-static int lx_set_load(void *ctx, int cpu, struct gb_err *err)
+static int lx_set_load(void *ctx, const struct em_cpumask *cpus, struct gb_err *err)
 {
 	struct prof_linux *lx = ctx;
 
-	lx->load_cpu = cpu;
-	return lx_load_set(lx->load, cpu, err);
+	lx->loaded = cpus != NULL;
+	return lx_load_set(lx->load, cpus, err);
 }
 
 static int lx_window(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err)
@@ -56,7 +56,7 @@ static int lx_window(void *ctx, u64 duration_ns, struct prof_window *w, struct g
 		return ret;
 	lx_load_counts(lx->load, &c1);
 	w->duration_ns = lx_now_ns() - start;
-	if (lx->load_cpu < 0)
+	if (!lx->loaded)
 		return 0;
 	w->work = c1.work - c0.work;
 	w->task_clock_ns = lx->o.perf_wall ? 0 : c1.task_ns - c0.task_ns;
@@ -155,7 +155,6 @@ int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, st
 	if (!lx)
 		return gb_err_set(err, ENOMEM, "out of memory");
 	lx->o = *o;
-	lx->load_cpu = -1;
 	read_identity(&lx->topo);
 	ret = lx_cpufreq_discover(o->sysfs_cpu, o->opp_step_khz ? o->opp_step_khz : 100000,
 				  &lx->cf, &lx->topo, err);

@@ -66,8 +66,9 @@ struct lx_load;
 
 /* Forks the load and opens its counters; probe says how the instructions counter did. */
 int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_err *err);
-/* Runs the load on cpu, or parks it (blocked in the kernel, the CPU idles) when cpu < 0. */
-int lx_load_set(struct lx_load *l, int cpu, struct gb_err *err);
+/* Runs the load on every CPU of cpus (one child each, the lowest CPU's counted), or parks
+ * all of it (blocked in the kernel, the CPUs idle) when cpus is NULL. */
+int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err *err);
 struct lx_counts {
 	u64 work, task_ns, cycles, instructions;   /* 0: not counted */
 };

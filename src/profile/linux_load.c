@@ -4,7 +4,8 @@
  *
  * The load is a child process ("gb-load") that runs a dependent integer loop - no memory
  * traffic, so its work per cycle is the same at every frequency - and counts iterations in a
- * shared page.  Parked, it sleeps in FUTEX_WAIT, so the CPU really idles (no polling wakeups
+ * shared page.  The static/dynamic split runs one such child per busy CPU; they are forked
+ * when first needed, and only the first (on the lowest CPU) is counted.  Parked, it sleeps in FUTEX_WAIT, so the CPU really idles (no polling wakeups
  * that would show up in the idle power).  It dies with the profiler (PR_SET_PDEATHSIG).
  *
  * libperf counts the child: task-clock always (a software event), cycles and instructions
@@ -36,15 +37,20 @@
 
 #define ITER_OPS 4096    /* loop steps per counted iteration */
 #define PROBE_NS (20ull * 1000000)
+#define LX_MAX_LOADS EM_MAX_CPUS
+#define SHARED_BYTES (sizeof(struct lx_shared) * LX_MAX_LOADS)
 
+/* One cache line each: loads on neighbouring CPUs must not bounce a shared line, which would
+ * add memory traffic (and power) that a lone load does not have. */
 struct lx_shared {
-	_Atomic u32 run;                   /* futex word: 1 run, 0 park, 2 exit */
+	_Alignas(64) _Atomic u32 run;      /* futex word: 1 run, 0 park, 2 exit */
 	_Atomic u64 iterations;
 };
 
 struct lx_load {
-	pid_t pid;
-	struct lx_shared *sh;
+	pid_t pid;                         /* the counted load */
+	struct lx_shared *sh;              /* sh[0] is the counted load's, sh[i] child i's */
+	pid_t extra[LX_MAX_LOADS];         /* children 1..; 0: not forked yet */
 	struct perf_thread_map *threads;
 	struct perf_evsel *task_clock, *cycles, *instructions;
 };
@@ -136,6 +142,8 @@ static void close_counter(struct perf_evsel *ev)
 	perf_evsel__delete(ev);
 }
 
+static int run_child(struct lx_load *l, u32 i, bool run, int cpu, struct gb_err *err);
+
 /* Runs the load (unpinned) for PROBE_NS and reads what the instructions counter made of it. */
 static void probe_instructions(struct lx_load *l, struct prof_perf_probe *p)
 {
@@ -144,9 +152,9 @@ static void probe_instructions(struct lx_load *l, struct prof_perf_probe *p)
 
 	if (!l->instructions || perf_evsel__read(l->instructions, 0, 0, &c0) < 0)
 		return;
-	lx_load_set(l, -2, &ignored);
+	run_child(l, 0, true, -1, &ignored);
 	lx_sleep_ns(PROBE_NS);
-	lx_load_set(l, -1, &ignored);
+	run_child(l, 0, false, -1, &ignored);
 	if (perf_evsel__read(l->instructions, 0, 0, &c1) < 0)
 		return;
 	p->instructions = c1.val - c0.val;
@@ -161,14 +169,14 @@ int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_
 
 	if (!l)
 		return gb_err_set(err, ENOMEM, "out of memory");
-	l->sh = mmap(NULL, sizeof(*l->sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	l->sh = mmap(NULL, SHARED_BYTES, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (l->sh == MAP_FAILED) {
 		free(l);
 		return gb_err_set(err, errno, "mmap: %s", strerror(errno));
 	}
 	l->pid = fork();
 	if (l->pid < 0) {
-		munmap(l->sh, sizeof(*l->sh));
+		munmap(l->sh, SHARED_BYTES);
 		free(l);
 		return gb_err_set(err, errno, "fork: %s", strerror(errno));
 	}
@@ -192,21 +200,56 @@ int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_
 	return 0;
 }
 
-/* cpu -2: run unpinned (the probe) */
-int lx_load_set(struct lx_load *l, int cpu, struct gb_err *err)
+/* Child i runs (pinned to cpu, or unpinned when cpu < 0) or parks. */
+static int run_child(struct lx_load *l, u32 i, bool run, int cpu, struct gb_err *err)
 {
-	if (cpu >= 0) {
+	pid_t pid = i ? l->extra[i] : l->pid;
+	struct lx_shared *sh = &l->sh[i];
+
+	if (run && cpu >= 0) {
 		cpu_set_t set;
 
 		CPU_ZERO(&set);
 		CPU_SET(cpu, &set);
-		if (sched_setaffinity(l->pid, sizeof(set), &set) < 0)
+		if (sched_setaffinity(pid, sizeof(set), &set) < 0)
 			return gb_err_set(err, errno, "pinning the load to CPU %d: %s", cpu,
 					  strerror(errno));
 	}
-	atomic_store_explicit(&l->sh->run, cpu != -1 ? 1 : 0, memory_order_release);
-	if (cpu != -1)
-		futex(&l->sh->run, FUTEX_WAKE, 1);
+	atomic_store_explicit(&sh->run, run ? 1 : 0, memory_order_release);
+	if (run)
+		futex(&sh->run, FUTEX_WAKE, 1);
+	return 0;
+}
+
+static int fork_child(struct lx_load *l, u32 i, struct gb_err *err)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return gb_err_set(err, errno, "fork: %s", strerror(errno));
+	if (pid == 0)
+		load_main(&l->sh[i]);
+	l->extra[i] = pid;
+	return 0;
+}
+
+int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err *err)
+{
+	u32 n = 0;
+	int ret;
+
+	for (u32 c = 0; cpus && c < EM_MAX_CPUS && n < LX_MAX_LOADS; c++) {
+		if (!em_cpumask_test(cpus, c))
+			continue;
+		if (n && !l->extra[n] && (ret = fork_child(l, n, err)) < 0)
+			return ret;
+		ret = run_child(l, n++, true, (int)c, err);
+		if (ret < 0)
+			return ret;
+	}
+	for (u32 i = n; i < LX_MAX_LOADS; i++)
+		if (i == 0 || l->extra[i])
+			run_child(l, i, false, -1, err);
 	return 0;
 }
 
@@ -236,17 +279,21 @@ void lx_load_close(struct lx_load *l)
 {
 	if (!l)
 		return;
-	if (l->pid > 0) {
-		atomic_store(&l->sh->run, 2);
-		futex(&l->sh->run, FUTEX_WAKE, 1);
-		kill(l->pid, SIGKILL);
-		waitpid(l->pid, NULL, 0);
+	for (u32 i = 0; i < LX_MAX_LOADS; i++) {
+		pid_t pid = i ? l->extra[i] : l->pid;
+
+		if (pid <= 0)
+			continue;
+		atomic_store(&l->sh[i].run, 2);
+		futex(&l->sh[i].run, FUTEX_WAKE, 1);
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
 	}
 	close_counter(l->task_clock);
 	close_counter(l->cycles);
 	close_counter(l->instructions);
 	if (l->threads)
 		perf_thread_map__put(l->threads);
-	munmap(l->sh, sizeof(*l->sh));
+	munmap(l->sh, SHARED_BYTES);
 	free(l);
 }

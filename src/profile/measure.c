@@ -73,7 +73,7 @@ static int thermal_guard(struct loop *l, struct gb_err *err)
 	if (!l->o->max_temp_mc || !pf->temp_mc || pf->temp_mc(pf->ctx, &mc) < 0 ||
 	    mc <= l->o->max_temp_mc)
 		return 0;
-	ret = pf->set_load(pf->ctx, -1, err);
+	ret = pf->set_load(pf->ctx, NULL, err);
 	if (ret < 0)
 		return ret;
 	l->res->cool_waits++;
@@ -96,9 +96,9 @@ static int ensure_scratch(struct loop *l, size_t n)
 	return l->scratch ? 0 : -ENOMEM;
 }
 
-/* One window with the load on cpu (or off); power samples go to dst. */
-static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double *rate,
-		      double *eff_khz, struct gb_err *err)
+/* One window with the load on cpus (NULL: off); power samples go to dst. */
+static int one_window(struct loop *l, const struct em_cpumask *cpus, struct prof_samples *dst,
+		      double *rate, double *eff_khz, struct gb_err *err)
 {
 	const struct prof_platform *pf = l->pf;
 	struct prof_window *w = l->w;
@@ -106,7 +106,7 @@ static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double 
 
 	if (l->o->stop && *l->o->stop)
 		return gb_err_set(err, EINTR, "interrupted");
-	ret = pf->set_load(pf->ctx, cpu, err);
+	ret = pf->set_load(pf->ctx, cpus, err);
 	if (ret < 0)
 		return ret;
 	pf->wait(pf->ctx, l->o->switch_settle_ns);
@@ -125,7 +125,6 @@ static int one_window(struct loop *l, int cpu, struct prof_samples *dst, double 
 	if (rate) {
 		/* Rate while running: task-clock excludes time another task had the CPU. */
 		u64 run_ns = w->task_clock_ns ? w->task_clock_ns : w->duration_ns;
-
 		u64 done = l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? w->instructions :
 									     w->work;
 
@@ -154,28 +153,23 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 		if (l->opps_done == l->opps_total)
 			fputc('\n', o->progress);
 	} else {
-		char cyc[48] = "";
+		char cyc[48] = "", split[64] = "";
 
 		if (r->cycles != PROF_CYCLES_NOT_COUNTED)
 			snprintf(cyc, sizeof(cyc), ", cycles %.1f MHz %s", r->eff_khz / 1000,
 				 r->cycles == PROF_CYCLES_MATCH ? "match" : "OFF");
+		if (r->has_split)
+			snprintf(split, sizeof(split), ", static %.1f + %u x %.1f mW",
+				 r->static_uw / 1000, r->split_cpus, r->dynamic_uw / 1000);
 		fprintf(o->progress,
-			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.4g %s/s%s, %u samples%s%s\n",
+			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.4g %s/s%s%s, %u samples%s%s\n",
 			l->opps_done, l->opps_total, di->name, freq_khz, r->power_uw / 1000,
 			r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
-			l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc,
+			l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc, split,
 			r->samples, r->converged ? "" : " (time cap)",
 			r->not_applied ? " NOT APPLIED" : "");
 	}
 	fflush(o->progress);
-}
-
-static int first_cpu(const struct em_cpumask *m)
-{
-	for (u32 c = 0; c < EM_MAX_CPUS; c++)
-		if (em_cpumask_test(m, c))
-			return (int)c;
-	return 0;
 }
 
 /*
@@ -223,18 +217,142 @@ static double power_stats(struct loop *l, struct prof_stat *sa, struct prof_stat
 	return round_diff_ci(l, med_a, med_i, sigma, reject);
 }
 
+/* One series of rounds at the current OPP with the load on cpus, until the power difference
+ * (and, with want_rate, the load's rate) is within the target, or the time cap. */
+struct phase {
+	double power_uw, power_ci_uw, active_uw, idle_uw, rate, rate_ci, eff_khz;
+	u32 samples, rejected;
+	bool converged;
+};
+
+static int measure_phase(struct loop *l, const struct em_cpumask *cpus, bool want_rate,
+			 struct phase *ph, struct gb_err *err)
+{
+	const struct prof_platform *pf = l->pf;
+	double target = l->o->target_pct / 100, eff_sum = 0;
+	struct prof_stat sa, si, sr = { 0 };
+	u32 eff_n = 0, rounds = 0;
+	u64 t0 = pf->now_ns(pf->ctx);
+	int ret;
+
+	memset(ph, 0, sizeof(*ph));
+	prof_samples_clear(&l->active);
+	prof_samples_clear(&l->idle);
+	prof_samples_clear(&l->rate);
+	l->rounds = 0;
+	for (;;) {
+		double rate, eff;
+
+		l->a_start[l->rounds] = l->active.n;
+		l->i_start[l->rounds] = l->idle.n;
+		/* ABBA order: a linear drift (the SoC warming up) hits both sides alike */
+		if (rounds % 2) {
+			ret = one_window(l, NULL, &l->idle, NULL, NULL, err);
+			if (ret < 0)
+				return ret;
+		}
+		ret = one_window(l, cpus, &l->active, &rate, &eff, err);
+		if (ret < 0)
+			return ret;
+		if (prof_samples_push(&l->rate, rate) < 0)
+			return gb_err_set(err, ENOMEM, "out of memory");
+		if (eff > 0) {
+			eff_sum += eff;
+			eff_n++;
+		}
+		if (rounds % 2 == 0) {
+			ret = one_window(l, NULL, &l->idle, NULL, NULL, err);
+			if (ret < 0)
+				return ret;
+		}
+		rounds++;
+		l->rounds = rounds;
+		l->a_start[rounds] = l->active.n;
+		l->i_start[rounds] = l->idle.n;
+		if (ensure_scratch(l, l->active.n > l->idle.n ? l->active.n : l->idle.n) < 0)
+			return gb_err_set(err, ENOMEM, "out of memory");
+		ph->power_ci_uw = power_stats(l, &sa, &si);
+		prof_robust_stat(&l->rate, PROF_REJECT_SIGMAS, 0.0005, 0, l->scratch, &sr);
+		ph->power_uw = sa.mean - si.mean;
+		ph->rate = sr.mean;
+		ph->rate_ci = sr.ci95;
+		if (rounds >= MIN_ROUNDS && rounds % 2 == 0 && ph->power_uw > 0 &&
+		    ph->power_ci_uw <= target * ph->power_uw &&
+		    (!want_rate || ph->rate_ci <= target * ph->rate)) {
+			ph->converged = true;
+			break;
+		}
+		if (pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns || rounds >= MAX_ROUNDS)
+			break;
+		ret = thermal_guard(l, err);
+		if (ret < 0)
+			return ret;
+	}
+	ph->active_uw = sa.mean;
+	ph->idle_uw = si.mean;
+	ph->samples = (u32)(sa.n + si.n);
+	ph->rejected = (u32)(sa.rejected + si.rejected);
+	ph->eff_khz = eff_n ? eff_sum / eff_n : 0;
+	return 0;
+}
+
+/* The first n CPUs of m. */
+static u32 first_cpus(const struct em_cpumask *m, u32 n, struct em_cpumask *out)
+{
+	u32 got = 0;
+
+	memset(out, 0, sizeof(*out));
+	for (u32 c = 0; c < EM_MAX_CPUS && got < n; c++)
+		if (em_cpumask_test(m, c)) {
+			em_cpumask_set(out, c);
+			got++;
+		}
+	return got;
+}
+
+/*
+ * The static/dynamic split (Eggemann's method).  With k CPUs of the domain busy the domain
+ * draws P(k) = P_static + k * P_dyn above its idle power; from P(1) and P(K):
+ *
+ *   P_dyn    = (P(K) - P(1)) / (K - 1)
+ *   P_static = P(1) - P_dyn = (K * P(1) - P(K)) / (K - 1)
+ *
+ * and, the two measurements being independent, their 95% half-widths
+ *
+ *   ci_dyn    = sqrt(ci1^2 + ciK^2) / (K - 1)
+ *   ci_static = sqrt(K^2 ci1^2 + ciK^2) / (K - 1)
+ *
+ * The static share is a small difference of large numbers: its interval, relative to itself,
+ * is several times the target.
+ */
+static void split_power(struct prof_opp_result *r, const struct phase *pk, u32 k)
+{
+	double km1 = (double)(k - 1);
+
+	r->has_split = true;
+	r->split_cpus = k;
+	r->power_k_uw = pk->power_uw;
+	r->power_k_ci_uw = pk->power_ci_uw;
+	r->dynamic_uw = (pk->power_uw - r->power_uw) / km1;
+	r->static_uw = r->power_uw - r->dynamic_uw;
+	r->dynamic_ci_uw = sqrt(r->power_ci_uw * r->power_ci_uw +
+				pk->power_ci_uw * pk->power_ci_uw) / km1;
+	r->static_ci_uw = sqrt(k * k * r->power_ci_uw * r->power_ci_uw +
+			       pk->power_ci_uw * pk->power_ci_uw) / km1;
+}
+
 static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
 {
 	const struct prof_platform *pf = l->pf;
 	const struct prof_domain_info *di = &l->res->topo.dom[d];
 	struct prof_opp_result *r = &l->res->opp[d][k];
-	struct prof_stat sa, si, sr;
-	double eff_sum = 0;
-	u32 eff_n = 0, rounds = 0;
-	int cpu = first_cpu(&di->cpus);
+	struct em_cpumask one, many;
+	struct phase ph;
+	u32 nk = l->o->split_cpus ? first_cpus(&di->cpus, l->o->split_cpus, &many) : 0;
 	u64 t0;
 	int ret;
 
+	first_cpus(&di->cpus, 1, &one);
 	r->freq_khz = di->freq_khz[k];
 	r->temp_mc = INT_MIN;
 	ret = thermal_guard(l, err);
@@ -245,69 +363,35 @@ static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
 	if (ret < 0)
 		return ret;
 	pf->wait(pf->ctx, l->o->settle_ns);
-	prof_samples_clear(&l->active);
-	prof_samples_clear(&l->idle);
-	prof_samples_clear(&l->rate);
-	l->rounds = 0;
-	for (;;) {
-		double rate, eff;
-		double target = l->o->target_pct / 100;
-
-		l->a_start[l->rounds] = l->active.n;
-		l->i_start[l->rounds] = l->idle.n;
-		/* ABBA order: a linear drift (the SoC warming up) hits both sides alike */
-		if (rounds % 2) {
-			ret = one_window(l, -1, &l->idle, NULL, NULL, err);
-			if (ret < 0)
-				return ret;
-		}
-		ret = one_window(l, cpu, &l->active, &rate, &eff, err);
-		if (ret < 0)
-			return ret;
-		if (prof_samples_push(&l->rate, rate) < 0)
-			return gb_err_set(err, ENOMEM, "out of memory");
-		if (eff > 0) {
-			eff_sum += eff;
-			eff_n++;
-		}
-		if (rounds % 2 == 0) {
-			ret = one_window(l, -1, &l->idle, NULL, NULL, err);
-			if (ret < 0)
-				return ret;
-		}
-		rounds++;
-		l->rounds = rounds;
-		l->a_start[rounds] = l->active.n;
-		l->i_start[rounds] = l->idle.n;
-		if (ensure_scratch(l, l->active.n > l->idle.n ? l->active.n : l->idle.n) < 0)
-			return gb_err_set(err, ENOMEM, "out of memory");
-		r->power_ci_uw = power_stats(l, &sa, &si);
-		prof_robust_stat(&l->rate, PROF_REJECT_SIGMAS, 0.0005, 0, l->scratch, &sr);
-		r->power_uw = sa.mean - si.mean;
-		r->rate = sr.mean;
-		r->rate_ci = sr.ci95;
-		r->time_ns = pf->now_ns(pf->ctx) - t0;
-		if (rounds >= MIN_ROUNDS && rounds % 2 == 0 && r->power_uw > 0 &&
-		    r->power_ci_uw <= target * r->power_uw && r->rate_ci <= target * r->rate) {
-			r->converged = true;
-			break;
-		}
-		if (r->time_ns >= l->o->opp_cap_ns || rounds >= MAX_ROUNDS)
-			break;
-		ret = thermal_guard(l, err);
-		if (ret < 0)
-			return ret;
-	}
-	r->active_uw = sa.mean;
-	r->idle_uw = si.mean;
-	r->samples = (u32)(sa.n + si.n);
-	r->rejected = (u32)(sa.rejected + si.rejected);
-	r->eff_khz = eff_n ? eff_sum / eff_n : 0;
+	ret = measure_phase(l, &one, true, &ph, err);
+	if (ret < 0)
+		return ret;
+	r->power_uw = ph.power_uw;
+	r->power_ci_uw = ph.power_ci_uw;
+	r->active_uw = ph.active_uw;
+	r->idle_uw = ph.idle_uw;
+	r->rate = ph.rate;
+	r->rate_ci = ph.rate_ci;
+	r->samples = ph.samples;
+	r->rejected = ph.rejected;
+	r->converged = ph.converged;
+	r->eff_khz = ph.eff_khz;
 	r->cycles = r->eff_khz <= 0 ? PROF_CYCLES_NOT_COUNTED :
 		    fabs(r->eff_khz - r->freq_khz) > l->o->verify_tol_pct / 100 * r->freq_khz ?
 		    PROF_CYCLES_OFF : PROF_CYCLES_MATCH;
 	if (r->cycles == PROF_CYCLES_OFF)
 		r->not_applied = true;
+	/* a domain of one CPU has nothing to split; an OPP that did not apply is left out */
+	if (nk >= 2 && !r->not_applied) {
+		ret = measure_phase(l, &many, false, &ph, err);
+		if (ret < 0)
+			return ret;
+		split_power(r, &ph, nk);
+		r->samples += ph.samples;
+		r->rejected += ph.rejected;
+		r->converged = r->converged && ph.converged;
+	}
+	r->time_ns = pf->now_ns(pf->ctx) - t0;
 	note_temp(l, &r->temp_mc);
 	return 0;
 }
@@ -360,6 +444,7 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 	memset(res, 0, sizeof(*res));
 	res->topo = *topo;
 	res->temp_min_mc = res->temp_max_mc = INT_MIN;
+	res->split_cpus = o->split_cpus;
 	if (topo->nr_domains == 0)
 		return gb_err_set(err, ENODEV, "no perf domain to profile");
 	for (u32 d = 0; d < topo->nr_domains; d++)
@@ -384,11 +469,11 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 			verify_by_rate(&l, d);
 	}
 	if (ret == 0) {
-		ret = pf->set_load(pf->ctx, -1, err);
+		ret = pf->set_load(pf->ctx, NULL, err);
 	} else {
 		struct gb_err ignored;
 
-		pf->set_load(pf->ctx, -1, &ignored);   /* the first error is the one to report */
+		pf->set_load(pf->ctx, NULL, &ignored);   /* the first error is the one to report */
 	}
 	res->total_ns = pf->now_ns(pf->ctx) - l.start_ns;
 	for (u32 d = 0; d < topo->nr_domains; d++)

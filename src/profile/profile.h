@@ -8,7 +8,8 @@
  *   2. thermal guard: when the hottest sensor is above max_temp_mc, stop the load and wait
  *      (bounded) for it to cool, so that leakage does not creep into the numbers;
  *   3. alternate rounds of an *active* window (a calibrated CPU-bound load pinned to the
- *      domain's first CPU) and an *idle* window (same OPP, no load).  Interleaving makes slow
+ *      domain's first CPU) and an *idle* window (same OPP, no load); with split_cpus, a second
+ *      series with the load on that many CPUs of the domain gives the static/dynamic split.  Interleaving makes slow
  *      drifts (temperature-driven leakage, battery voltage, background noise) hit both sides
  *      equally, so that their difference - the power of one busy CPU at this OPP, the kernel's
  *      em_perf_state.power - stays unbiased;
@@ -92,8 +93,9 @@ struct prof_platform {
 	void *ctx;
 	const char *name;            /* "sim", "linux" */
 	int (*set_freq)(void *ctx, u32 dom, u32 freq_khz, struct gb_err *err);
-	/* Starts the load on cpu, or stops it when cpu < 0. */
-	int (*set_load)(void *ctx, int cpu, struct gb_err *err);
+	/* Starts the load on every CPU of cpus, or stops it when cpus is NULL.  Counters and
+	 * the rate in prof_window are those of the load on the lowest CPU of the mask. */
+	int (*set_load)(void *ctx, const struct em_cpumask *cpus, struct gb_err *err);
 	/* Measures for duration_ns; the platform decides its meter's sample interval. */
 	int (*window)(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err);
 	/* Waits (settling, cooling); the simulator advances its clock instead. */
@@ -112,6 +114,8 @@ struct prof_opts {
 	int max_temp_mc;             /* thermal guard; 0: off */
 	u64 max_cool_ns;             /* longest cool-down wait */
 	double verify_tol_pct;       /* OPP verification tolerance */
+	u32 split_cpus;              /* static/dynamic split: also measure with this many CPUs
+				      * of each domain busy (capped at its size); 0: off */
 	bool quiet;
 	FILE *progress;              /* NULL: no progress output */
 	bool progress_tty;           /* a bar with ETA instead of plain lines */
@@ -140,6 +144,12 @@ struct prof_opp_result {
 	bool converged;                    /* reached the target before the cap */
 	bool not_applied;                  /* the frequency did not apply: left out */
 	int temp_mc;                       /* at the end of the measurement; INT_MIN: unknown */
+	/* static/dynamic split (prof_opts.split_cpus): P(k) = static + k * dynamic */
+	bool has_split;
+	u32 split_cpus;                    /* k of the second measurement */
+	double power_k_uw, power_k_ci_uw;  /* P(k), active - idle */
+	double static_uw, static_ci_uw;
+	double dynamic_uw, dynamic_ci_uw;
 };
 
 struct prof_result {
@@ -149,6 +159,7 @@ struct prof_result {
 	int temp_min_mc, temp_max_mc;      /* INT_MIN when unknown */
 	u32 nr_not_applied;
 	u32 cool_waits;
+	u32 split_cpus;                    /* prof_opts.split_cpus */
 };
 
 /* prof_measure - runs the loop over every domain and OPP of topo. */

@@ -149,8 +149,14 @@ static void write_opp_table(FILE *f, const struct prof_result *res)
 {
 	const char *unit = res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr/s" : "it/s";
 
-	fprintf(f, "%-8s %9s %10s %7s %12s  %s\n", "domain", "kHz", "power mW", "+-%", unit,
-		"cycles");
+	if (res->split_cpus)
+		fprintf(f, "split: with k CPUs busy the domain draws static + k x dynamic; "
+			   "static and dynamic in mW with their 95%% half-width\n");
+	fprintf(f, "%-8s %9s %10s %7s %12s  %-*s", "domain", "kHz", "power mW", "+-%", unit,
+		res->split_cpus ? 24 : 0, "cycles");
+	if (res->split_cpus)
+		fprintf(f, " %2s %16s %16s", "k", "static mW", "dynamic mW");
+	fputc('\n', f);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++) {
 			const struct prof_opp_result *r = &res->opp[d][k];
@@ -163,9 +169,16 @@ static void write_opp_table(FILE *f, const struct prof_result *res)
 				snprintf(cyc, sizeof(cyc), "%.1f MHz: %s", r->eff_khz / 1000,
 					 r->cycles == PROF_CYCLES_MATCH ? "match" :
 					 "OFF, not applied");
-			fprintf(f, "%-8s %9u %10.2f %7.2f %12.5g  %s\n", res->topo.dom[d].name,
+			/* cycles padded only where split columns follow: no trailing blanks */
+			fprintf(f, "%-8s %9u %10.2f %7.2f %12.5g  %-*s", res->topo.dom[d].name,
 				r->freq_khz, r->power_uw / 1000,
-				r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate, cyc);
+				r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
+				res->split_cpus ? 24 : 0, cyc);
+			if (r->has_split)
+				fprintf(f, " %2u %8.2f +-%5.2f %8.2f +-%5.2f", r->split_cpus,
+					r->static_uw / 1000, r->static_ci_uw / 1000,
+					r->dynamic_uw / 1000, r->dynamic_ci_uw / 1000);
+			fputc('\n', f);
 		}
 	fputc('\n', f);
 }

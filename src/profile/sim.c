@@ -42,7 +42,9 @@ struct prof_sim {
 	struct prof_sim_opts o;
 	struct sim_domain dom[EM_MAX_DOMAINS];
 	int stuck_dom, stuck_opp;
-	int busy_cpu;
+	struct em_cpumask busy;       /* CPUs running the load */
+	int counted_cpu;              /* the lowest of them, whose load is counted; -1: none */
+	u32 nr_busy[EM_MAX_DOMAINS];
 	u64 now_ns;
 	double temp_c;
 	u64 rng;
@@ -60,6 +62,7 @@ void prof_sim_opts_default(struct prof_sim_opts *o)
 	o->max_energy_range_uj = 262143328850ull;   /* a common RAPL package range */
 	o->ambient_c = 25.0;
 	o->throttle_mc = 85000;
+	o->static_pct = PROF_SIM_DEFAULT_STATIC_PCT;
 }
 
 /* xorshift64*: reproducible noise without global state. */
@@ -87,12 +90,21 @@ static int domain_of_cpu(const struct prof_sim *s, int cpu)
 	return s->truth.model.cpu_domain[cpu] == 0xff ? -1 : s->truth.model.cpu_domain[cpu];
 }
 
+/* The domain's static share at OPP k: the model's own split, else static_pct of power. */
+static double static_uw(const struct prof_sim *s, u32 d, u32 k)
+{
+	const struct em_opp_meta *meta = &s->truth.meta[d][k];
+
+	if (meta->has_split)
+		return meta->static_uw;
+	return s->o.static_pct / 100 * s->truth.model.domains[d].opps[k].power_uw;
+}
+
 /* The true power of the whole device right now, in uW. */
 static double true_power_uw(const struct prof_sim *s)
 {
 	const struct em_model *m = &s->truth.model;
 	double p = BASE_UW;
-	int busy = domain_of_cpu(s, s->busy_cpu);
 
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];
@@ -103,8 +115,13 @@ static double true_power_uw(const struct prof_sim *s)
 
 		p += pd->nr_cpus * idle_cpu;
 		p += LEAK_FRAC * top * fscale * exp2((s->temp_c - 25.0) / LEAK_DOUBLING_C);
-		if ((int)d == busy)
-			p += o->power_uw;
+		/* power_uw is one busy CPU including the static share: k CPUs draw the share
+		 * once and the rest k times */
+		if (s->nr_busy[d]) {
+			double st = static_uw(s, d, s->dom[d].cur);
+
+			p += st + s->nr_busy[d] * (o->power_uw - st);
+		}
 	}
 	return p;
 }
@@ -153,13 +170,23 @@ static int sim_set_freq(void *ctx, u32 d, u32 freq_khz, struct gb_err *err)
 	return gb_err_set(err, EINVAL, "sim: %s has no OPP at %u kHz", pd->name, freq_khz);
 }
 
-static int sim_set_load(void *ctx, int cpu, struct gb_err *err)
+static int sim_set_load(void *ctx, const struct em_cpumask *cpus, struct gb_err *err)
 {
 	struct prof_sim *s = ctx;
 
-	if (cpu >= 0 && domain_of_cpu(s, cpu) < 0)
-		return gb_err_set(err, EINVAL, "sim: no CPU %d", cpu);
-	s->busy_cpu = cpu;
+	memset(&s->busy, 0, sizeof(s->busy));
+	memset(s->nr_busy, 0, sizeof(s->nr_busy));
+	s->counted_cpu = -1;
+	for (int c = 0; cpus && c < EM_MAX_CPUS; c++) {
+		if (!em_cpumask_test(cpus, (u32)c))
+			continue;
+		if (domain_of_cpu(s, c) < 0)
+			return gb_err_set(err, EINVAL, "sim: no CPU %d", c);
+		em_cpumask_set(&s->busy, (u32)c);
+		s->nr_busy[domain_of_cpu(s, c)]++;
+		if (s->counted_cpu < 0)
+			s->counted_cpu = c;
+	}
 	return 0;
 }
 
@@ -216,7 +243,7 @@ static double counter_sample(struct prof_sim *s)
 static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err)
 {
 	struct prof_sim *s = ctx;
-	int busy = domain_of_cpu(s, s->busy_cpu);
+	int busy = domain_of_cpu(s, s->counted_cpu);
 	double work = 0, cycles = 0;
 
 	(void)err;
@@ -287,7 +314,7 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 	if (!s->o.max_energy_range_uj)
 		s->o.max_energy_range_uj = 262143328850ull;
 	s->rng = o->seed * 0x9e3779b97f4a7c15ull + 1;
-	s->busy_cpu = -1;
+	s->counted_cpu = -1;
 	s->temp_c = o->ambient_c;
 	s->stuck_dom = o->stuck_dom;
 	s->stuck_opp = o->stuck_opp;

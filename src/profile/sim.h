@@ -15,7 +15,13 @@
  *     energy counter (powercap-like) quantized to 61 uJ that wraps at max_energy_range_uj;
  *   - a frequency change takes effect only after a settle time;
  *   - one OPP silently does not apply: the domain stays at its previous frequency;
- *   - optionally thermal throttling above throttle_mc, what the thermal guard prevents.
+ *   - optionally thermal throttling above throttle_mc, what the thermal guard prevents;
+ *   - a static share per domain: the model's power_uw is one busy CPU *including* the
+ *     domain's static share (what freqbench and the kernel's EM measure), so with k CPUs
+ *     busy the domain draws static + k * (power_uw - static).  static is the model's own
+ *     "split" where it has one, else static_pct of power_uw at every OPP.  A constant share
+ *     is a simplification (leakage falls relative to dynamic power as voltage rises); it
+ *     only needs to be known for the split's test to have a ground truth.
  * Time is simulated: wait() and window() advance a clock, so a profile that would take
  * minutes on a board runs in well under a second.
  */
@@ -26,6 +32,7 @@
 
 #define PROF_SIM_NO_STUCK (-2)
 #define PROF_SIM_DEFAULT_STUCK (-1)
+#define PROF_SIM_DEFAULT_STATIC_PCT 20.0
 
 struct prof_sim_opts {
 	u64 seed;
@@ -37,6 +44,7 @@ struct prof_sim_opts {
 	u64 max_energy_range_uj;
 	double ambient_c;
 	int throttle_mc;             /* above this the SoC throttles (0: never) */
+	double static_pct;           /* the domains' static share of power_uw, percent */
 };
 
 void prof_sim_opts_default(struct prof_sim_opts *o);

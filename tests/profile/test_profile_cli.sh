@@ -37,6 +37,13 @@ check non_tty_progress_is_plain_lines 'grep -q "^profile: 1/55 little 300000 kHz
 	-o $WORK/instr.json --report $WORK/rep-instr >$WORK/out 2>$WORK/err
 check sim_instructions_are_the_perf_source_and_cycles_are_checked_per_opp '[ $? = 0 ] && grep -q "\"perf_source\": \"instructions\"" $WORK/instr.json && grep -q "^big  *1977600 .* MHz: OFF, not applied$" $WORK/rep-instr/comparison.txt && [ $(grep -c "MHz: match$" $WORK/rep-instr/comparison.txt) = 54 ] && grep -q "instr/s, cycles 300.0 MHz match" $WORK/err'
 
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --split-cpus 4 --sim-static 30 -o $WORK/split.json \
+	--report $WORK/rep-split >$WORK/out 2>$WORK/err
+check split_cpus_writes_a_valid_model_with_a_split_per_opp '[ $? = 0 ] && "$GEARBOX" em validate $WORK/split.json >/dev/null 2>&1 && [ $(grep -c "\"split\": { \"static_uw\": [0-9]*, \"dynamic_uw\": [0-9]*, \"cpus\": [24] }" $WORK/split.json) = 42 ]'
+check split_is_in_the_progress_lines_and_the_report 'grep -q "^profile: 1/43 little 300000 kHz: .*, static [0-9.]* + 4 x [0-9.]* mW" $WORK/err && grep -q "^split: with k CPUs busy" $WORK/rep-split/comparison.txt && grep -q "static/dynamic split from 1 and 4 busy CPUs" $WORK/split.json'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --split-cpus 1 >$WORK/out 2>$WORK/err
+check split_cpus_below_2_exits_2 '[ $? = 2 ] && grep -q -- "--split-cpus '"'"'1'"'"'" $WORK/err'
+
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" -q --sim-stuck none >$WORK/out 2>$WORK/err
 check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $WORK/err ] && grep -q "\"format\": \"gearbox-em/1\"" $WORK/out'
 
