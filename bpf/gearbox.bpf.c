@@ -25,10 +25,9 @@
  */
 #include "gb_scx.bpf.h"
 #include "gb_pelt.h"
-#include "gb_policy.h"
-#include "gearbox_abi.h"
 
 #define GB_SUBPROG __attribute__((noinline))
+#include "gearbox_place.h"      /* the policy, its steps routed through subprograms */
 #define GB_ENOMEM 12
 
 char _license[] SEC("license") = "GPL";
@@ -67,7 +66,7 @@ struct gb_task_ctx {
 	u32 uclamp_min;
 	u32 uclamp_max;
 	s32 misfit_to;          /* CPU a tick decided to move it to, or -1 */
-	u32 pad;
+	u32 misfit_cap;         /* capacity it was last moved off as a capacity misfit, 0 none */
 };
 
 struct {
@@ -106,6 +105,7 @@ static __always_inline struct gb_place_ctx *gb_place_ctx(void)
 #define GB_PLACE_MODEL() gb_m()
 #define GB_PLACE_CPUS gb_cpus
 #define GB_PLACE_CTX() gb_place_ctx()
+#define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
 static __always_inline void gb_stat(u32 idx)
@@ -209,6 +209,7 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
 	x->t.uclamp_min = gb_mode == GB_MODE_PERFORMANCE ? EM_CAPACITY_SCALE : tc->uclamp_min;
 	x->t.uclamp_max = tc->uclamp_max;
 	x->t.prev_cpu = prev_cpu;
+	x->t.floor_cap = 0;
 	for (w = 0; w < EM_CPUMASK_WORDS; w++)
 		x->t.allowed.bits[w] = w * 64 < GB_SCX_MAX_CPUS ? mask->bits[w] : 0;
 	x->min_cap = 0;
@@ -249,8 +250,13 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu;
 		gb_refresh_idle();
 		x = gb_fill_task(p, tc, from);
-		if (x)
+		if (x) {
+			/* the misfit hold, kept per task as the simulator keeps it */
+			x->t.floor_cap = gb_misfit_hold(&x->t, tc->misfit_cap);
+			if (!x->t.floor_cap)
+				tc->misfit_cap = 0;
 			cpu = gb_place_wakeup(&dec);
+		}
 	}
 	/* affinity is never the policy's to get wrong: check, else the kernel's choice */
 	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
@@ -451,6 +457,8 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	if (to < 0 || to == cpu || !bpf_cpumask_test_cpu(to, p->cpus_ptr))
 		return;
 	tc->misfit_to = to;
+	if (dec.reason == GB_REASON_CAPACITY_MISFIT)
+		tc->misfit_cap = em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu)));
 	p->scx.slice = 0;
 	gb_stat(GB_STAT_MISFIT);
 	gb_emit(p, tc, cpu, &dec);

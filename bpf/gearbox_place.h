@@ -1,42 +1,81 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * gearbox_place.h - the policy's placement (gb_select_cpu_range, gb_check_misfit of
- * src/policy/gb_policy.h) cut into pieces the BPF verifier can check.
+ * gearbox_place.h - the policy of src/policy/gb_policy.h with its placement steps routed
+ * through BPF global subprograms: include it instead of gb_policy.h.
  *
- * Why this file exists.  Inlined into one BPF program, gb_select_cpu() is more than the
- * verifier's 1M-instruction budget even for an 8-CPU model: every comparison on CPU state
- * forks the path, and the per-CPU pricing (two OPP searches each) multiplies the forks.  Here
- * the same steps are global BPF subprograms, which the verifier checks once each, on their own:
+ * Why.  Inlined into one BPF program, gb_select_cpu() is more than the verifier's
+ * 1M-instruction budget even for an 8-CPU model: every comparison on CPU state forks the path,
+ * and the per-CPU pricing (two OPP searches each) multiplies the forks.  gb_policy.h names its
+ * steps as GB_HOOK_* macros; here each becomes a global subprogram, which the verifier checks
+ * once, on its own:
  *
- *   gb_place_scan()       gb_scan_domains()            (pass 1)
- *   gb_place_price(c)     gb_price() for CPU c
- *   gb_place_domain(d)    the in-domain winner          (pass 2, inner loop)
- *   gb_place_select()     the across-domain choice, hysteresis and the reason
- *   gb_place_wakeup()     gb_select_cpu(): the fork rule, then gb_place_select()
- *   gb_place_misfit()     gb_check_misfit()
+ *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
+ *   GB_HOOK_PRICE     gb_place_price_N()       gb_price() for CPU N, one subprogram per id
+ *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
+ *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
+ *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
+ *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
  *
- * Only the loop structure is here; every formula and comparison is the policy's own function.
- * tests/sched/test_place.c compiles this file natively and checks that it returns exactly what
- * gb_select_cpu_range() and gb_check_misfit() return, over random CPU states and the shipped
- * models, so the simulator's results stay results about this scheduler.
+ * There is no placement code here: every body is a call of the policy's own function, and
+ * gb_select_cpu() and gb_check_misfit() run as they are.  A subprogram cannot take the model
+ * or the task by pointer, so they live in a per-CPU map value (struct gb_place_ctx) and each
+ * subprogram finds them there; the hooks ignore their pointer arguments.
+ * tests/sched/test_place.c compiles this routing natively and checks that it decides exactly
+ * what the directly called policy decides.
  *
- * The includer defines GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
- * gb_cpu *) and GB_PLACE_CTX() (struct gb_place_ctx *, or NULL), and GB_SUBPROG (in BPF a
- * global noinline function; natively static).
+ * Use.  Include this file (part 1: hooks, declarations, the policy, the context type), declare
+ * the maps, define GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
+ * gb_cpu *) and GB_PLACE_CTX() (struct gb_place_ctx *, or NULL) and GB_SUBPROG (in BPF a
+ * global noinline function; natively static), then define GB_PLACE_BODIES and include it again
+ * (part 2: the subprograms).
  */
 #ifndef GEARBOX_PLACE_H
 #define GEARBOX_PLACE_H
 
-#include "gb_policy.h"
 #include "gearbox_abi.h"
 
-/* The task being placed and the policy's scratch: in BPF a per-CPU map value. */
+struct gb_cand;
+struct gb_decision;
+
+#define GB_LOOP_CPUS    GB_SCX_MAX_CPUS
+#define GB_LOOP_DOMAINS GB_SCX_MAX_DOMAINS
+
+/* the pointer arguments are not needed: the subprograms find everything in the context */
+#define GB_PLACE_UNUSED(m, cpus, t, s) ((void)(m), (void)(cpus), (void)(t), (void)(s))
+#define GB_HOOK_SCAN(m, cpus, t, s) (GB_PLACE_UNUSED(m, cpus, t, s), gb_place_scan())
+#define GB_HOOK_PRICE(m, cpus, t, s, c, out) \
+	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_price(c, out))
+#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap) \
+	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_consider(c, min_cap, max_cap))
+#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin) \
+	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_offer(d, min_cap, max_cap, cwin))
+#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out) \
+	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
+#define GB_HOOK_FORK(m, cpus, t) (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
+
+GB_SUBPROG int gb_place_scan(void);
+GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap);
+GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin);
+GB_SUBPROG int gb_place_select(struct gb_decision *out);
+GB_SUBPROG int gb_place_fork_cpu(void);
+static __always_inline int gb_place_price(u32 c, struct gb_cand *out);
+static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out);
+
+#include "gb_policy.h"
+
+/* The task being placed, the policy's scratch and the search's range: in BPF a per-CPU map
+ * value. */
 struct gb_place_ctx {
 	struct gb_task t;
 	struct gb_scratch s;
 	u32 min_cap;
 	u32 max_cap;
 };
+
+#endif /* GEARBOX_PLACE_H */
+
+#if defined(GB_PLACE_BODIES) && !defined(GEARBOX_PLACE_BODIES_DONE)
+#define GEARBOX_PLACE_BODIES_DONE
 
 GB_SUBPROG int gb_place_scan(void)
 {
@@ -80,7 +119,7 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 	return -1;
 }
 #else
-static int gb_place_price(u32 c, struct gb_cand *out)
+static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 {
 	struct gb_place_ctx *x = GB_PLACE_CTX();
 
@@ -91,235 +130,84 @@ static int gb_place_price(u32 c, struct gb_cand *out)
 }
 #endif
 
-/* One step of the in-domain search: CPU c against the winner so far (win, *cw); returns the
- * new winner.  A subprogram of its own so that the loop over CPUs does not multiply paths. */
-GB_SUBPROG int gb_place_consider(u32 c, s32 win, struct gb_cand *cw)
+/* One CPU of pass 2: a subprogram of its own so that the loop over CPUs does not multiply
+ * paths. */
+GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap)
 {
-	const struct gb_cpu *cpus = GB_PLACE_CPUS;
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	struct gb_cand cc = { 0 };
 
-	if (!x || !cw || c >= EM_MAX_CPUS)
-		return win;
-	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&x->t.allowed, c))
-		return win;
-	if (gb_place_price(c, &cc) || !cc.ok)
-		return win;
-	if (!gb_better_in_domain(cpus, &x->t, win, *cw, c, cc))
-		return win;
-	*cw = cc;
-	return (s32)c;
+	if (!x || c >= GB_SCX_MAX_CPUS)
+		return -1;
+	return gb_consider(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, c, min_cap, max_cap);
 }
 
-/* The winner of domain d (GB_NO_CPU if none) into *cwin; the inner loop of pass 2. */
-GB_SUBPROG int gb_place_domain(u32 d, struct gb_cand *cwin)
+/* One domain of pass 3. */
+GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin)
 {
-	const struct em_model *m = GB_PLACE_MODEL();
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	const struct gb_domain_scratch *ds;
-	struct gb_cand cc = { 0 };
-	s32 win = GB_NO_CPU;
-	u32 c;
 
-	if (!x || !cwin)
+	if (!x || !cwin || d >= GB_SCX_MAX_DOMAINS)
 		return GB_NO_CPU;
-	ds = &x->s.pd[d & (EM_MAX_DOMAINS - 1)];
-	if (ds->overutilized) {
-		win = ds->spread_cpu;
-		if (win == GB_NO_CPU || gb_place_price((u32)win, &cc))
-			return GB_NO_CPU;
-		cc.ok = 1;
-		*cwin = cc;
-		return win;
-	}
-	for (c = 0; c < EM_MAX_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] == d)
-			win = gb_place_consider(c, win, &cc);
-	}
-	*cwin = cc;
-	return win;
+	return gb_domain_offer(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, d, min_cap, max_cap,
+			       cwin);
 }
 
 /* gb_select_cpu_range() for the task in the context, with its min_cap/max_cap. */
 GB_SUBPROG int gb_place_select(struct gb_decision *out)
 {
-	const struct em_model *m = GB_PLACE_MODEL();
-	const struct gb_cpu *cpus = GB_PLACE_CPUS;
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	struct gb_cand cbest = { 0 }, cprev = { 0 }, cwin = { 0 };
-	bool best_spread = false, have_prev = false;
-	s32 best = GB_NO_CPU, prev, win;
-	u32 c, d, cap, min_cap, max_cap;
 
 	if (!out)
 		return GB_NO_CPU;
-	out->cpu = GB_NO_CPU;
-	out->reason = GB_REASON_NONE;
-	if (!x || gb_place_scan())
-		return GB_NO_CPU;
-	prev = x->t.prev_cpu;
-	min_cap = x->min_cap;
-	max_cap = x->max_cap;
-	if (prev >= 0 && (u32)prev < m->nr_cpus && em_cpumask_test(&x->t.allowed, (u32)prev) &&
-	    gb_cpu_at(cpus, (u32)prev)->online && !gb_place_price((u32)prev, &cprev))
-		have_prev = true;
-	for (d = 0; d < EM_MAX_DOMAINS; d++) {
-		if (d >= m->nr_domains)
-			break;
-		cap = em_domain_capacity(gb_pd(m, d));
-		if ((min_cap && cap <= min_cap) || (max_cap && cap >= max_cap))
-			continue;
-		win = gb_place_domain(d, &cwin);
-		if (win == GB_NO_CPU)
-			continue;
-		if (gb_better_across(best, cbest, cwin)) {
-			best = win;
-			cbest = cwin;
-			best_spread = x->s.pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
-		}
-	}
-	if (best == GB_NO_CPU && !min_cap && !max_cap) {
-		if (have_prev) {
-			best = prev;
-			cbest = cprev;
-		} else {
-			for (c = 0; c < EM_MAX_CPUS; c++) {
-				if (c >= m->nr_cpus)
-					break;
-				if (em_cpumask_test(&x->t.allowed, c) && gb_cpu_at(cpus, c)->online) {
-					best = (s32)c;
-					if (gb_place_price(c, &cbest))
-						cbest = (struct gb_cand){ 0 };
-					break;
-				}
-			}
-		}
-	}
-	/* hysteresis: keep an idle previous CPU unless leaving it saves more than 1/16 */
-	if (have_prev && best != prev && best != GB_NO_CPU && cprev.ok && !min_cap && !max_cap &&
-	    gb_cpu_at(cpus, (u32)prev)->nr_running == 0 &&
-	    !x->s.pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)].overutilized &&
-	    cprev.delta - cbest.delta <= ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
-		best = prev;
-		cbest = cprev;
-	}
-	out->cpu = best;
-	out->opp_idx = cbest.idx;
-	out->prev_opp_idx = have_prev ? cprev.idx : 0;
-	out->energy_delta = have_prev ? cbest.delta - cprev.delta : cbest.delta;
-	if (best == GB_NO_CPU || best == prev)
+	if (!x) {
+		out->cpu = GB_NO_CPU;
 		out->reason = GB_REASON_NONE;
-	else if (prev < 0)
-		out->reason = GB_REASON_FORK;
-	else if (!have_prev)
-		out->reason = GB_REASON_AFFINITY;
-	else if (best_spread)
-		out->reason = GB_REASON_OVERUTILIZED_SPREAD;
-	else
-		out->reason = GB_REASON_WAKEUP_ENERGY;
-	return best;
+		return GB_NO_CPU;
+	}
+	return gb_select_cpu_range(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, x->min_cap, x->max_cap,
+				   &x->s, out);
 }
 
-/* The fork rule of gb_select_cpu(): a task with no history goes to the domain with the most
- * idle allowed CPUs (the smaller on a tie), its first idle CPU.  GB_NO_CPU when none is idle. */
+static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out)
+{
+	struct gb_place_ctx *x = GB_PLACE_CTX();
+
+	if (x) {
+		x->min_cap = min_cap;
+		x->max_cap = max_cap;
+	}
+	return gb_place_select(out);
+}
+
 GB_SUBPROG int gb_place_fork_cpu(void)
 {
-	const struct em_model *m = GB_PLACE_MODEL();
-	const struct gb_cpu *cpus = GB_PLACE_CPUS;
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	u32 c, d, best_idle = 0;
-	s32 best = GB_NO_CPU;
 
 	if (!x)
 		return GB_NO_CPU;
-	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
-		u32 idle = 0;
-		s32 first = GB_NO_CPU;
-
-		if (d >= m->nr_domains)
-			break;
-		for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
-			const struct gb_cpu *cs;
-
-			if (c >= m->nr_cpus)
-				break;
-			cs = gb_cpu_at(cpus, c);
-			if (m->cpu_domain[c] != d || !cs->online || cs->nr_running ||
-			    !em_cpumask_test(&x->t.allowed, c))
-				continue;
-			if (first == GB_NO_CPU)
-				first = (s32)c;
-			idle++;
-		}
-		if (idle > best_idle) {
-			best_idle = idle;
-			best = first;
-		}
-	}
-	return best;
+	return gb_fork_cpu(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t);
 }
 
 /* gb_select_cpu() for the task in the context: wake-up and fork placement. */
 static __always_inline s32 gb_place_wakeup(struct gb_decision *out)
 {
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	s32 best;
 
 	if (!x)
 		return GB_NO_CPU;
-	x->min_cap = 0;
-	x->max_cap = 0;
-	if (x->t.prev_cpu >= 0 || x->t.util || x->t.util_est)
-		return gb_place_select(out);
-	best = gb_place_fork_cpu();
-	gb_place_select(out);
-	if (best != GB_NO_CPU && best != out->cpu) {
-		out->cpu = best;
-		out->opp_idx = 0;
-		out->energy_delta = 0;
-	}
-	out->reason = GB_REASON_FORK;
-	return out->cpu;
+	return gb_select_cpu(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, out);
 }
 
 /* gb_check_misfit() for the task in the context, running on cpu for ran_us. */
 static __always_inline s32 gb_place_misfit(u32 cpu, u64 ran_us, u64 push_after_us,
 					   struct gb_decision *out)
 {
-	const struct em_model *m = GB_PLACE_MODEL();
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	u32 d = m->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
-	u32 cap, util;
-	s32 to;
 
-	if (!x || d >= m->nr_domains)
+	if (!x)
 		return GB_NO_CPU;
-	util = gb_max(x->t.util, x->t.util_est);
-	cap = em_domain_capacity(gb_pd(m, d));
-	if (cap < EM_CAPACITY_SCALE && x->t.uclamp_max > cap &&
-	    ((u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM ||
-	     (!gb_fits_capacity(util, cap) && ran_us >= 2 * push_after_us))) {
-		x->min_cap = cap;
-		x->max_cap = 0;
-		to = gb_place_select(out);
-		if (to != GB_NO_CPU) {
-			out->reason = GB_REASON_CAPACITY_MISFIT;
-			return to;
-		}
-		return GB_NO_CPU;
-	}
-	if (x->t.uclamp_max < cap && ran_us >= push_after_us) {
-		x->min_cap = 0;
-		x->max_cap = cap;
-		to = gb_place_select(out);
-		if (to != GB_NO_CPU && out->energy_delta < 0) {
-			out->reason = GB_REASON_POWER_MISFIT;
-			return to;
-		}
-	}
-	return GB_NO_CPU;
+	return gb_check_misfit(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, cpu, ran_us, push_after_us,
+			       &x->s, out);
 }
 
-#endif /* GEARBOX_PLACE_H */
+#endif /* GB_PLACE_BODIES */

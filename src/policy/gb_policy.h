@@ -29,18 +29,26 @@
  * domain).  work is the task's util, or its uclamp_max when that is lower.
  *
  * Candidates are all allowed online CPUs where the task's work plus the CPU's utilization, and
- * the task's uclamp_min, fit the capacity (the biggest CPUs always qualify), with no 20% margin: a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it
- * just runs longer.  Within a domain the cheapest CPU wins, ties going to an idle CPU, then to
- * fewer runnable tasks, then to the previous CPU, then to lower utilization.  Across domains the
- * cheapest wins, except that a domain whose OPP would not rise is preferred over one that would
- * when their deltas are within 1/16 of each other (pure OPP-cost placement raised average
- * frequencies on Pixel 6), and an idle previous CPU is kept unless leaving it saves more than
- * 1/16 (hysteresis against tasks swapping domains on OPP granularity).  A domain over its
- * tipping point is not priced CPU by CPU: it offers
- * only its CPU with the most spare capacity (spreading), the other domains stay energy-aware.
+ * the task's uclamp_min, fit the capacity (the biggest CPUs always qualify), with no 20% margin:
+ * a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it just
+ * runs longer.  Two exclusions keep misfit moves from being undone at the next wake-up: a CPU
+ * the task would saturate (demand over 31/32 of its capacity, which the tick calls a capacity
+ * misfit) unless uclamp_max caps it there, and, after a capacity-misfit move, CPUs no bigger
+ * than the one it left while its demand stays above 15/16 of that capacity (the misfit hold,
+ * gb_misfit_hold(), kept by the host).  Within a domain the cheapest CPU wins, ties going to
+ * an idle CPU, then to fewer runnable tasks, then to the previous CPU, then to lower
+ * utilization.  Across domains the cheapest wins, except that a domain whose OPP would not
+ * rise is preferred over one that would when their deltas are within 1/16 of each other (pure
+ * OPP-cost placement raised average frequencies on Pixel 6), and an idle previous CPU is kept
+ * unless leaving it saves more than 1/16 (hysteresis against tasks swapping domains on OPP
+ * granularity).  A domain over its tipping point is not priced CPU by CPU: it offers only its
+ * CPU with the most spare capacity (spreading), the other domains stay energy-aware.
  *
- * Cost: two passes over the CPUs and one over the domains, O(domains + CPUs) per decision, with
- * per-domain scratch in struct gb_scratch (in BPF a per-CPU map value: it exceeds the stack).
+ * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
+ * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
+ * pass 3 over the domains: O(CPUs + domains) CPU visits per decision, never a domain x CPU
+ * product.  The per-domain scratch is struct gb_scratch (in BPF a per-CPU map value: it exceeds
+ * the stack).
  */
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
@@ -53,6 +61,16 @@
 #define GB_TIE_SHIFT          4      /* deltas within 1/16 are ties for the no-OPP-raise rule */
 #define GB_MISFIT_SAT_NUM     31     /* capacity misfit: util above 31/32 of capacity */
 #define GB_MISFIT_SAT_DEN     32
+#define GB_HOLD_NUM           15     /* misfit hold: kept up while demand > 15/16 of capacity */
+#define GB_HOLD_DEN           16
+
+/* Loop bounds for the verifier; a host with smaller compile-time limits may lower them. */
+#ifndef GB_LOOP_CPUS
+#define GB_LOOP_CPUS          EM_MAX_CPUS
+#endif
+#ifndef GB_LOOP_DOMAINS
+#define GB_LOOP_DOMAINS       EM_MAX_DOMAINS
+#endif
 
 /* Reason codes, in docs/stream.md's order; gb_reason.h gives the stream strings. */
 enum gb_reason {
@@ -89,8 +107,18 @@ struct gb_task {
 	u32 uclamp_min;
 	u32 uclamp_max;
 	s32 prev_cpu;      /* GB_NO_CPU for a new task */
-	u32 pad;
+	u32 floor_cap;     /* no CPU of capacity <= floor_cap (0: none): the host's misfit hold,
+			    * from gb_misfit_hold() */
 	struct em_cpumask allowed;
+};
+
+/* A priced candidate CPU. */
+struct gb_cand {
+	s64 delta;         /* energy with the task there minus without (cost x util) */
+	u32 idx;           /* OPP its domain would run at */
+	u8 raises;         /* above the domain's OPP without the task */
+	u8 ok;             /* the task fits there at all */
+	u16 pad;
 };
 
 struct gb_domain_scratch {
@@ -100,6 +128,9 @@ struct gb_domain_scratch {
 	u32 overutilized;
 	s32 spread_cpu;    /* allowed CPU with the most spare capacity, for an OU domain */
 	u32 spread_spare;
+	s32 win;           /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
+	u32 pad;
+	struct gb_cand cwin;
 };
 
 struct gb_scratch {
@@ -113,6 +144,36 @@ struct gb_decision {
 	u32 opp_idx;       /* OPP the chosen domain would run at */
 	u32 prev_opp_idx;  /* OPP of the previous CPU's domain with the task (0 if none) */
 };
+
+/*
+ * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price),
+ * one CPU of pass 2 (gb_consider), one domain of pass 3 (gb_domain_offer), a whole search
+ * (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and the host may route each through a function of its own: the BPF
+ * scheduler makes them global subprograms, which the verifier checks once each instead of once
+ * per path through the caller (bpf/gearbox_place.h).  The step's code is the same either way.
+ * A hook returns 0 on success (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or GB_NO_CPU).
+ */
+#ifndef GB_HOOK_SCAN
+#define GB_HOOK_SCAN(m, cpus, t, s) (gb_scan_domains(m, cpus, t, s), 0)
+#endif
+#ifndef GB_HOOK_PRICE
+#define GB_HOOK_PRICE(m, cpus, t, s, c, out) gb_price_into(m, cpus, t, s, c, out)
+#endif
+#ifndef GB_HOOK_CONSIDER
+#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap) \
+	gb_consider(m, cpus, t, s, c, min_cap, max_cap)
+#endif
+#ifndef GB_HOOK_OFFER
+#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin) \
+	gb_domain_offer(m, cpus, t, s, d, min_cap, max_cap, cwin)
+#endif
+#ifndef GB_HOOK_RANGE
+#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out) \
+	gb_select_cpu_range(m, cpus, t, min_cap, max_cap, s, out)
+#endif
+#ifndef GB_HOOK_FORK
+#define GB_HOOK_FORK(m, cpus, t) gb_fork_cpu(m, cpus, t)
+#endif
 
 static __always_inline u32 gb_min(u32 a, u32 b) { return a < b ? a : b; }
 static __always_inline u32 gb_max(u32 a, u32 b) { return a > b ? a : b; }
@@ -148,6 +209,14 @@ static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u
 static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus, u32 c)
 {
 	return &cpus[c & (EM_MAX_CPUS - 1)];
+}
+
+/* A clamped demand that saturates a CPU of capacity cap (31/32): util no longer measures it,
+ * so it is a capacity misfit there (gb_capacity_misfit) and wake-up placement must not put it
+ * there either, or the tick moves it straight back. */
+static __always_inline bool gb_saturates(u32 work, u32 cap)
+{
+	return (u64)work * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM;
 }
 
 /* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
@@ -187,7 +256,7 @@ static __always_inline bool gb_domain_overutilized(const struct em_model *m,
 	u32 cap = em_domain_capacity(gb_pd(m, d));
 	u32 c;
 
-	for (c = 0; c < EM_MAX_CPUS; c++) {
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
 		const struct gb_cpu *cs;
 
 		if (c >= m->nr_cpus)
@@ -212,7 +281,7 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 	const struct em_domain *pd = gb_pd(m, d);
 	u32 need = 0, c, i;
 
-	for (c = 0; c < EM_MAX_CPUS; c++) {
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
 		const struct gb_cpu *cs;
 
 		if (c >= m->nr_cpus)
@@ -233,7 +302,7 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 {
 	u32 c, d;
 
-	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
 		struct gb_domain_scratch *ds = &s->pd[d];
 
 		if (d >= m->nr_domains)
@@ -243,8 +312,10 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->overutilized = 0;
 		ds->spread_cpu = GB_NO_CPU;
 		ds->spread_spare = 0;
+		ds->win = GB_NO_CPU;
+		ds->cwin = (struct gb_cand){ 0 };
 	}
-	for (c = 0; c < EM_MAX_CPUS; c++) {
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
 		const struct gb_cpu *cs;
 		struct gb_domain_scratch *ds;
 		u32 util, cap, spare;
@@ -272,7 +343,7 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 			ds->spread_spare = spare;
 		}
 	}
-	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
 		struct gb_domain_scratch *ds = &s->pd[d];
 		const struct em_domain *pd;
 
@@ -306,13 +377,6 @@ static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 per
 	return n - 1;
 }
 
-struct gb_cand {
-	s64 delta;
-	u32 idx;
-	u8 raises;
-	u8 ok;
-};
-
 /* The price of putting t on CPU c (see the header comment). */
 static __always_inline struct gb_cand gb_price(const struct em_model *m, const struct gb_cpu *cpus,
 					       const struct gb_task *t, const struct gb_scratch *s,
@@ -345,11 +409,26 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	r.delta = (s64)e_with - (s64)(cost0 * busy);
 	r.idx = ic;
 	r.raises = ic > ds->base_idx;
-	/* not a hard wall at 80%, but the clamped demand must fit the CPU at all */
+	/*
+	 * Not a hard wall at 80%, but the clamped demand must fit the CPU at all; not below the
+	 * misfit hold (floor_cap); and not a CPU the task would saturate unless its uclamp_max
+	 * says it is meant to be throttled there (the tick would call it a capacity misfit and
+	 * move it straight back up: ping-pong at every wake-up).
+	 */
 	r.ok = cap >= EM_CAPACITY_SCALE ||
 	       (gb_util_without(cs, c, t) + work <= cap &&
-		gb_min(t->uclamp_min, t->uclamp_max) <= cap);
+		gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
+		(t->uclamp_max <= cap || !gb_saturates(work, cap)));
+	r.pad = 0;
 	return r;
+}
+
+static __always_inline int gb_price_into(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, const struct gb_scratch *s,
+					 u32 c, struct gb_cand *out)
+{
+	*out = gb_price(m, cpus, t, s, c);
+	return 0;
 }
 
 /* Within a domain: is CPU b (candidate cb) better than the current best a? */
@@ -389,11 +468,69 @@ static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb
 	return cb.delta < ca.delta;
 }
 
+/* Is domain d outside a search's capacity range (see gb_select_cpu_range)? */
+static __always_inline bool gb_cap_excluded(const struct em_model *m, u32 d, u32 min_cap,
+					    u32 max_cap)
+{
+	u32 cap = em_domain_capacity(gb_pd(m, d));
+
+	return (min_cap && cap <= min_cap) || (max_cap && cap >= max_cap);
+}
+
+/* Pass 2, one CPU: c against its domain's winner so far (s->pd[d].win).  Over-utilized and
+ * excluded domains are not priced CPU by CPU. */
+static __always_inline int gb_consider(const struct em_model *m, const struct gb_cpu *cpus,
+				       const struct gb_task *t, struct gb_scratch *s, u32 c,
+				       u32 min_cap, u32 max_cap)
+{
+	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
+	struct gb_domain_scratch *ds;
+	struct gb_cand cc = { 0 };
+
+	if (d >= m->nr_domains)
+		return 0;
+	ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	if (ds->overutilized || gb_cap_excluded(m, d, min_cap, max_cap))
+		return 0;
+	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&t->allowed, c))
+		return 0;
+	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
+		return 0;
+	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
+		ds->win = (s32)c;
+		ds->cwin = cc;
+	}
+	return 0;
+}
+
+/* Pass 3, one domain: its candidate (GB_NO_CPU if none) into *cwin.  An over-utilized domain
+ * offers its CPU with the most spare capacity (spreading), the others pass 2's winner. */
+static __always_inline s32 gb_domain_offer(const struct em_model *m, const struct gb_cpu *cpus,
+					   const struct gb_task *t, const struct gb_scratch *s,
+					   u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin)
+{
+	const struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	s32 win;
+
+	if (d >= m->nr_domains || gb_cap_excluded(m, d, min_cap, max_cap))
+		return GB_NO_CPU;
+	if (!ds->overutilized) {
+		*cwin = ds->cwin;
+		return ds->win;
+	}
+	win = ds->spread_cpu;
+	if (win == GB_NO_CPU || GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))
+		return GB_NO_CPU;
+	cwin->ok = 1;
+	return win;
+}
+
 /*
- * gb_select_cpu - where task t should run when it wakes up (or is forked: prev_cpu GB_NO_CPU).
- * Only CPUs in t->allowed that are online are considered.  max_cap, when not 0, excludes CPUs
- * whose capacity is >= max_cap (a power-misfit search: strictly smaller CPUs); min_cap excludes
- * CPUs whose capacity is <= min_cap (a capacity-misfit search).  Fills *out; returns out->cpu.
+ * gb_select_cpu_range - where task t should run when it wakes up (or is forked: prev_cpu
+ * GB_NO_CPU).  Only CPUs in t->allowed that are online are considered.  max_cap, when not 0,
+ * excludes CPUs whose capacity is >= max_cap (a power-misfit search: strictly smaller CPUs);
+ * min_cap excludes CPUs whose capacity is <= min_cap (a capacity-misfit search).  Fills *out;
+ * returns out->cpu.  Pass 1 and every CPU of pass 2 go through the GB_HOOK_* steps.
  */
 static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const struct gb_cpu *cpus,
 					       const struct gb_task *t, u32 min_cap, u32 max_cap,
@@ -404,54 +541,36 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	bool best_spread = false, have_prev = false;
 	u32 c, d;
 
-	gb_scan_domains(m, cpus, t, s);
+	out->cpu = GB_NO_CPU;
+	out->reason = GB_REASON_NONE;
+	out->opp_idx = 0;
+	out->prev_opp_idx = 0;
+	out->energy_delta = 0;
+	if (GB_HOOK_SCAN(m, cpus, t, s))
+		return GB_NO_CPU;
 	if (prev >= 0 && (u32)prev < m->nr_cpus && em_cpumask_test(&t->allowed, (u32)prev) &&
-	    gb_cpu_at(cpus, (u32)prev)->online) {
-		cprev = gb_price(m, cpus, t, s, (u32)prev);
+	    gb_cpu_at(cpus, (u32)prev)->online && !GB_HOOK_PRICE(m, cpus, t, s, (u32)prev, &cprev))
 		have_prev = true;
+	/* pass 2: the winner of every domain, in one pass over the CPUs */
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap);
 	}
-	/* pass 2, one domain at a time so that the in-domain winner is compared across domains */
-	for (d = 0; d < EM_MAX_DOMAINS; d++) {
-		const struct gb_domain_scratch *ds = &s->pd[d];
-		u32 cap;
-		s32 win = GB_NO_CPU;
+	/* pass 3: across domains */
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
 		struct gb_cand cwin = { 0 };
+		s32 win;
 
 		if (d >= m->nr_domains)
 			break;
-		cap = em_domain_capacity(gb_pd(m, d));
-		if ((min_cap && cap <= min_cap) || (max_cap && cap >= max_cap))
-			continue;
-		if (ds->overutilized) {
-			if (ds->spread_cpu == GB_NO_CPU)
-				continue;
-			win = ds->spread_cpu;
-			cwin = gb_price(m, cpus, t, s, (u32)win);
-			cwin.ok = 1;
-		} else {
-			for (c = 0; c < EM_MAX_CPUS; c++) {
-				struct gb_cand cc;
-
-				if (c >= m->nr_cpus)
-					break;
-				if (m->cpu_domain[c] != d || !gb_cpu_at(cpus, c)->online ||
-				    !em_cpumask_test(&t->allowed, c))
-					continue;
-				cc = gb_price(m, cpus, t, s, c);
-				if (!cc.ok)
-					continue;
-				if (gb_better_in_domain(cpus, t, win, cwin, c, cc)) {
-					win = (s32)c;
-					cwin = cc;
-				}
-			}
-		}
+		win = GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, &cwin);
 		if (win == GB_NO_CPU)
 			continue;
 		if (gb_better_across(best, cbest, cwin)) {
 			best = win;
 			cbest = cwin;
-			best_spread = ds->overutilized;
+			best_spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
 		}
 	}
 	if (best == GB_NO_CPU && !min_cap && !max_cap) {
@@ -460,12 +579,13 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 			best = prev;
 			cbest = cprev;
 		} else {
-			for (c = 0; c < EM_MAX_CPUS; c++) {
+			for (c = 0; c < GB_LOOP_CPUS; c++) {
 				if (c >= m->nr_cpus)
 					break;
 				if (em_cpumask_test(&t->allowed, c) && gb_cpu_at(cpus, c)->online) {
 					best = (s32)c;
-					cbest = gb_price(m, cpus, t, s, c);
+					if (GB_HOOK_PRICE(m, cpus, t, s, c, &cbest))
+						cbest = (struct gb_cand){ 0 };
 					break;
 				}
 			}
@@ -498,27 +618,23 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 }
 
 /*
- * A new task has no history, so there is nothing to price: like the kernel's fork balancing
- * (sched_balance_find_dst_cpu) it goes to the domain with the most idle allowed CPUs, the
- * smaller domain on a tie, its first idle CPU; wake-up placement and misfit take over once the
- * task has run.  Without any idle CPU it is priced as it is (util 0).
+ * The fork rule: a new task has no history, so there is nothing to price.  Like the kernel's
+ * fork balancing (sched_balance_find_dst_cpu) it goes to the domain with the most idle allowed
+ * CPUs, the smaller domain on a tie, its first idle CPU.  GB_NO_CPU when none is idle.
  */
-static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct gb_cpu *cpus,
-					 const struct gb_task *t, struct gb_scratch *s,
-					 struct gb_decision *out)
+static __always_inline s32 gb_fork_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+				       const struct gb_task *t)
 {
 	u32 c, d, best_idle = 0;
 	s32 best = GB_NO_CPU;
 
-	if (t->prev_cpu >= 0 || t->util || t->util_est)
-		return gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
-	for (d = 0; d < EM_MAX_DOMAINS; d++) {
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
 		u32 idle = 0;
 		s32 first = GB_NO_CPU;
 
 		if (d >= m->nr_domains)
 			break;
-		for (c = 0; c < EM_MAX_CPUS; c++) {
+		for (c = 0; c < GB_LOOP_CPUS; c++) {
 			const struct gb_cpu *cs;
 
 			if (c >= m->nr_cpus)
@@ -536,7 +652,24 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
 			best = first;
 		}
 	}
-	gb_select_cpu_range(m, cpus, t, 0, 0, s, out);
+	return best;
+}
+
+/*
+ * gb_select_cpu - wake-up and fork placement.  A new task goes by the fork rule (gb_fork_cpu);
+ * without any idle CPU it is priced as it is (util 0); wake-up placement and misfit take over
+ * once it has run.
+ */
+static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, struct gb_scratch *s,
+					 struct gb_decision *out)
+{
+	s32 best;
+
+	if (t->prev_cpu >= 0 || t->util || t->util_est)
+		return GB_HOOK_RANGE(m, cpus, t, 0, 0, s, out);
+	best = GB_HOOK_FORK(m, cpus, t);
+	GB_HOOK_RANGE(m, cpus, t, 0, 0, s, out);
 	if (best != GB_NO_CPU && best != out->cpu) {
 		out->cpu = best;
 		out->opp_idx = 0;
@@ -547,16 +680,61 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
 }
 
 /*
+ * gb_capacity_misfit - is t, running on a CPU of capacity cap for ran_us since it last woke,
+ * a capacity misfit?  Not when its uclamp_max is at most the capacity (util_fits_cpu's
+ * uclamp_max_fits: the clamp says it is meant to be throttled there), and only by its clamped
+ * demand: above 31/32 of the capacity (it saturates the CPU, so util no longer measures
+ * demand), or over the 80% tipping point after running 2 x push_after_us without sleeping (a
+ * periodic task that fits, however tightly, sleeps every period).
+ */
+static __always_inline bool gb_capacity_misfit(const struct gb_task *t, u32 cap, u64 ran_us,
+					       u64 push_after_us)
+{
+	u32 work = gb_task_work(t);
+
+	if (cap >= EM_CAPACITY_SCALE || t->uclamp_max <= cap)
+		return false;
+	return gb_saturates(work, cap) ||
+	       (!gb_fits_capacity(work, cap) && ran_us >= 2 * push_after_us);
+}
+
+/*
+ * gb_power_misfit_min_cap - the min_cap of a power-misfit search: CPUs of capacity below the
+ * task's uclamp_max are excluded, since there the clamp no longer caps it and it would be a
+ * capacity misfit again (a util_max 300 task pushed from a mid core to a 286 little one went
+ * straight back up: ping-pong every few ms).
+ */
+static __always_inline u32 gb_power_misfit_min_cap(const struct gb_task *t)
+{
+	return t->uclamp_max ? t->uclamp_max - 1 : 0;
+}
+
+/*
+ * gb_misfit_hold - the floor_cap for a task's wake-up placement after a capacity-misfit move
+ * off a CPU of capacity from_cap (0: no move to honour).  Without it a long runner moved up is
+ * put straight back at its next wake-up (its util decays while it sleeps, so at wake-up it
+ * looks small enough for the CPU it has just left) and every period becomes two migrations.
+ * The task stays off CPUs of capacity <= from_cap while its demand (gb_task_work: util_est is
+ * the util of its last runs) is above 15/16 of from_cap; the band between 15/16 and
+ * gb_capacity_misfit's 31/32 saturation is the hysteresis.  Returns from_cap to keep holding,
+ * 0 to release for good: the host stores from_cap per task at a capacity-misfit move and
+ * passes this as gb_task.floor_cap at each wake-up.
+ */
+static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap)
+{
+	if (from_cap && (u64)gb_task_work(t) * GB_HOLD_DEN > (u64)from_cap * GB_HOLD_NUM)
+		return from_cap;
+	return 0;
+}
+
+/*
  * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
  * for ran_us since it last woke up:
- *  - capacity misfit: uclamp_max does not cap it below the CPU's capacity, and either its util
- *    is above 31/32 of the capacity (it saturates the CPU, so util no longer measures demand)
- *    or it is over the 80% tipping point and has run 2 x push_after_us without sleeping (a
- *    periodic task that fits, however tightly, sleeps every period): move to the cheapest
- *    bigger CPU;
+ *  - capacity misfit (gb_capacity_misfit): move to the cheapest bigger CPU;
  *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
  *    without waking (so wake-up placement never got to move it down): move to the cheapest
- *    smaller CPU if that costs less than staying.
+ *    smaller CPU that still has a capacity of at least uclamp_max, if that costs less than
+ *    staying.
  * Returns the target CPU with out filled, or GB_NO_CPU.
  */
 static __always_inline s32 gb_check_misfit(const struct em_model *m, const struct gb_cpu *cpus,
@@ -565,16 +743,16 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 					   struct gb_decision *out)
 {
 	u32 d = m->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
-	u32 cap, util = gb_max(t->util, t->util_est);
+	u32 cap;
 	s32 to;
 
+	out->cpu = GB_NO_CPU;
+	out->reason = GB_REASON_NONE;
 	if (d >= m->nr_domains)
 		return GB_NO_CPU;
 	cap = em_domain_capacity(gb_pd(m, d));
-	if (cap < EM_CAPACITY_SCALE && t->uclamp_max > cap &&
-	    ((u64)util * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM ||
-	     (!gb_fits_capacity(util, cap) && ran_us >= 2 * push_after_us))) {
-		to = gb_select_cpu_range(m, cpus, t, cap, 0, s, out);
+	if (gb_capacity_misfit(t, cap, ran_us, push_after_us)) {
+		to = GB_HOOK_RANGE(m, cpus, t, cap, 0, s, out);
 		if (to != GB_NO_CPU) {
 			out->reason = GB_REASON_CAPACITY_MISFIT;
 			return to;
@@ -582,7 +760,7 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 		return GB_NO_CPU;
 	}
 	if (t->uclamp_max < cap && ran_us >= push_after_us) {
-		to = gb_select_cpu_range(m, cpus, t, 0, cap, s, out);
+		to = GB_HOOK_RANGE(m, cpus, t, gb_power_misfit_min_cap(t), cap, s, out);
 		if (to != GB_NO_CPU && out->energy_delta < 0) {
 			out->reason = GB_REASON_POWER_MISFIT;
 			return to;

@@ -72,7 +72,7 @@ void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task
 	gt->uclamp_min = t->uclamp_min;
 	gt->uclamp_max = t->uclamp_max;
 	gt->prev_cpu = t->cpu;
-	gt->pad = 0;
+	gt->floor_cap = 0;
 	gt->allowed = t->allowed;
 }
 
@@ -301,6 +301,22 @@ static void complete(struct sim *s, u32 cpu)
 	after_prog_offcpu(s, t, r);
 }
 
+/* Every task's PELT signals brought to to_us (running, waiting or sleeping since now). */
+void sim_pelt_advance(struct sim *s, u64 to_us)
+{
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		u32 perf = t->cpu >= 0 ? cpu_perf(s, (u32)t->cpu) : 0;
+
+		if (t->state == TS_RUNNING)
+			gb_pelt_update(&t->pelt, to_us, perf, perf);
+		else if (t->state == TS_QUEUED)
+			gb_pelt_update(&t->pelt, to_us, 0, perf);
+		else
+			gb_pelt_update(&t->pelt, to_us, 0, 0);
+	}
+}
+
 static void advance(struct sim *s, u64 to_us)
 {
 	u64 dt = to_us - s->now_us;
@@ -334,17 +350,7 @@ static void advance(struct sim *s, u64 to_us)
 	}
 	if (any_ou)
 		s->ou_any_us += dt;
-	for (u32 i = 0; i < s->nr_tasks; i++) {
-		struct sim_task *t = &s->tasks[i];
-		u32 perf = t->cpu >= 0 ? cpu_perf(s, (u32)t->cpu) : 0;
-
-		if (t->state == TS_RUNNING)
-			gb_pelt_update(&t->pelt, to_us, perf, perf);
-		else if (t->state == TS_QUEUED)
-			gb_pelt_update(&t->pelt, to_us, 0, perf);
-		else
-			gb_pelt_update(&t->pelt, to_us, 0, 0);
-	}
+	sim_pelt_advance(s, to_us);
 	s->now_us = to_us;
 }
 
@@ -352,8 +358,8 @@ static u64 next_event(const struct sim *s, u64 next_tick)
 {
 	u64 next = s->end_us < next_tick ? s->end_us : next_tick;
 
-	if (s->opt.trace && s->next_sample_us < next)
-		next = s->next_sample_us;
+	/* trace samples are not events: an event changes what the policy sees and when the
+	 * frequency is re-evaluated, so a sample must not be one (sim_trace_samples_until) */
 	for (u32 i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];
 
@@ -449,7 +455,9 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	s->tasks = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->tasks));
 	s->timer_next_us = calloc(w->nr_timers + 1, sizeof(u64));
 	s->barrier_arrived = calloc(w->nr_barriers + 1, sizeof(u32));
-	if (!s->tasks || !s->timer_next_us || !s->barrier_arrived)
+	if (opt->trace)
+		s->pelt_save = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->pelt_save));
+	if (!s->tasks || !s->timer_next_us || !s->barrier_arrived || (opt->trace && !s->pelt_save))
 		return gb_err_set(err, ENOMEM, "out of memory");
 	for (u32 c = 0; c < EM_MAX_CPUS; c++) {
 		s->cpus[c].curr = s->cpus[c].head = s->cpus[c].tail = -1;
@@ -509,6 +517,8 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 			same = 0;
 			last = at;
 		}
+		if (s->opt.trace)
+			sim_trace_samples_until(s, at, false);
 		advance(s, at);
 		update_frequencies(s);
 		for (u32 c = 0; c < s->m->nr_cpus; c++) {
@@ -533,16 +543,15 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 			next_tick += s->opt.tick_us;
 		}
 		update_frequencies(s);
-		if (s->opt.trace && at >= s->next_sample_us) {
-			sim_trace_sample(s);
-			s->next_sample_us += s->opt.sample_us;
-		}
+		if (s->opt.trace)
+			sim_trace_samples_until(s, at, true);
 	}
 	if (s->opt.trace)
 		sim_trace_end(s);
 	sim_collect_results(s, res);
 out:
 	free(s->tasks);
+	free(s->pelt_save);
 	free(s->timer_next_us);
 	free(s->barrier_arrived);
 	free(s);

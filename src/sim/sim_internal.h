@@ -42,6 +42,7 @@ struct sim_task {
 	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
 	u64 woke_us;             /* last wake-up, for power-misfit push */
 	u64 stint_us;            /* start of the current time on the CPU */
+	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
 	s32 oracle_cpu;          /* the oracle's placement, -1 if none */
 	u8 block_kind;           /* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
 	u8 yield_pending;
@@ -104,6 +105,7 @@ struct sim {
 	u64 lat_hist[SIM_LAT_BUCKETS];
 	u64 wakeups, decisions, migrations, misfit_moves;
 	u64 next_sample_us;
+	struct gb_pelt *pelt_save;   /* --trace: the tasks' PELT state kept across a sample */
 };
 
 /* what a task needs after sim_prog_step() */
@@ -123,6 +125,7 @@ void sim_collect_results(const struct sim *s, struct sim_result *res);
 
 /* engine services for the policies */
 void sim_refresh(struct sim *s);
+void sim_pelt_advance(struct sim *s, u64 to_us);
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt);
 u32 sim_cpu_capacity(const struct sim *s, u32 cpu);
 /* moves a running or queued task to cpu (migration, counted), logging a decision */
@@ -135,7 +138,9 @@ extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_re
 
 /* trace records (sim_trace.c) */
 void sim_trace_hello(struct sim *s);
-void sim_trace_sample(struct sim *s);
+/* samples due before at (inclusive when at_done: the event at at has been processed), each
+ * showing the state at its own time without changing the run */
+void sim_trace_samples_until(struct sim *s, u64 at, bool at_done);
 void sim_trace_end(struct sim *s);
 
 #endif /* GEARBOX_SIM_INTERNAL_H */

@@ -13,7 +13,7 @@
  */
 #include "sim_internal.h"
 
-/* ---- gearbox: the shared policy, unchanged ---- */
+/* ---- gearbox: the shared policy; the host keeps the misfit hold (gb_misfit_hold) ---- */
 
 static s32 gearbox_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta)
 {
@@ -23,6 +23,9 @@ static s32 gearbox_select(struct sim *s, struct sim_task *t, bool fork, u32 *rea
 	sim_fill_task(s, t, &gt);
 	if (fork)
 		gt.prev_cpu = GB_NO_CPU;
+	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap);
+	if (!gt.floor_cap)
+		t->misfit_cap = 0;
 	gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &d);
 	*reason = d.reason;
 	*delta = d.energy_delta;
@@ -44,6 +47,8 @@ static void gearbox_tick(struct sim *s)
 		to = gb_check_misfit(s->m, s->gcpu, &gt, c, s->now_us - t->woke_us,
 				     s->opt.push_after_us, &s->scratch, &d);
 		if (to >= 0 && to != (s32)c) {
+			if (d.reason == GB_REASON_CAPACITY_MISFIT)
+				t->misfit_cap = sim_cpu_capacity(s, c);
 			sim_migrate(s, t, (u32)to, d.reason, d.energy_delta);
 			t->woke_us = s->now_us;
 			sim_refresh(s);

@@ -51,36 +51,48 @@ void sim_trace_hello(struct sim *s)
 	fprintf(f, "]}\n");
 }
 
-static u64 energy_uj(const struct sim *s)
+/* Domain d's power now: idle power plus its running CPUs at the domain's OPP. */
+static u64 domain_power_uw(const struct sim *s, u32 d)
+{
+	const struct em_domain *pd = &s->m->domains[d];
+	u64 power = pd->idle_power_uw;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (s->m->cpu_domain[c] == d && s->cpus[c].curr >= 0)
+			power += pd->opps[s->doms[d].opp].power_uw;
+	return power;
+}
+
+/* Energy so far, plus dt_us more at the current power (nothing changes between events). */
+static u64 energy_uj(const struct sim *s, u64 dt_us)
 {
 	u64 e = 0;
 
 	for (u32 d = 0; d < s->m->nr_domains; d++)
-		e += s->doms[d].energy_puj;
+		e += s->doms[d].energy_puj + domain_power_uw(s, d) * dt_us;
 	return e / 1000000;
 }
 
-void sim_trace_sample(struct sim *s)
+static void sample(struct sim *s, u64 t_us)
 {
 	FILE *f = s->opt.trace;
 	u32 order[SIM_MAX_REPORT_TASKS], n = 0;
 
 	sim_refresh(s);
 	fprintf(f, "{\"type\":\"sample\",\"t_us\":%llu,\"energy_uj\":%llu,\"domains\":[",
-		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s));
+		(unsigned long long)t_us, (unsigned long long)energy_uj(s, t_us - s->now_us));
 	for (u32 d = 0; d < s->m->nr_domains; d++) {
 		const struct em_domain *pd = &s->m->domains[d];
-		u32 util = 0, idx, perf, power = pd->idle_power_uw;
+		u32 util = 0, idx, perf;
 
 		perf = gb_domain_perf_target(s->m, s->gcpu, d, &idx);
 		for (u32 c = 0; c < s->m->nr_cpus; c++)
-			if (s->m->cpu_domain[c] == d) {
+			if (s->m->cpu_domain[c] == d)
 				util = gb_max(util, s->gcpu[c].util);
-				power += s->cpus[c].curr >= 0 ? pd->opps[s->doms[d].opp].power_uw : 0;
-			}
 		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
-			   "\"power_uw\":%u,\"overutilized\":%s}", d ? "," : "", d, util, perf,
-			pd->opps[s->doms[d].opp].freq_khz, power, s->doms[d].ou ? "true" : "false");
+			   "\"power_uw\":%llu,\"overutilized\":%s}", d ? "," : "", d, util, perf,
+			pd->opps[s->doms[d].opp].freq_khz, (unsigned long long)domain_power_uw(s, d),
+			s->doms[d].ou ? "true" : "false");
 	}
 	fprintf(f, "],\"cpus\":[");
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
@@ -125,6 +137,33 @@ void sim_trace_sample(struct sim *s)
 	fprintf(f, "}\n");
 }
 
+/*
+ * The state between two events is constant except for the PELT signals, so a sample at t
+ * between now and the next event is the current state with the signals brought to t -- on a
+ * copy: the tasks' PELT state is put back afterwards, bit for bit, and the run continues as if
+ * there had been no sample (with the samples as events, frequencies were re-evaluated at them
+ * and a traced run used a different energy than an untraced one).
+ */
+void sim_trace_samples_until(struct sim *s, u64 at, bool at_done)
+{
+	while (s->next_sample_us < at || (at_done && s->next_sample_us == at)) {
+		u64 t_us = s->next_sample_us;
+
+		if (t_us > s->now_us) {
+			for (u32 i = 0; i < s->nr_tasks; i++)
+				s->pelt_save[i] = s->tasks[i].pelt;
+			sim_pelt_advance(s, t_us);
+			sample(s, t_us);
+			for (u32 i = 0; i < s->nr_tasks; i++)
+				s->tasks[i].pelt = s->pelt_save[i];
+			sim_refresh(s);
+		} else {
+			sample(s, t_us);
+		}
+		s->next_sample_us += s->opt.sample_us;
+	}
+}
+
 void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 to, u32 reason,
 			s64 delta)
 {
@@ -147,5 +186,5 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 void sim_trace_end(struct sim *s)
 {
 	fprintf(s->opt.trace, "{\"type\":\"end\",\"t_us\":%llu,\"energy_uj\":%llu}\n",
-		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s));
+		(unsigned long long)s->now_us, (unsigned long long)energy_uj(s, 0));
 }

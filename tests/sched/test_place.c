@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_place.c - bpf/gearbox_place.h (the placement cut into verifier-sized subprograms) makes
- * exactly the decisions of the policy it cuts up, gb_select_cpu(), gb_select_cpu_range() and
- * gb_check_misfit(),
- * over random CPU and task states on every shipped model that the BPF object accepts.  This is
- * what lets simulator results stand for the scheduler.
+ * test_place.c - the scheduler's build of the policy, with its steps routed through
+ * bpf/gearbox_place.h's subprograms and per-CPU context, makes exactly the decisions of the
+ * policy called directly (place_ref.c): gb_select_cpu(), gb_select_cpu_range() and
+ * gb_check_misfit(), over random CPU and task states (misfit holds included) on every shipped
+ * model that the BPF object accepts.  This is what lets simulator results stand for the
+ * scheduler.
  *
  *   test_place EM_PROFILES_DIR
  */
@@ -13,24 +14,25 @@
 
 #include "../unit/tap.h"
 #include "em_profile.h"
-#include "gb_policy.h"
-#include "gearbox_abi.h"
+
+#define GB_SUBPROG static
+#include "gearbox_place.h"
+#include "place_ref.h"
 
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
 
-#define GB_SUBPROG static
 #define GB_PLACE_MODEL() ((const struct em_model *)&g_model)
 #define GB_PLACE_CPUS ((const struct gb_cpu *)g_cpus)
 #define GB_PLACE_CTX() (&g_ctx)
+#define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
 #define TRIALS 3000
 
 static const char *models_dir;
 static struct em_profile prof;
-static struct gb_scratch scratch;
 static unsigned long long rng = 0x9e3779b97f4a7c15ull;
 
 static unsigned rnd(unsigned n)
@@ -82,6 +84,8 @@ static void random_state(struct gb_task *t)
 	t->uclamp_min = rnd(3) ? 0 : rnd(1025);
 	t->uclamp_max = rnd(3) ? GB_UCLAMP_NONE_MAX : rnd(1025);
 	t->prev_cpu = rnd(5) ? (s32)rnd(m->nr_cpus) : GB_NO_CPU;
+	/* a misfit hold now and then, at a real domain's capacity */
+	t->floor_cap = rnd(4) ? 0 : em_domain_capacity(&m->domains[rnd(m->nr_domains)]);
 	for (c = 0; c < m->nr_cpus; c++)
 		if (rnd(4) || !rnd(2))
 			em_cpumask_set(&t->allowed, c);
@@ -126,10 +130,10 @@ static unsigned mismatches_on(const char *name)
 				t.util = t.util_est = 0;
 				g_ctx.t = t;
 			}
-			gb_select_cpu(&g_model, g_cpus, &t, &scratch, &want);
+			ref_select_cpu(&g_model, g_cpus, &t, &want);
 			gb_place_wakeup(&got);
 		} else {
-			gb_select_cpu_range(&g_model, g_cpus, &t, min_cap, max_cap, &scratch, &want);
+			ref_select_cpu_range(&g_model, g_cpus, &t, min_cap, max_cap, &want);
 			g_ctx.min_cap = min_cap;
 			g_ctx.max_cap = max_cap;
 			gb_place_select(&got);
@@ -166,7 +170,7 @@ static void test_misfit_matches_gb_check_misfit(void)
 		cpu = rnd(g_model.nr_cpus);
 		t.prev_cpu = (s32)cpu;
 		em_cpumask_set(&t.allowed, cpu);
-		a = gb_check_misfit(&g_model, g_cpus, &t, cpu, ran_us, 8000, &scratch, &want);
+		a = ref_check_misfit(&g_model, g_cpus, &t, cpu, ran_us, 8000, &want);
 		g_ctx.t = t;
 		b = gb_place_misfit(cpu, ran_us, 8000, &got);
 		moves += a != GB_NO_CPU;

@@ -256,6 +256,68 @@ static void test_capacity_misfit_moves_saturating_task_up(void)
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 16000, 8000, &S, &d), 4);
 }
 
+static void test_power_misfit_never_goes_below_uclamp_max(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/*
+	 * A task that never sleeps, capped at 240 on mid (cap 800): little (cap 250) serves 240
+	 * cheapest and the cap still holds there, so the push goes to little.  Capped at 300 it
+	 * would not be capped on little: running without sleeping it grows to saturate the CPU
+	 * (from the 200 it shows now), the tick calls that a capacity misfit and moves it back
+	 * up, ping-pong.  So the push finds nothing below mid.
+	 */
+	reset();
+	busy(4, 200);
+	C[4].uclamp_max = 240;
+	t = task(200, 0, 240, 4);
+	CHECK(gb_check_misfit(&M, C, &t, 4, 9000, 8000, &S, &d) < 4);
+	CHECK_EQ_U(d.reason, GB_REASON_POWER_MISFIT);
+	C[4].uclamp_max = 300;
+	t = task(200, 0, 300, 4);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 4, 9000, 8000, &S, &d), GB_NO_CPU);
+}
+
+static void test_wakeup_skips_cpus_the_task_would_saturate(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+	s32 cpu;
+
+	/* util_est 245 of a little's 250: 31/32 saturation, a capacity misfit at the next tick;
+	 * util 100 after sleeping made it look cheap on little */
+	reset();
+	t = task(100, 0, 1024, 0);
+	t.util_est = 245;
+	cpu = gb_select_cpu(&M, C, &t, &S, &d);
+	CHECK(cpu >= 4);
+	CHECK(!gb_capacity_misfit(&t, em_domain_capacity(&M.domains[M.cpu_domain[cpu]]), 0, 8000));
+	/* capped at 200 it is meant to be throttled on little, which stays allowed */
+	t.uclamp_max = 200;
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+}
+
+static void test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* moved off little (250) as a capacity misfit: while its demand is above 15/16 of 250
+	 * (234) the hold keeps it off little, even though little is cheaper at wake-up */
+	reset();
+	t = task(236, 0, 1024, 4);
+	t.floor_cap = gb_misfit_hold(&t, 250);
+	CHECK_EQ_U(t.floor_cap, 250);
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) >= 4);
+	t.floor_cap = 0;
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+	/* once it has shrunk below 15/16 the hold is released for good */
+	t = task(200, 0, 1024, 4);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250), 0);
+	CHECK_EQ_U(gb_misfit_hold(&t, 0), 0);
+}
+
 static void test_idle_cpu_wins_tie_within_domain(void)
 {
 	struct gb_task t;
@@ -295,6 +357,9 @@ int main(void)
 	TAP_RUN(test_affinity_is_always_honoured);
 	TAP_RUN(test_power_misfit_pushes_capped_task_down_after_running_long);
 	TAP_RUN(test_capacity_misfit_moves_saturating_task_up);
+	TAP_RUN(test_power_misfit_never_goes_below_uclamp_max);
+	TAP_RUN(test_wakeup_skips_cpus_the_task_would_saturate);
+	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
 	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
 	return tap_done();

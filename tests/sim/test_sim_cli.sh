@@ -37,5 +37,37 @@ if head -1 "$tmp/t.ndjson" | grep -q '"format":"gearbox-stream/1"' && tail -1 "$
 else
 	nok trace_starts_with_hello_and_ends_with_end
 fi
+# a trace is an observer: the run with --trace is the run without it, bit for bit
+same=1
+for w in lisa_two_big lisa_ramp_up q5_uclamp_max_long; do
+	for p in gearbox mainline; do
+		"$gb" sim -p gs101 -P $p --json "tests/scenarios/workloads/$w.json" >"$tmp/a.json" 2>/dev/null
+		"$gb" sim -p gs101 -P $p --json --trace "$tmp/t2.ndjson" "tests/scenarios/workloads/$w.json" >"$tmp/b.json" 2>/dev/null
+		if ! cmp -s "$tmp/a.json" "$tmp/b.json" || ! grep -q '"type":"sample"' "$tmp/t2.ndjson"; then
+			echo "# $w $p: the traced run differs"; diff "$tmp/a.json" "$tmp/b.json" | head -5 | sed 's/^/# /'; same=0
+		fi
+	done
+done
+if [ $same = 1 ]; then ok trace_does_not_change_the_results; else nok trace_does_not_change_the_results; fi
+# samples keep their interval even between events, and energy never goes backwards
+if python3 - "$tmp/t2.ndjson" <<'PY'
+import json, sys
+s = [json.loads(l) for l in open(sys.argv[1]) if '"sample"' in l]
+ts = [x["t_us"] for x in s]
+e = [x["energy_uj"] for x in s]
+assert len(s) > 10 and all(b - a == 10000 for a, b in zip(ts, ts[1:])), ts[:5]
+assert all(b >= a for a, b in zip(e, e[1:]))
+PY
+then ok trace_samples_are_evenly_spaced; else nok trace_samples_are_evenly_spaced; fi
+# no migration ping-pong: tasks moved up as capacity misfits are not put straight back
+"$gb" sim -p sm8250 -P gearbox,mainline --json workloads/demo-mobile.json >"$tmp/m.json" 2>/dev/null
+if python3 - "$tmp/m.json" <<'PY'
+import json, sys
+r = {x["policy"]: x for x in json.load(open(sys.argv[1]))["results"]}
+g, m = r["gearbox"]["migrations"], r["mainline"]["migrations"]
+print("# migrations: gearbox %d, mainline %d" % (g, m))
+assert g <= m + 2
+PY
+then ok no_migration_pingpong_on_demo_mobile; else nok no_migration_pingpong_on_demo_mobile; fi
 echo "1..$n"
 exit $fail
