@@ -46,6 +46,10 @@ static const char usage_text[] =
 	"latency p50/p99, % of time over-utilized, average frequency and busy time per domain,\n"
 	"migrations, misfit moves.\n"
 	"\n"
+	"Tasks: SCHED_OTHER shares CPUs by nice weight; SCHED_FIFO/RR tasks preempt them and are\n"
+	"placed by the RT class under every policy (biggest CPUs, top OPP unless util_min);\n"
+	"SCHED_DEADLINE is refused (docs/sim.md).\n"
+	"\n"
 	"Exit status: 0 success, 1 failure while simulating, 2 bad usage or bad input.\n";
 
 enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS };
@@ -208,11 +212,6 @@ int cmd_sim(int argc, char **argv)
 		gb_report_error("gearbox sim", &err);
 		goto out;
 	}
-	for (u32 i = 0; i < w.nr_tasks; i++)
-		if (w.tasks[i].sched.policy != WL_SCHED_OTHER || w.tasks[i].sched.nice)
-			gb_warn("gearbox sim", "%s: task %s: %s, nice %d: simulated as a fair task "
-				"of nice 0 (docs/sim.md, limits)", w.name, w.tasks[i].name,
-				wl_policy_name(w.tasks[i].sched.policy), w.tasks[i].sched.nice);
 	for (unsigned i = 0; i < n; i++) {
 		struct sim_options o = opt;
 		int r;

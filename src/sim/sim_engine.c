@@ -20,6 +20,19 @@
 
 #include "sim_internal.h"
 
+/* sched_prio_to_weight[]: nice -20..19; each step is about 1.25x (10% of CPU time). */
+static u32 nice_weight(s32 nice)
+{
+	static const u32 w[40] = {
+		88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+		9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+		1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+		110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+	};
+
+	return w[(nice < -20 ? -20 : nice > 19 ? 19 : nice) + 20];
+}
+
 u32 sim_cpu_capacity(const struct sim *s, u32 cpu)
 {
 	return em_domain_capacity(&s->m->domains[s->m->cpu_domain[cpu]]);
@@ -109,6 +122,81 @@ static void queue_push(struct sim *s, struct sim_task *t, u32 cpu)
 	c->nr_queued++;
 }
 
+/* A task preempted by an RT task goes back to the head: it was running, not waiting. */
+static void queue_push_head(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	t->state = TS_QUEUED;
+	t->next = c->head;
+	c->head = (s32)t->id;
+	if (c->tail < 0)
+		c->tail = (s32)t->id;
+	c->nr_queued++;
+}
+
+/* Does a run before b on one CPU?  RT before fair, higher RT priority first, then the lower
+ * vruntime; equals keep their queue order (FIFO). */
+static bool runs_before(const struct sim_task *a, const struct sim_task *b)
+{
+	if (a->rt != b->rt)
+		return a->rt;
+	if (a->rt)
+		return a->rt_prio > b->rt_prio;
+	return a->vruntime < b->vruntime;
+}
+
+/* The waiting task cpu runs next, -1 if none. */
+static s32 queue_best(const struct sim *s, u32 cpu)
+{
+	s32 best = -1;
+
+	for (s32 i = s->cpus[cpu].head; i >= 0; i = s->tasks[i].next)
+		if (best < 0 || runs_before(&s->tasks[i], &s->tasks[best]))
+			best = i;
+	return best;
+}
+
+/* The CPU's min_vruntime (CFS): the lowest vruntime of its fair tasks, never going back. */
+static u64 cpu_min_vruntime(struct sim *s, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+	u64 lo = ~0ull;
+
+	if (c->curr >= 0 && !s->tasks[c->curr].rt)
+		lo = s->tasks[c->curr].vruntime;
+	for (s32 i = c->head; i >= 0; i = s->tasks[i].next)
+		if (!s->tasks[i].rt && s->tasks[i].vruntime < lo)
+			lo = s->tasks[i].vruntime;
+	if (lo != ~0ull && lo > c->min_vruntime)
+		c->min_vruntime = lo;
+	return c->min_vruntime;
+}
+
+/* A fair task leaves cpu (sleep or migration): keep its lag, bounded to one tick either way
+ * (EEVDF keeps lag across sleep and migration; the bound stands in for its limits). */
+static void fair_leave(struct sim *s, struct sim_task *t, u32 cpu, bool sleep)
+{
+	s64 bound = (s64)(s->opt.tick_us << 10);
+	s64 lag;
+
+	if (t->rt)
+		return;
+	lag = (s64)t->vruntime - (s64)cpu_min_vruntime(s, cpu);
+	if (lag > bound)
+		lag = bound;
+	if (lag < -bound)
+		lag = -bound;
+	/* a sleeper keeps no positive lag: it wakes no later than the CPU's floor */
+	t->lag = sleep && lag > 0 ? 0 : lag;
+}
+
+static void fair_join(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	if (!t->rt)
+		t->vruntime = (u64)((s64)cpu_min_vruntime(s, cpu) + t->lag);
+}
+
 static void queue_remove(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -128,19 +216,54 @@ static void queue_remove(struct sim *s, struct sim_task *t, u32 cpu)
 	}
 }
 
+/* t joins cpu: runs at once when the CPU is idle or runs something t preempts (an RT task
+ * preempts fair tasks and lower RT priorities; fair wake-ups do not preempt), else waits. */
 static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
 {
+	s32 cur = s->cpus[cpu].curr;
+
+	fair_join(s, t, cpu);
 	t->cpu = (s32)cpu;
-	if (s->cpus[cpu].curr < 0)
+	if (cur < 0) {
 		start_running(s, t, cpu);
-	else
+	} else if (t->rt && runs_before(t, &s->tasks[cur])) {
+		queue_push_head(s, &s->tasks[cur], cpu);
+		start_running(s, t, cpu);
+	} else {
 		queue_push(s, t, cpu);
+	}
+}
+
+/* pull_rt_task(): an idle CPU takes the highest waiting RT task it may run, whatever the
+ * fair policy says about balancing. */
+static bool rt_pull(struct sim *s, u32 dst)
+{
+	struct sim_task *best = NULL;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		if (c == dst)
+			continue;
+		for (s32 i = s->cpus[c].head; i >= 0; i = s->tasks[i].next) {
+			struct sim_task *t = &s->tasks[i];
+
+			if (t->rt && em_cpumask_test(&t->allowed, dst) &&
+			    (!best || t->rt_prio > best->rt_prio))
+				best = t;
+		}
+	}
+	if (!best)
+		return false;
+	sim_migrate(s, best, dst, GB_REASON_BALANCE, 0);
+	return true;
 }
 
 /* An idle CPU takes the first waiting task it may from the CPU with the longest queue. */
 static bool idle_pull(struct sim *s, u32 dst)
 {
 	s32 src = -1;
+
+	if (rt_pull(s, dst))
+		return true;
 
 	for (u32 c = 0; c < s->m->nr_cpus; c++)
 		if (c != dst && s->cpus[c].nr_queued &&
@@ -166,7 +289,7 @@ static void pick_next(struct sim *s, u32 cpu)
 
 	c->curr = -1;
 	if (c->head >= 0) {
-		struct sim_task *n = &s->tasks[c->head];
+		struct sim_task *n = &s->tasks[queue_best(s, cpu)];
 
 		queue_remove(s, n, cpu);
 		start_running(s, n, cpu);
@@ -181,6 +304,8 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 
 	if (from == (s32)cpu)
 		return;
+	if (from >= 0)
+		fair_leave(s, t, (u32)from, false);
 	if (t->state == TS_RUNNING) {
 		t->cpu = (s32)cpu;
 		t->state = TS_QUEUED;     /* off the CPU before pick_next looks at it */
@@ -205,6 +330,64 @@ static s32 first_allowed(const struct sim *s, const struct sim_task *t)
 	return s->m->domains[0].first_cpu;
 }
 
+/* The priority level an RT task sees on cpu (cpupri): idle 0, fair 1, RT 1 + priority. */
+static u32 cpu_prio_level(const struct sim *s, u32 cpu)
+{
+	s32 cur = s->cpus[cpu].curr;
+
+	if (cur < 0)
+		return 0;
+	return s->tasks[cur].rt ? 1 + s->tasks[cur].rt_prio : 1;
+}
+
+/* rt_task_fits_capacity(): the clamped uclamp_min fits the CPU's capacity. */
+static bool rt_fits(const struct sim *s, const struct sim_task *t, u32 cpu)
+{
+	return gb_min(t->uclamp_min, t->uclamp_max) <= sim_cpu_capacity(s, cpu);
+}
+
+/*
+ * The RT class's placement, the same under every policy (sched_ext schedules fair tasks only;
+ * RT tasks stay with the RT class): select_task_rq_rt() keeps the previous CPU when the task
+ * can preempt what runs there and fits its capacity; else cpupri_find_fitness(): among allowed
+ * CPUs running something of lower priority, the lowest priority level that has a CPU whose
+ * capacity fits uclamp_min (RT tasks default to uclamp_min 1024: the biggest CPUs), else the
+ * lowest level ignoring capacity; the previous CPU when it is in that set, else the first.
+ * With nothing to preempt anywhere it stays where it was.
+ */
+static s32 rt_select(struct sim *s, struct sim_task *t)
+{
+	u32 level = 1 + t->rt_prio, best_fit = ~0u, best_any = ~0u;
+	s32 fit = -1, any = -1, prev = t->cpu;
+
+	if (prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) &&
+	    s->m->cpu_domain[prev] != 0xff && cpu_prio_level(s, (u32)prev) < level &&
+	    rt_fits(s, t, (u32)prev))
+		return prev;
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		u32 l;
+
+		if (!em_cpumask_test(&t->allowed, c) || s->m->cpu_domain[c] == 0xff)
+			continue;
+		l = cpu_prio_level(s, c);
+		if (l >= level)
+			continue;
+		if (rt_fits(s, t, c) && (l < best_fit || (l == best_fit && (s32)c == prev))) {
+			best_fit = l;
+			fit = (s32)c;
+		}
+		if (l < best_any || (l == best_any && (s32)c == prev)) {
+			best_any = l;
+			any = (s32)c;
+		}
+	}
+	if (fit >= 0)
+		return fit;
+	if (any >= 0)
+		return any;
+	return prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) ? prev : first_allowed(s, t);
+}
+
 /* post_init_entity_util_avg(): a new task starts with half of its CPU's spare capacity. */
 static void post_init_util(struct sim *s, struct sim_task *t, u32 cpu)
 {
@@ -225,8 +408,13 @@ static void place(struct sim *s, struct sim_task *t)
 	s32 cpu;
 
 	sim_refresh(s);
-	cpu = s->ops->select(s, t, fork, &reason, &delta);
-	s->decisions++;
+	if (t->rt) {
+		cpu = rt_select(s, t);
+		reason = GB_REASON_BALANCE;
+	} else {
+		cpu = s->ops->select(s, t, fork, &reason, &delta);
+		s->decisions++;
+	}
 	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu))
 		cpu = first_allowed(s, t);   /* a policy bug must not break affinity */
 	if (fork || cpu != t->cpu) {
@@ -283,7 +471,9 @@ static void complete(struct sim *s, u32 cpu)
 			s32 to;
 
 			sim_refresh(s);
-			to = s->ops->select(s, t, false, &reason, &delta);
+			reason = GB_REASON_AFFINITY;
+			delta = 0;
+			to = t->rt ? rt_select(s, t) : s->ops->select(s, t, false, &reason, &delta);
 			if (to < 0 || !em_cpumask_test(&t->allowed, (u32)to))
 				to = first_allowed(s, t);
 			sim_migrate(s, t, (u32)to, GB_REASON_AFFINITY, delta);
@@ -296,6 +486,7 @@ static void complete(struct sim *s, u32 cpu)
 		return;
 	}
 	gb_util_est_dequeue(&t->pelt);
+	fair_leave(s, t, cpu, true);
 	t->state = TS_SLEEP;   /* off the CPU before the next one is picked */
 	pick_next(s, cpu);
 	after_prog_offcpu(s, t, r);
@@ -336,6 +527,8 @@ static void advance(struct sim *s, u64 to_us)
 			s->doms[d].energy_puj += (u64)pd->opps[s->doms[d].opp].power_uw * dt;
 			sc->busy_us += dt;
 			t->st.run_us[d] += dt;
+			if (!t->rt)
+				t->vruntime += (dt << 20) / t->weight;
 			if (!t->run_end_us)
 				t->work_left -= t->work_left < perf * dt ? t->work_left : perf * dt;
 		}
@@ -392,6 +585,26 @@ static u64 next_event(const struct sim *s, u64 next_tick)
 	return next;
 }
 
+/*
+ * At the tick, does cpu's running task give way?  A fair task that has run a full tick gives
+ * way to a waiting fair task of lower vruntime (so CPU time goes by weight: nice 0 against
+ * nice 10 runs about 9 ticks to 1); SCHED_RR gives way to an equal priority after its slice;
+ * SCHED_FIFO runs until it blocks.  RT tasks are not throttled (no rt_runtime limit).
+ */
+static bool should_rotate(struct sim *s, u32 cpu)
+{
+	const struct sim_task *cur = &s->tasks[s->cpus[cpu].curr];
+	s32 n = queue_best(s, cpu);
+	u64 ran = s->now_us - cur->stint_us;
+
+	if (n < 0)
+		return false;
+	if (cur->rt)
+		return cur->rr && ran >= SIM_RR_SLICE_US && s->tasks[n].rt &&
+		       s->tasks[n].rt_prio == cur->rt_prio;
+	return ran >= s->opt.tick_us && runs_before(&s->tasks[n], cur);
+}
+
 static void tick(struct sim *s)
 {
 	bool ou = false;
@@ -399,8 +612,7 @@ static void tick(struct sim *s)
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
 		struct sim_cpu *sc = &s->cpus[c];
 
-		if (sc->curr >= 0 && sc->nr_queued &&
-		    s->now_us - s->tasks[sc->curr].stint_us >= s->opt.tick_us) {
+		if (sc->curr >= 0 && sc->nr_queued && should_rotate(s, c)) {
 			struct sim_task *t = &s->tasks[sc->curr];
 
 			pick_next(s, c);
@@ -451,6 +663,11 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 				  w->name);
 	s->pcal = w->global.calibration_cpu >= 0 ? sim_cpu_capacity(s, (u32)w->global.calibration_cpu)
 						 : EM_CAPACITY_SCALE;
+	for (u32 i = 0; i < w->nr_tasks; i++)
+		if (w->tasks[i].sched.policy == WL_SCHED_DEADLINE)
+			return gb_err_set(err, EINVAL, "%s: task %s: 'policy' SCHED_DEADLINE is not "
+					  "simulated (SCHED_OTHER, SCHED_FIFO and SCHED_RR are; docs/sim.md)",
+					  w->name, w->tasks[i].base);
 	s->nr_tasks = w->nr_tasks;
 	s->tasks = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->tasks));
 	s->timer_next_us = calloc(w->nr_timers + 1, sizeof(u64));
@@ -470,7 +687,13 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 		t->id = i;
 		t->cpu = t->next = t->oracle_cpu = -1;
 		t->state = TS_DELAY;
-		t->uclamp_min = t->wt->uclamp.min;
+		t->rt = t->wt->sched.policy == WL_SCHED_FIFO || t->wt->sched.policy == WL_SCHED_RR;
+		t->rr = t->wt->sched.policy == WL_SCHED_RR;
+		t->rt_prio = t->rt ? t->wt->sched.rt_priority : 0;
+		t->weight = nice_weight(t->wt->sched.nice);
+		/* RT tasks run at the top OPP unless clamped: sysctl_sched_util_clamp_min_rt_default */
+		t->uclamp_min = (t->wt->uclamp.set & WL_UCLAMP_MIN) || !t->rt ? t->wt->uclamp.min
+									     : EM_CAPACITY_SCALE;
 		t->uclamp_max = t->wt->uclamp.set & WL_UCLAMP_MAX ? t->wt->uclamp.max
 								  : EM_CAPACITY_SCALE;
 		if (opt->seed) {

@@ -43,6 +43,13 @@ struct sim_task {
 	u64 woke_us;             /* last wake-up, for power-misfit push */
 	u64 stint_us;            /* start of the current time on the CPU */
 	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
+	/* scheduling class: fair (SCHED_OTHER, by nice) or RT (SCHED_FIFO/RR, by priority) */
+	u32 weight;              /* fair: the load weight of its nice value, 1024 at nice 0 */
+	u64 vruntime;            /* fair: run time x 1024 / weight, in 1/1024 us */
+	s64 lag;                 /* fair: vruntime - its CPU's min_vruntime when it left it */
+	u32 rt_prio;             /* RT: 1..99, higher runs first; 0 for a fair task */
+	u8 rt;                   /* SCHED_FIFO or SCHED_RR: placed by the RT class */
+	u8 rr;                   /* SCHED_RR: rotated among equals every SIM_RR_SLICE_US */
 	s32 oracle_cpu;          /* the oracle's placement, -1 if none */
 	u8 block_kind;           /* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
 	u8 yield_pending;
@@ -51,8 +58,11 @@ struct sim_task {
 	struct sim_task_result st;
 };
 
+#define SIM_RR_SLICE_US 100000   /* sched_rr_timeslice_ms */
+
 struct sim_cpu {
 	s32 curr;                /* running task, -1 idle */
+	u64 min_vruntime;        /* monotonic floor of its fair tasks' vruntime */
 	s32 head, tail;          /* queue of waiting tasks */
 	u32 nr_queued;
 	u32 last_uclamp_max;     /* uclamp_max of the last task that ran, kept while idle */
@@ -121,6 +131,14 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t);
 void sim_wake(struct sim *s, struct sim_task *t);
 
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
+
+/* The task running on cpu if it is a fair task, the only kind the policies may move. */
+static inline struct sim_task *sim_fair_curr(struct sim *s, u32 cpu)
+{
+	s32 cur = s->cpus[cpu].curr;
+
+	return cur >= 0 && !s->tasks[cur].rt ? &s->tasks[cur] : NULL;
+}
 void sim_collect_results(const struct sim *s, struct sim_result *res);
 
 /* engine services for the policies */

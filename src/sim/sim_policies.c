@@ -40,9 +40,9 @@ static void gearbox_tick(struct sim *s)
 		struct gb_decision d;
 		s32 to;
 
-		if (s->cpus[c].curr < 0)
+		t = sim_fair_curr(s, c);
+		if (!t)
 			continue;
-		t = &s->tasks[s->cpus[c].curr];
 		sim_fill_task(s, t, &gt);
 		to = gb_check_misfit(s->m, s->gcpu, &gt, c, s->now_us - t->woke_us,
 				     s->opt.push_after_us, &s->scratch, &d);
@@ -351,9 +351,9 @@ static void misfit_balance(struct sim *s)
 		u32 cap = sim_cpu_capacity(s, c), best_cap = ~0u;
 		s32 to = -1;
 
-		if (s->cpus[c].curr < 0 || cap >= EM_CAPACITY_SCALE)
+		t = sim_fair_curr(s, c);
+		if (!t || cap >= EM_CAPACITY_SCALE)
 			continue;
-		t = &s->tasks[s->cpus[c].curr];
 		if (util_fits_cpu(s, task_util_est(t), t->uclamp_min, t->uclamp_max, c) > 0)
 			continue;
 		for (u32 o = 0; o < s->m->nr_cpus; o++) {
@@ -406,9 +406,9 @@ static void rework_tick(struct sim *s)
 		s64 delta = 0;
 		s32 to;
 
-		if (s->cpus[c].curr < 0 || s->cpus[c].nr_queued)
+		t = sim_fair_curr(s, c);
+		if (!t || s->cpus[c].nr_queued)
 			continue;
-		t = &s->tasks[s->cpus[c].curr];
 		if (gb_max(t->pelt.util_est, t->pelt.runnable_avg) <=
 		    gb_min(sim_cpu_capacity(s, c), t->uclamp_max))
 			continue;

@@ -4,6 +4,7 @@
  * one-OPP model, run-event work scaled by perf, determinism, the DVFS rate limit, and the
  * gearbox-stream/1 trace.
  */
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -109,6 +110,143 @@ static void test_same_seed_gives_identical_run(void)
 	free(a);
 }
 
+static u64 run_total(const struct sim_result *r, u32 task)
+{
+	u64 us = 0;
+
+	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
+		us += r->tasks[task].run_us[d];
+	return us;
+}
+
+static void test_nice_shares_a_cpu_by_weight(void)
+{
+	/* two hogs on CPU 0 for 2 s: nice 0 against nice 10 is 1024 : 110 (the fair class gives
+	 * ~9.3); equal nice shares evenly */
+	static const char diff[] =
+		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
+		"\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
+	static const char same[] =
+		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
+		"\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+	double ratio;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(diff, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
+	       (unsigned long long)run_total(&r, 0), (unsigned long long)run_total(&r, 1));
+	CHECK(ratio > 7.5 && ratio < 11.5);
+	CHECK(run_total(&r, 0) + run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	CHECK(ratio > 0.95 && ratio < 1.05);
+}
+
+static void test_rt_task_preempts_fair_and_runs_on_big_at_top_opp(void)
+{
+	/* an unpinned SCHED_FIFO task running 1 ms every 10 ms beside a fair hog on every CPU:
+	 * the RT class puts it on the biggest CPU (uclamp_min 1024 by default), it preempts the
+	 * hog there at once (no late activation, no wait) and the big domain runs at its top OPP */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"hog\":{\"instance\":8,\"run\":5000000},"
+		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"loop\":-1,\"run\":1000,"
+		"\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+	u32 rt = 8;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# task %u is %s\n", rt, r.tasks[rt].name);
+	CHECK(!strcmp(r.tasks[rt].name, "rt-0"));
+	CHECK(r.tasks[rt].activations >= 99);
+	CHECK_EQ_U(r.tasks[rt].late, 0);
+	CHECK(r.tasks[rt].run_us[2] > 0 && r.tasks[rt].run_us[0] + r.tasks[rt].run_us[1] == 0);
+	/* the hog it shares CPU 7 with ran about 90% there */
+	CHECK(r.wake_lat_p99_us <= 1);
+	/* same under mainline: the RT class is not the policy's */
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &opt, &r), 0);
+	CHECK(r.tasks[rt].run_us[2] > 0 && r.tasks[rt].run_us[0] + r.tasks[rt].run_us[1] == 0);
+	CHECK_EQ_U(r.tasks[rt].late, 0);
+}
+
+static void test_fifo_runs_to_completion_and_rr_rotates(void)
+{
+	/* two RT hogs of equal priority on CPU 0 for 1 s: FIFO, the first runs until it is done
+	 * (0.6 s), then the second; RR alternates every 100 ms */
+	static const char fifo[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"loop\":1,\"run\":600000},"
+		"\"b\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":1000,\"loop\":1,\"run\":600000},"
+		"\"f\":{\"cpus\":[0],\"run\":600000}}}";
+	static const char rr[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"run\":600000},"
+		"\"b\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"delay\":1000,\"run\":600000}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(fifo, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# FIFO: %s %llu us, %s %llu us, %s %llu us\n", r.tasks[0].name,
+	       (unsigned long long)run_total(&r, 0), r.tasks[1].name,
+	       (unsigned long long)run_total(&r, 1), r.tasks[2].name,
+	       (unsigned long long)run_total(&r, 2));
+	CHECK(run_total(&r, 0) >= 599000 && run_total(&r, 0) <= 601000);
+	CHECK(run_total(&r, 1) >= 390000);     /* b from 0.6 s on */
+	CHECK(run_total(&r, 2) <= 11000);      /* the fair task starves behind RT */
+	CHECK_EQ_I(run_text(rr, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# RR: a %llu us, b %llu us\n", (unsigned long long)run_total(&r, 0),
+	       (unsigned long long)run_total(&r, 1));
+	CHECK(run_total(&r, 0) >= 450000 && run_total(&r, 0) <= 550000);
+}
+
+static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
+{
+	/* a 1 ms task every 10 ms on CPU 0: alone it never waits; beside a hog (fair, no wake-up
+	 * preemption) it waits for the hog's tick, up to 4 ms */
+	static const char alone[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	static const char hog[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(alone, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	CHECK_EQ_U(r.wake_lat_p99_us, 0);
+	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# beside a hog: p50 %llu us, p99 %llu us\n", (unsigned long long)r.wake_lat_p50_us,
+	       (unsigned long long)r.wake_lat_p99_us);
+	CHECK(r.wake_lat_p99_us > 0 && r.wake_lat_p99_us <= 4100);
+}
+
+static void test_deadline_tasks_are_refused(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":1},\"tasks\":{\"d\":{\"policy\":\"SCHED_DEADLINE\","
+		"\"dl-runtime\":1000,\"dl-period\":10000,\"run\":100}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+	struct workload w = { 0 };
+	struct gb_err err;
+
+	flat_profile();
+	CHECK_EQ_I(workload_load_string(wl, strlen(wl), "dl.json", &w, &err), 0);
+	CHECK_EQ_I(sim_run(prof, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "dl.json: task d: 'policy' SCHED_DEADLINE is not simulated");
+	workload_free(&w);
+}
+
 /* Reads the trace: checks the record sequence and returns the number of samples. */
 static int check_trace(FILE *f, u64 *first_change_gap_us)
 {
@@ -191,6 +329,11 @@ int main(void)
 	TAP_RUN(test_energy_is_busy_time_times_opp_power);
 	TAP_RUN(test_run_work_takes_longer_on_slower_cpu);
 	TAP_RUN(test_same_seed_gives_identical_run);
+	TAP_RUN(test_nice_shares_a_cpu_by_weight);
+	TAP_RUN(test_rt_task_preempts_fair_and_runs_on_big_at_top_opp);
+	TAP_RUN(test_fifo_runs_to_completion_and_rr_rotates);
+	TAP_RUN(test_wake_latency_is_the_wait_for_a_busy_cpu);
+	TAP_RUN(test_deadline_tasks_are_refused);
 	TAP_RUN(test_trace_is_a_gearbox_stream_with_rate_limited_dvfs);
 	free(prof);
 	return tap_done();
