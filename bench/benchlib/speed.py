@@ -8,10 +8,36 @@ ns per added domain between 3->16 and 16->64 domains (equal slopes: linear).
 """
 import json
 import os
+import subprocess
 
 from . import common
 
 TARGET_8CPU = 2e6
+MEM_WORKLOAD = os.path.join(common.ROOT, "workloads", "demo-mobile.json")
+
+
+def _sim_rss(gearbox, seconds):
+    """gearbox sim for `seconds` simulated: (peak RSS in kB of that child, command)."""
+    cmd = [gearbox, "sim", "-p", "sm8250", "-P", "gearbox", "--json", "-d", str(seconds),
+           MEM_WORKLOAD]
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, ru = os.wait4(p.pid, 0)
+    p.returncode = status
+    return (ru.ru_maxrss if status == 0 else None), cmd
+
+
+def sim_memory(ctx):
+    """The simulator's memory is flat in simulated duration: peak RSS at 10x the duration over
+    peak RSS at 1x, measured in the same run (the issue's target; a ratio, not a size)."""
+    short, long_ = (5, 50) if ctx.quick else (10, 100)
+    a, cmd_a = _sim_rss(ctx.gearbox, short)
+    b, cmd_b = _sim_rss(ctx.gearbox, long_)
+    if a is None or b is None:
+        return {"error": "gearbox sim failed", "commands": [common.cmdline(cmd_a),
+                                                              common.cmdline(cmd_b)]}
+    return {"commands": [common.cmdline(cmd_a), common.cmdline(cmd_b)],
+            "sim_seconds": [short, long_], "max_rss_kb": [a, b], "ratio": b / a,
+            "flat": b / a < 1.05}
 
 
 def run_part(ctx):
@@ -43,6 +69,7 @@ def run_part(ctx):
     doc["domain_growth"] = growth
     best8 = max(r["decisions_per_cpu_s"] for r in res if r["cpus"] == 8 and r["domains"] == 3)
     doc["target_2M_at_8cpus"] = {"decisions_per_cpu_s": best8, "met": best8 >= TARGET_8CPU}
+    doc["sim_memory"] = sim_memory(ctx)
     return doc
 
 
@@ -64,3 +91,10 @@ def print_report(doc):
     t = doc["target_2M_at_8cpus"]
     print("target >= 2 M decisions/s at 8 CPUs: %.2f M, %s" % (
         t["decisions_per_cpu_s"] / 1e6, "met" if t["met"] else "NOT met"))
+    m = doc.get("sim_memory", {})
+    if "ratio" in m:
+        print("simulator memory: peak RSS %d kB for %d s simulated, %d kB for %d s: ratio %.3f, "
+              "%s" % (m["max_rss_kb"][0], m["sim_seconds"][0], m["max_rss_kb"][1],
+                      m["sim_seconds"][1], m["ratio"], "flat" if m["flat"] else "NOT flat"))
+    elif m:
+        print("simulator memory: " + m["error"])
