@@ -494,6 +494,8 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 		return 0;
 	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&t->allowed, c))
 		return 0;
+	if (min_cap && gb_cpu_at(cpus, c)->nr_running)
+		return 0;          /* a capacity-misfit move goes to an idle CPU only */
 	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
 		return 0;
 	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
@@ -519,7 +521,8 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 		return ds->win;
 	}
 	win = ds->spread_cpu;
-	if (win == GB_NO_CPU || GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))
+	if (win == GB_NO_CPU || (min_cap && gb_cpu_at(cpus, (u32)win)->nr_running) ||
+	    GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))
 		return GB_NO_CPU;
 	cwin->ok = 1;
 	return win;
@@ -529,8 +532,10 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
  * gb_select_cpu_range - where task t should run when it wakes up (or is forked: prev_cpu
  * GB_NO_CPU).  Only CPUs in t->allowed that are online are considered.  max_cap, when not 0,
  * excludes CPUs whose capacity is >= max_cap (a power-misfit search: strictly smaller CPUs);
- * min_cap excludes CPUs whose capacity is <= min_cap (a capacity-misfit search).  Fills *out;
- * returns out->cpu.  Pass 1 and every CPU of pass 2 go through the GB_HOOK_* steps.
+ * min_cap excludes CPUs whose capacity is <= min_cap (a capacity-misfit search), and then
+ * busy CPUs too: a misfit moved to wait behind another task runs later than where it is, and
+ * an idle CPU pulls it straight back (on an overloaded SoC every tick became two migrations;
+ * the kernel's misfit balance also targets idle CPUs).  Fills *out; returns out->cpu.  Pass 1 and every CPU of pass 2 go through the GB_HOOK_* steps.
  */
 static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const struct gb_cpu *cpus,
 					       const struct gb_task *t, u32 min_cap, u32 max_cap,
@@ -730,7 +735,7 @@ static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap)
 /*
  * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
  * for ran_us since it last woke up:
- *  - capacity misfit (gb_capacity_misfit): move to the cheapest bigger CPU;
+ *  - capacity misfit (gb_capacity_misfit): move to the cheapest idle bigger CPU;
  *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
  *    without waking (so wake-up placement never got to move it down): move to the cheapest
  *    smaller CPU that still has a capacity of at least uclamp_max, if that costs less than

@@ -256,6 +256,27 @@ static void test_capacity_misfit_moves_saturating_task_up(void)
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 16000, 8000, &S, &d), 4);
 }
 
+static void test_capacity_misfit_waits_for_an_idle_bigger_cpu(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* a saturating task on little while every mid and big CPU is busy: moving it would only
+	 * queue it behind another task (and an idle little CPU would pull it back): it stays
+	 * until a bigger CPU is idle, then goes there */
+	reset();
+	busy(1, 245);
+	for (u32 c = 4; c < 8; c++)
+		busy(c, 300);
+	t = task(245, 0, 1024, 1);
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), GB_NO_CPU);
+	C[5].nr_running = 0;
+	C[5].idle = 1;
+	C[5].util = 0;
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), 5);
+	CHECK_EQ_U(d.reason, GB_REASON_CAPACITY_MISFIT);
+}
+
 static void test_power_misfit_never_goes_below_uclamp_max(void)
 {
 	struct gb_task t;
@@ -357,6 +378,7 @@ int main(void)
 	TAP_RUN(test_affinity_is_always_honoured);
 	TAP_RUN(test_power_misfit_pushes_capped_task_down_after_running_long);
 	TAP_RUN(test_capacity_misfit_moves_saturating_task_up);
+	TAP_RUN(test_capacity_misfit_waits_for_an_idle_bigger_cpu);
 	TAP_RUN(test_power_misfit_never_goes_below_uclamp_max);
 	TAP_RUN(test_wakeup_skips_cpus_the_task_would_saturate);
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
