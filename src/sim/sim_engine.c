@@ -191,10 +191,35 @@ static void fair_leave(struct sim *s, struct sim_task *t, u32 cpu, bool sleep)
 	t->lag = sleep && lag > 0 ? 0 : lag;
 }
 
+/* EEVDF's update_deadline(): a slice (SIM_BASE_SLICE_US of weighted time) from vruntime,
+ * renewed once the task has run past it. */
+static u64 fair_deadline(struct sim_task *t)
+{
+	if (t->vruntime >= t->deadline)
+		t->deadline = t->vruntime + ((u64)SIM_BASE_SLICE_US << 20) / t->weight;
+	return t->deadline;
+}
+
 static void fair_join(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	if (!t->rt)
-		t->vruntime = (u64)((s64)cpu_min_vruntime(s, cpu) + t->lag);
+	if (t->rt)
+		return;
+	t->vruntime = (u64)((s64)cpu_min_vruntime(s, cpu) + t->lag);
+	t->deadline = 0;
+	fair_deadline(t);
+}
+
+/*
+ * Wake-up preemption of a fair task by a fair task (EEVDF's check_preempt_wakeup_fair): the
+ * woken task runs at once when it is eligible (no positive lag: a sleeper) and its virtual
+ * deadline is earlier than the running task's.  A short slice of a heavy weight (nice -10
+ * audio) has an earlier deadline than a nice 0 hog's; equal weights rarely preempt.
+ */
+static bool fair_preempts(struct sim *s, struct sim_task *t, struct sim_task *cur, u32 cpu)
+{
+	if (t->rt || cur->rt)
+		return false;
+	return t->vruntime <= cpu_min_vruntime(s, cpu) && fair_deadline(t) < fair_deadline(cur);
 }
 
 static void queue_remove(struct sim *s, struct sim_task *t, u32 cpu)
@@ -217,7 +242,7 @@ static void queue_remove(struct sim *s, struct sim_task *t, u32 cpu)
 }
 
 /* t joins cpu: runs at once when the CPU is idle or runs something t preempts (an RT task
- * preempts fair tasks and lower RT priorities; fair wake-ups do not preempt), else waits. */
+ * preempts fair tasks and lower RT priorities; a fair one, see fair_preempts()), else waits. */
 static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	s32 cur = s->cpus[cpu].curr;
@@ -226,7 +251,8 @@ static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
 	t->cpu = (s32)cpu;
 	if (cur < 0) {
 		start_running(s, t, cpu);
-	} else if (t->rt && runs_before(t, &s->tasks[cur])) {
+	} else if ((t->rt && runs_before(t, &s->tasks[cur])) ||
+		   fair_preempts(s, t, &s->tasks[cur], cpu)) {
 		queue_push_head(s, &s->tasks[cur], cpu);
 		start_running(s, t, cpu);
 	} else {

@@ -47,6 +47,7 @@ struct sim_task {
 	u32 weight;              /* fair: the load weight of its nice value, 1024 at nice 0 */
 	u64 vruntime;            /* fair: run time x 1024 / weight, in 1/1024 us */
 	s64 lag;                 /* fair: vruntime - its CPU's min_vruntime when it left it */
+	u64 deadline;            /* fair: virtual deadline of its slice (EEVDF), same unit */
 	u32 rt_prio;             /* RT: 1..99, higher runs first; 0 for a fair task */
 	u8 rt;                   /* SCHED_FIFO or SCHED_RR: placed by the RT class */
 	u8 rr;                   /* SCHED_RR: rotated among equals every SIM_RR_SLICE_US */
@@ -59,6 +60,7 @@ struct sim_task {
 };
 
 #define SIM_RR_SLICE_US 100000   /* sched_rr_timeslice_ms */
+#define SIM_BASE_SLICE_US 3000   /* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(8 CPUs)) */
 
 struct sim_cpu {
 	s32 curr;                /* running task, -1 idle */

@@ -209,14 +209,19 @@ static void test_fifo_runs_to_completion_and_rr_rotates(void)
 
 static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
 {
-	/* a 1 ms task every 10 ms on CPU 0: alone it never waits; beside a hog (fair, no wake-up
-	 * preemption) it waits for the hog's tick, up to 4 ms */
+	/* a 1 ms task every 10 ms on CPU 0: alone it never waits; beside a hog of its own weight
+	 * (no wake-up preemption between equals) it waits for the hog's tick, up to 4 ms */
 	static const char alone[] =
 		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
 		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
 	static const char hog[] =
 		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
 		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	static const char hog_nice[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"priority\":-10,\"loop\":-1,\"run\":1000,"
+		"\"timer\":{\"ref\":\"t\",\"period\":10000}},"
 		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
 	struct sim_options opt = { 0 };
 	struct sim_result r;
@@ -228,6 +233,12 @@ static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
 	printf("# beside a hog: p50 %llu us, p99 %llu us\n", (unsigned long long)r.wake_lat_p50_us,
 	       (unsigned long long)r.wake_lat_p99_us);
 	CHECK(r.wake_lat_p99_us > 0 && r.wake_lat_p99_us <= 4100);
+	/* at nice -10 its slice's virtual deadline is earlier than the hog's: it preempts */
+	CHECK_EQ_I(run_text(hog_nice, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# nice -10 beside a hog: p50 %llu us, p99 %llu us\n",
+	       (unsigned long long)r.wake_lat_p50_us, (unsigned long long)r.wake_lat_p99_us);
+	CHECK_EQ_U(r.wake_lat_p99_us, 0);
+	CHECK_EQ_U(r.tasks[0].late, 0);
 }
 
 static void test_deadline_tasks_are_refused(void)
