@@ -237,10 +237,14 @@ check report_writes_svg_and_comparison \
 
 # --- hwmon through libsensors ----------------------------------------------------------
 "$GEARBOX" profile $FAST --opp-cap 1 --power hwmon --verify cur-freq --perf-clock wall -q \
-	-o $WORK/hwmon.json 2>$WORK/err
+	--kernel-em netlink --report $WORK/report-hwmon -o $WORK/hwmon.json 2>$WORK/err
 rc=$?
 check profile_with_hwmon_power_through_libsensors '[ $rc = 0 ] && grep -q '\''hwmon fakeboard'\'' $WORK/hwmon.json'
 [ $rc = 0 ] || sed 's/^/# /' $WORK/err
+# --kernel-em netlink: the fake debugfs EM is not used; the report says what netlink gave
+grep -h "kernel.s EM\|no kernel EM" $WORK/report-hwmon/comparison.txt | sed 's/^/# /'
+check report_with_kernel_em_netlink_uses_netlink_or_says_why_not \
+	'grep -q "^no reference model: no --reference, and no kernel EM (netlink: " $WORK/report-hwmon/comparison.txt || grep -q "against the kernel.s EM (netlink dev-energymodel)" $WORK/report-hwmon/comparison.txt'
 
 # --- an external meter's log, followed like tail -f ------------------------------------------
 "$GEARBOX" profile $FAST --opp-cap 1 --meter-file $WORK/meter.log --verify cur-freq \
