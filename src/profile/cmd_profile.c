@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
-#include "em_import.h"
+#include "kernel_em.h"
 #include "linux.h"
 #include "profile.h"
 #include "report.h"
@@ -34,14 +34,20 @@ static void usage(FILE *out)
 	fprintf(out,
 		"usage: gearbox profile [OPTIONS]                 profile this board\n"
 		"       gearbox profile --sim MODEL.json [OPTIONS] profile a simulated SoC\n"
-		"       gearbox profile --restore [--state FILE]  undo an interrupted profile\n\n"
+		"       gearbox profile --restore [--state FILE]  undo an interrupted profile\n"
+		"       gearbox profile --show-kernel-em [--kernel-em SRC] [-o FILE]\n"
+		"                                                 the kernel's current EM\n\n"
 		"Steps every perf domain through its OPPs with a CPU-bound load on one CPU and\n"
 		"writes an em-profile: per OPP the power of the busy CPU (domain idle power at the\n"
 		"same OPP subtracted), its performance (0..1024) and the 95%% interval of both.\n\n"
 		"  -o, --output FILE      the em-profile (default: standard output)\n"
 		"      --report DIR       DIR/power-perf.svg and DIR/comparison.txt\n"
-		"      --reference FILE   compare with this em-profile (default: the kernel's EM\n"
-		"                         from debugfs; with --sim, the model itself)\n"
+		"      --reference FILE   compare with this em-profile (default: the kernel's EM,\n"
+		"                         see --kernel-em; with --sim, the model itself)\n"
+		"      --kernel-em SRC    where the kernel's EM is read: auto (default: the\n"
+		"                         dev-energymodel netlink family, as in Linux 7.2,\n"
+		"                         else debugfs), netlink, debugfs or none\n"
+		"      --show-kernel-em   print the kernel's EM as an em-profile (to -o) and exit\n"
 		"      --target PCT       95%% interval target, percent of the mean (default 1)\n"
 		"      --opp-cap SEC      time cap per OPP and series (default 30)\n"
 		"      --window MS        one active or idle window (default 250)\n"
@@ -82,7 +88,7 @@ enum {
 	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
 	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
 	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK, OPT_PERF_SOURCE, OPT_SIM_INSTRUCTIONS,
-	OPT_SPLIT_CPUS, OPT_SIM_STATIC,
+	OPT_SPLIT_CPUS, OPT_SIM_STATIC, OPT_KERNEL_EM, OPT_SHOW_KERNEL_EM,
 };
 
 static const struct option long_opts[] = {
@@ -114,12 +120,15 @@ static const struct option long_opts[] = {
 	{ "sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS },
 	{ "split-cpus", required_argument, NULL, OPT_SPLIT_CPUS },
 	{ "sim-static", required_argument, NULL, OPT_SIM_STATIC },
+	{ "kernel-em", required_argument, NULL, OPT_KERNEL_EM },
+	{ "show-kernel-em", no_argument, NULL, OPT_SHOW_KERNEL_EM },
 	{ NULL, 0, NULL, 0 },
 };
 
 struct args {
 	const char *output, *report, *reference, *sim;
-	bool restore;
+	bool restore, show_kernel_em;
+	enum prof_kem_src kernel_em;
 	struct prof_opts po;
 	struct prof_linux_opts lo;
 	struct prof_sim_opts so;
@@ -228,6 +237,12 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 		a->so.static_pct = v;
 		break;
 	case OPT_RESTORE: a->restore = true; break;
+	case OPT_KERNEL_EM:
+		if (prof_kem_parse(arg, &a->kernel_em) < 0)
+			return gb_err_set(err, EINVAL, "--kernel-em '%s': auto, netlink, debugfs or "
+					  "none", arg);
+		break;
+	case OPT_SHOW_KERNEL_EM: a->show_kernel_em = true; break;
 	case OPT_SIM: a->sim = arg; break;
 	case OPT_SIM_SEED:
 		ret = parse_num(arg, 0, 1e15, &v, "--sim-seed", err);
@@ -323,15 +338,21 @@ static void install_signals(void)
 	signal(SIGPIPE, SIG_IGN);
 }
 
-/* The kernel's EM as a reference, when debugfs has one. */
-static bool load_kernel_em(const struct args *a, struct em_profile *ref)
+/* --show-kernel-em: the kernel's EM as an em-profile; exit 2 when there is none. */
+static int show_kernel_em(const struct args *a, struct em_profile *prof, struct gb_err *err)
 {
-	struct gb_err ignored;
-	struct stat st;
+	char name[96];
+	int ret = prof_kernel_em(a->kernel_em, PROF_LINUX_DEBUGFS_EM, a->lo.sysfs_cpu, prof, name,
+				 sizeof(name), err);
 
-	if (stat(PROF_LINUX_DEBUGFS_EM, &st) < 0 || !S_ISDIR(st.st_mode))
-		return false;
-	return em_import_debugfs(PROF_LINUX_DEBUGFS_EM, a->lo.sysfs_cpu, ref, &ignored) == 0;
+	if (ret < 0) {
+		gb_err_prefix(err, "no kernel EM");
+		return GB_EXIT_USAGE;
+	}
+	if (!a->po.quiet)
+		fprintf(stderr, "profile: %s: %u perf domains\n", name, prof->model.nr_domains);
+	return em_profile_save(prof, a->output ? a->output : "-", err) < 0 ? GB_EXIT_FAIL :
+									     GB_EXIT_OK;
 }
 
 static int run_linux(const struct args *a, struct em_profile *ref, struct prof_result *res,
@@ -343,14 +364,20 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	struct prof_opts po = a->po;
 	struct gb_err rerr;
 	const char *ref_name = NULL;
+	char kem_name[96], no_ref[GB_ERR_MSG_LEN + 64];
 	int ret, rret;
 
 	if (a->reference) {
 		if (em_profile_load_file(a->reference, ref, false, NULL, err) < 0)
 			return GB_EXIT_USAGE;
 		ref_name = a->reference;
-	} else if (load_kernel_em(a, ref)) {
-		ref_name = "the kernel's EM (debugfs)";
+	} else if (prof_kernel_em(a->kernel_em, PROF_LINUX_DEBUGFS_EM, a->lo.sysfs_cpu, ref,
+				  kem_name, sizeof(kem_name), &rerr) == 0) {
+		ref_name = kem_name;
+	} else {
+		/* not an error: the report says why there is nothing to compare with */
+		snprintf(no_ref, sizeof(no_ref), "no reference model: no --reference, and no "
+			 "kernel EM (%s)", rerr.msg);
 	}
 	install_signals();
 	ret = prof_linux_open(&a->lo, &lx, err);
@@ -377,8 +404,8 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	if (ret < 0)
 		return GB_EXIT_FAIL;
 	summary(a, res, false);
-	return write_outputs(a, prof, ref_name ? ref : NULL, ref_name, res, err) < 0 ?
-		       GB_EXIT_FAIL : GB_EXIT_OK;
+	return write_outputs(a, prof, ref_name ? ref : NULL, ref_name ? ref_name : no_ref, res,
+			     err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
 }
 
 int cmd_profile(int argc, char **argv)
@@ -430,7 +457,9 @@ int cmd_profile(int argc, char **argv)
 		}
 		goto out;
 	}
-	if (a.sim)
+	if (a.show_kernel_em)
+		status = show_kernel_em(&a, ref, &err);
+	else if (a.sim)
 		status = run_sim(&a, ref, res, prof, &err);
 	else
 		status = run_linux(&a, ref, res, prof, &err);

@@ -218,7 +218,7 @@ static int write_comparison(const char *path, const struct em_profile *prof,
 			   "difference %.1f%%, %u inefficiency mismatches\n", sum.matched_opps,
 			sum.max_power_pct, sum.max_perf_pct, sum.inefficiency_mismatches);
 	} else {
-		fprintf(f, "\nno reference model (no kernel EM in debugfs, no --reference)\n");
+		fprintf(f, "\n%s\n", ref_name ? ref_name : "no reference model");
 	}
 	if (fclose(f) != 0)
 		return gb_err_set(err, EIO, "%s: write failed", path);

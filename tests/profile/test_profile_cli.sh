@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
 # test_profile_cli.sh - `gearbox profile` as a user runs it against the simulated SoC: the
-# model it writes, the report, the summary, and the errors for bad usage.
+# model it writes, the report, the summary, and the errors for bad usage; and reading this
+# machine's kernel EM (--show-kernel-em), through netlink and debugfs.
 #
 #   test_profile_cli.sh GEARBOX SRCDIR
 set -u
@@ -15,8 +16,8 @@ check() { if eval "$2"; then ok "$1"; else fail "$1" "failed: $2" "$(head -c 600
 WORK=$(mktemp -d /tmp/gb-profile-cli.XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 
-"$GEARBOX" profile --help >$WORK/out 2>$WORK/err
-check help_exits_0_and_shows_usage '[ $? = 0 ] && grep -q "usage: gearbox profile" $WORK/out && grep -q -- "--restore" $WORK/out'
+"$GEARBOX" profile --help >$WORK/out.help 2>$WORK/err
+check help_exits_0_and_shows_usage '[ $? = 0 ] && grep -q "usage: gearbox profile" $WORK/out.help && grep -q -- "--restore" $WORK/out.help'
 
 "$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" -o $WORK/sm8250.json --report $WORK/rep \
 	>$WORK/out 2>$WORK/err
@@ -55,6 +56,46 @@ check bad_target_exits_2_naming_the_option '[ $? = 2 ] && grep -q -- "--target '
 check bad_perf_source_exits_2_listing_the_choices '[ $? = 2 ] && grep -q -- "--perf-source '"'"'cycles'"'"': auto, instructions or iterations" $WORK/err'
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" stray >$WORK/out 2>$WORK/err
 check stray_argument_exits_2 '[ $? = 2 ] && grep -q "unexpected argument" $WORK/err'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --kernel-em sysfs >$WORK/out 2>$WORK/err
+check bad_kernel_em_source_exits_2_listing_the_choices '[ $? = 2 ] && grep -q -- "--kernel-em '"'"'sysfs'"'"': auto, netlink, debugfs or none" $WORK/err'
+check help_names_the_kernel_em_sources 'grep -q -- "--kernel-em SRC" $WORK/out.help && grep -q "dev-energymodel netlink family" $WORK/out.help && grep -q -- "--show-kernel-em" $WORK/out.help'
+
+# The kernel's EM through netlink, on this machine's real kernel.  Whether the kernel has the
+# dev-energymodel family is asked independently of gearbox (nlctrl, from python), then
+# gearbox must agree: no family -> exit 2 naming the family and this kernel, nothing written;
+# a family -> a model, or (x86, no EM registered) exit 2 saying there are 0 perf domains.
+family=$(python3 - 2>/dev/null <<'EOF'
+import socket, struct
+s = socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 16)   # NETLINK_GENERIC
+s.bind((0, 0))
+name = b"dev-energymodel\0"
+attr = struct.pack("HH", 4 + len(name), 2) + name + b"\0" * (-len(name) % 4)
+payload = struct.pack("BBH", 3, 2, 0) + attr                # CTRL_CMD_GETFAMILY
+s.send(struct.pack("IHHII", 16 + len(payload), 0x10, 1, 1, 0) + payload)
+r = s.recv(65536)
+t = struct.unpack("H", r[4:6])[0]
+print("absent" if t == 2 and struct.unpack("i", r[16:20])[0] == -2 else "present" if t == 0x10 else "unknown")
+EOF
+)
+echo "# dev-energymodel family in this kernel ($(uname -r)), asked with python: ${family:-no answer}"
+"$GEARBOX" profile --show-kernel-em --kernel-em netlink -o $WORK/kem.json >$WORK/out 2>$WORK/err
+rc=$?
+case $family in
+absent) check netlink_kernel_em_without_the_family_exits_2_naming_it_and_the_kernel \
+	'[ $rc = 2 ] && grep -q "no kernel EM: netlink: the kernel has no \"dev-energymodel\" generic netlink family" $WORK/err && grep -q -- "this kernel is $(uname -r)" $WORK/err && [ ! -e $WORK/kem.json ]' ;;
+present) check netlink_kernel_em_with_the_family_gives_a_model_or_says_none \
+	'{ [ $rc = 0 ] && "$GEARBOX" em validate $WORK/kem.json >/dev/null 2>&1; } || { [ $rc = 2 ] && grep -q "perf domains, none of CPUs" $WORK/err; }' ;;
+*) N=$((N + 1)); echo "ok $N - netlink_kernel_em # SKIP python could not ask nlctrl" ;;
+esac
+sed 's/^/# gearbox: /' $WORK/err
+"$GEARBOX" profile --show-kernel-em --kernel-em debugfs --sysfs-cpu $WORK >$WORK/out 2>$WORK/err
+rc=$?
+if [ -d /sys/kernel/debug/energy_model ]; then
+	N=$((N + 1)); echo "ok $N - debugfs_kernel_em_absent_exits_2 # SKIP this machine has a debugfs EM"
+else
+	check debugfs_kernel_em_absent_exits_2_saying_what_it_needs '[ $rc = 2 ] && grep -q "debugfs: no /sys/kernel/debug/energy_model (needs CONFIG_ENERGY_MODEL and debugfs mounted)" $WORK/err'
+fi
+
 "$GEARBOX" profile --restore --state $WORK/nostate >$WORK/out 2>$WORK/err
 check restore_without_state_is_a_no_op '[ $? = 0 ] && grep -q "nothing to restore" $WORK/err'
 
