@@ -222,11 +222,32 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
 	return x;
 }
 
+/*
+ * An idle CPU's utilization as of now_us.  Nothing runs there to account it (running, stopping
+ * and tick are the CPU's own), so without this the policy would see what its last task left,
+ * frozen for as long as the CPU stays idle -- 500 for a second after a hog, seen in the VM --
+ * where the kernel's and the simulator's CPU utilization decays.  Computed on a copy: the
+ * signal belongs to the CPU, which may be waking up right now.
+ */
+GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
+{
+	struct gb_pelt pe;
+
+	if (c >= EM_MAX_CPUS)
+		return 0;
+	pe = gb_cpu_pelt[c];
+	gb_pelt_update(&pe, now_us, 0, 0);
+	gb_cpus[c].util = pe.util_avg;
+	gb_cpus[c].runnable = pe.runnable_avg;
+	return 0;
+}
+
 /* Idle state from the kernel's idle mask: the one thing the policy must not guess. */
 static __always_inline void gb_refresh_idle(void)
 {
 	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
 	u32 c, nr = gb_m()->nr_cpus;
+	u64 now_us = gb_now_us();
 
 	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 		struct gb_cpu *cs = &gb_cpus[c];
@@ -235,6 +256,8 @@ static __always_inline void gb_refresh_idle(void)
 			break;
 		cs->idle = bpf_cpumask_test_cpu(c, idle);
 		cs->nr_running = cs->idle ? 0 : 1;
+		if (cs->idle)
+			gb_idle_decay(c, now_us);
 	}
 	scx_bpf_put_idle_cpumask(idle);
 }
