@@ -6,14 +6,19 @@
  * Placement.  At wake-up (select_cpu) the policy prices every allowed CPU by the OPP its domain
  * would need with the task there (gb_policy.h); an idle winner gets the task directly in its
  * local queue.  Otherwise the task joins its domain's shared queue, ordered by virtual deadline
- * (vtime + slice / weight), with no eligibility gate: a long-running latency-sensitive task is
- * not overtaken by background work that merely became eligible.  Virtual time is charged for
- * work done -- run time times the perf of the OPP the CPU ran at -- so a task on a slow core at
- * a low OPP is not penalised for being slow.
+ * (vtime + slice * 100 / weight), with no eligibility gate: a long-running latency-sensitive
+ * task is not overtaken by background work that merely became eligible.  Virtual time is
+ * charged for work done -- run time times the perf of the OPP the CPU ran at, times 100 /
+ * weight -- so a task on a slow core at a low OPP is not penalised for being slow, and nice
+ * shares the CPU as in the fair class.  Each domain has its own virtual clock; a sleeper wakes
+ * with at most one slice of credit (bpf/gb_vtime.h).
  *
- * Dispatch.  A CPU takes work from its own domain's queue.  It pulls from another domain only
- * when the policy says that domain is over-utilized, or when the other domain's queue has not
- * been served for gb_pull_after_ns: never stalling a task comes before saving energy.
+ * Dispatch.  A CPU takes work from its own domain's queue.  At slice expiry the kernel asks
+ * before it re-enqueues the running task, so that task is compared with the head of the queue
+ * and keeps the CPU for another slice while its deadline is earlier (else two hogs would just
+ * alternate, whatever their weights).  A CPU pulls from another domain only when the policy
+ * says that domain is over-utilized, or when the other domain's queue has not been served for
+ * gb_pull_after_ns: never stalling a task comes before saving energy.
  *
  * Tracking.  runnable/running/stopping/quiescent/tick feed per-task and per-CPU PELT signals
  * (gb_pelt.h); the tick requests each domain's perf target (scx_bpf_cpuperf_set) and checks the
@@ -28,6 +33,7 @@
 
 #define GB_SUBPROG __attribute__((noinline))
 #include "gearbox_place.h"      /* the policy, its steps routed through subprograms */
+#include "gb_vtime.h"
 #define GB_ENOMEM 12
 
 char _license[] SEC("license") = "GPL";
@@ -46,7 +52,7 @@ struct gb_cpu gb_cpus[EM_MAX_CPUS];
 struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
-u64 gb_vtime_now;
+u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
 GB_SCX_EXIT_INFO;
 
 /* The model through a pointer the compiler cannot see through: it must load, not fold. */
@@ -67,6 +73,8 @@ struct gb_task_ctx {
 	u32 uclamp_max;
 	s32 misfit_to;          /* CPU a tick decided to move it to, or -1 */
 	u32 misfit_cap;         /* capacity it was last moved off as a capacity misfit, 0 none */
+	u32 vdom;               /* the domain whose clock vtime is counted against */
+	u32 pad;
 };
 
 struct {
@@ -217,11 +225,32 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
 	return x;
 }
 
+/*
+ * An idle CPU's utilization as of now_us.  Nothing runs there to account it (running, stopping
+ * and tick are the CPU's own), so without this the policy would see what its last task left,
+ * frozen for as long as the CPU stays idle -- 500 for a second after a hog, seen in the VM --
+ * where the kernel's and the simulator's CPU utilization decays.  Computed on a copy: the
+ * signal belongs to the CPU, which may be waking up right now.
+ */
+GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
+{
+	struct gb_pelt pe;
+
+	if (c >= EM_MAX_CPUS)
+		return 0;
+	pe = gb_cpu_pelt[c];
+	gb_pelt_update(&pe, now_us, 0, 0);
+	gb_cpus[c].util = pe.util_avg;
+	gb_cpus[c].runnable = pe.runnable_avg;
+	return 0;
+}
+
 /* Idle state from the kernel's idle mask: the one thing the policy must not guess. */
 static __always_inline void gb_refresh_idle(void)
 {
 	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
 	u32 c, nr = gb_m()->nr_cpus;
+	u64 now_us = gb_now_us();
 
 	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 		struct gb_cpu *cs = &gb_cpus[c];
@@ -230,8 +259,33 @@ static __always_inline void gb_refresh_idle(void)
 			break;
 		cs->idle = bpf_cpumask_test_cpu(c, idle);
 		cs->nr_running = cs->idle ? 0 : 1;
+		if (cs->idle)
+			gb_idle_decay(c, now_us);
 	}
 	scx_bpf_put_idle_cpumask(idle);
+}
+
+/* Count tc's vtime against domain d's clock from now on (d < nr_domains), keeping its lag. */
+static __always_inline void gb_vtime_move(struct gb_task_ctx *tc, u32 d)
+{
+	if (tc->vdom == d)
+		return;
+	if (tc->vdom < gb_m()->nr_domains)
+		tc->vtime = gb_vtime_rebase(tc->vtime, gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
+					    gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)]);
+	else
+		tc->vtime = gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+	tc->vdom = d;
+}
+
+/* tc starts (or goes on) running in domain d: the domain's clock is the latest such vtime. */
+static __always_inline void gb_vtime_start(struct gb_task_ctx *tc, u32 d)
+{
+	u64 *now = &gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+
+	gb_vtime_move(tc, d);
+	if (gb_vtime_before(*now, tc->vtime))
+		*now = tc->vtime;
 }
 
 s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
@@ -281,7 +335,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 cpu = scx_bpf_task_cpu(p);
-	u64 vtime, slice = gb_slice_ns;
+	u64 slice = gb_slice_ns;
 	u32 d;
 
 	gb_stat(GB_STAT_ENQUEUE);
@@ -297,12 +351,8 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 	}
 	slice = gb_task_slice(p);
-	/* a sleeper gets at most one slice of credit */
-	vtime = tc->vtime;
-	if (vtime + gb_slice_ns < gb_vtime_now)
-		vtime = gb_vtime_now - gb_slice_ns;
-	tc->vtime = vtime;
-	scx_bpf_dsq_insert_vtime(p, d, slice, vtime + slice * 100 / (p->scx.weight ?: 100),
+	gb_vtime_move(tc, d);
+	scx_bpf_dsq_insert_vtime(p, d, slice, gb_vtime_deadline(tc->vtime, slice, p->scx.weight),
 				 enq_flags);
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
@@ -315,60 +365,6 @@ static __always_inline bool gb_may_pull(u32 d, u64 now)
 	if (gb_domain_overutilized(gb_m(), gb_cpus, d))
 		return true;
 	return now - gb_doms[d].last_consume_ns > gb_pull_after_ns;
-}
-
-void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
-{
-	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
-	u64 now = scx_bpf_now();
-
-	if (self < nr && scx_bpf_dsq_move_to_local(self)) {
-		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
-		return;
-	}
-	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
-		if (d >= nr)
-			break;
-		if (d == self || !gb_may_pull(d, now))
-			continue;
-		if (scx_bpf_dsq_move_to_local(d)) {
-			gb_doms[d].last_consume_ns = now;
-			gb_stat(GB_STAT_PULL);
-			return;
-		}
-	}
-}
-
-void BPF_STRUCT_OPS(gearbox_runnable, struct task_struct *p, u64 enq_flags)
-{
-	struct gb_task_ctx *tc = gb_tctx(p);
-
-	if (!tc)
-		return;
-	gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
-	tc->awake_ns = scx_bpf_now();
-}
-
-void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
-{
-	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p);
-	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
-
-	if (!tc)
-		return;
-	gb_read_uclamp(p, tc);
-	tc->run_start_ns = scx_bpf_now();
-	if (tc->vtime > gb_vtime_now)
-		gb_vtime_now = tc->vtime;
-	/* the CPU was idle or ran someone else until now: nothing of this task to add */
-	gb_pelt_update(&gb_cpu_pelt[c], tc->run_start_ns / 1000, 0, 0);
-	gb_cpus[c].idle = 0;
-	gb_cpus[c].nr_running = 1;
-	gb_cpus[c].uclamp_min = tc->uclamp_min;
-	gb_cpus[c].uclamp_max = tc->uclamp_max;
-	gb_curr[c].pid = p->pid;
-	bpf_probe_read_kernel_str(gb_curr[c].comm, sizeof(gb_curr[c].comm), p->comm);
 }
 
 /* Account the time p ran since `running` (or the last tick) at the CPU's perf. */
@@ -384,7 +380,103 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 	gb_cpus[c].runnable = gb_cpu_pelt[c].runnable_avg;
 	gb_cpus[c].perf_cur = perf;
 	/* work done, not wall time: ran_ns at perf/1024 of the fastest CPU's top speed */
-	tc->vtime += (ran_ns * perf >> 10) * 100 / (p->scx.weight ?: 100);
+	tc->vtime += gb_vtime_charge(ran_ns, perf, p->scx.weight);
+}
+
+/*
+ * prev's slice ran out on cpu of domain self and it is still runnable: its context if it may
+ * run another slice (not on its way to a misfit target, still allowed here), else NULL.
+ */
+static __always_inline struct gb_task_ctx *gb_prev_may_stay(struct task_struct *prev, s32 cpu,
+							     u32 self)
+{
+	struct gb_task_ctx *tc;
+
+	if (!prev || !(prev->scx.flags & SCX_TASK_QUEUED) || self >= gb_m()->nr_domains)
+		return NULL;
+	tc = gb_tctx(prev);
+	if (!tc || tc->misfit_to >= 0 || !bpf_cpumask_test_cpu(cpu, prev->cpus_ptr))
+		return NULL;
+	return tc;
+}
+
+void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
+{
+	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
+	struct gb_task_ctx *ptc = gb_prev_may_stay(prev, cpu, self);
+	u64 now = scx_bpf_now(), slice = 0;
+	bool keep = false;
+
+	if (ptc) {
+		struct task_struct *head = scx_bpf_dsq_peek(self);
+
+		gb_account(prev, ptc, cpu);
+		slice = gb_task_slice(prev);
+		keep = gb_vtime_keep_running(gb_vtime_deadline(ptc->vtime, slice, prev->scx.weight),
+					     head != NULL, head ? head->scx.dsq_vtime : 0);
+		if (keep && head) {
+			/* the queue waits behind it: another slice, and the clock moves on */
+			gb_vtime_start(ptc, self);
+			prev->scx.slice = slice;
+			return;
+		}
+	}
+	if (!keep && self < nr && scx_bpf_dsq_move_to_local(self)) {
+		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
+		return;
+	}
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+		if (d >= nr)
+			break;
+		if (d == self || !gb_may_pull(d, now))
+			continue;
+		if (scx_bpf_dsq_move_to_local(d)) {
+			gb_doms[d].last_consume_ns = now;
+			gb_stat(GB_STAT_PULL);
+			return;
+		}
+	}
+	/* nothing else to run here: prev goes on, with our slice rather than the kernel's */
+	if (ptc) {
+		gb_vtime_start(ptc, self);
+		prev->scx.slice = slice;
+	}
+}
+
+void BPF_STRUCT_OPS(gearbox_runnable, struct task_struct *p, u64 enq_flags)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	if (!tc)
+		return;
+	gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
+	tc->awake_ns = scx_bpf_now();
+	/* a sleeper wakes with at most one slice of credit (not a task requeued by the kernel) */
+	if ((enq_flags & SCX_ENQ_WAKEUP) && tc->vdom < gb_m()->nr_domains)
+		tc->vtime = gb_vtime_wakeup(tc->vtime, gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
+					    gb_slice_ns);
+}
+
+void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p);
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+
+	if (!tc)
+		return;
+	gb_read_uclamp(p, tc);
+	tc->run_start_ns = scx_bpf_now();
+	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
+		gb_vtime_start(tc, gb_cpu_dom(cpu));
+	/* the CPU was idle or ran someone else until now: nothing of this task to add */
+	gb_pelt_update(&gb_cpu_pelt[c], tc->run_start_ns / 1000, 0, 0);
+	gb_cpus[c].idle = 0;
+	gb_cpus[c].nr_running = 1;
+	gb_cpus[c].uclamp_min = tc->uclamp_min;
+	gb_cpus[c].uclamp_max = tc->uclamp_max;
+	gb_curr[c].pid = p->pid;
+	bpf_probe_read_kernel_str(gb_curr[c].comm, sizeof(gb_curr[c].comm), p->comm);
 }
 
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
@@ -476,9 +568,12 @@ void BPF_STRUCT_OPS(gearbox_set_cpumask, struct task_struct *p, const struct cpu
 void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
+	u32 d = gb_cpu_dom(scx_bpf_task_cpu(p));
 
-	if (tc)
-		tc->vtime = gb_vtime_now;
+	if (!tc)
+		return;
+	tc->vdom = d < gb_m()->nr_domains ? d : 0;
+	tc->vtime = gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)];
 }
 
 s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_task_args *args)

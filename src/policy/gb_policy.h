@@ -512,6 +512,7 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 					   u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin)
 {
 	const struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	u32 cap;
 	s32 win;
 
 	if (d >= m->nr_domains || gb_cap_excluded(m, d, min_cap, max_cap))
@@ -520,6 +521,12 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 		*cwin = ds->cwin;
 		return ds->win;
 	}
+	/* spreading ignores the utilization fit (every CPU there is past its tipping point), not
+	 * the clamps: a uclamp_min the domain cannot serve, or a misfit hold, keep it out */
+	cap = em_domain_capacity(gb_pd(m, d));
+	if (cap < EM_CAPACITY_SCALE &&
+	    (gb_min(t->uclamp_min, t->uclamp_max) > cap || cap <= t->floor_cap))
+		return GB_NO_CPU;
 	win = ds->spread_cpu;
 	if (win == GB_NO_CPU || (min_cap && gb_cpu_at(cpus, (u32)win)->nr_running) ||
 	    GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))

@@ -52,31 +52,18 @@ if [ "$(share "$seen1" 1)" = 100 ] && [ "$(share "$seen23" 2,3)" = 100 ]; then
 else not_ok "pinned_tasks_never_run_outside_their_mask" "cpu1 task: $seen1" "cpus 2,3 task: $seen23"; fi
 
 # uclamp: the policy puts a uclamp_max=100 task on a little CPU (the cheapest that serves it)
-# and a small uclamp_min=700 task on the free mid CPU (little is too small for 700, big costs
-# more at the OPP 700 needs).
+# and a small uclamp_min=600 task on the free mid CPU: little is too small for 600, and big's
+# OPP for it costs more than 1/16 more than mid's (717 against 605; test_place.c's
+# test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big proves both on vm4.json,
+# and why 700, which big serves more cheaply on this model, made an earlier version flap).
 seen_max=$(gb-sched-probe duty 600 0 100)
 p=$(share "$seen_max" 0,1)
 if [ "$p" -ge 90 ]; then ok "uclamp_max_100_task_runs_on_little_cpus ($p%)"
 else not_ok "uclamp_max_100_task_runs_on_little_cpus" "seen $seen_max ($p% on 0-1)"; fi
-seen_min=$(gb-sched-probe duty 600 700 1024)
+seen_min=$(gb-sched-probe duty 600 600 1024)
 p=$(share "$seen_min" 2)
-# One more measurement when the first misses: under TCG on a loaded host a CPU can be taken by
-# the previous test's stragglers for part of the window (seen once in ~4 runs).  A policy that
-# places the task wrongly misses both.
-if [ "$p" -lt 90 ]; then
-	echo "# uclamp_min_700: first window $p% on cpu2 ($seen_min), measuring again" >&2
-	sleep 1
-	seen_min=$(gb-sched-probe duty 600 700 1024)
-	p=$(share "$seen_min" 2)
-fi
-if [ "$p" -ge 90 ]; then ok "uclamp_min_700_task_runs_on_the_mid_cpu ($p%)"
-elif [ "$(share "$seen_min" 3)" -ge 90 ]; then
-	# Known intermittent bug (issue 6): in about one boot of four the task lands on the big
-	# CPU 3 for the whole run, both windows.  Reported, not hidden: it shows as skipped with
-	# the numbers; any other placement still fails.
-	echo "ok $((n + 1)) - uclamp_min_700_task_runs_on_the_mid_cpu # SKIP known finding (issue 6): ran on big: $seen_min"
-	n=$((n + 1))
-else not_ok "uclamp_min_700_task_runs_on_the_mid_cpu" "seen $seen_min ($p% on 2)"; fi
+if [ "$p" -ge 90 ]; then ok "uclamp_min_600_task_runs_on_the_mid_cpu ($p%)"
+else not_ok "uclamp_min_600_task_runs_on_the_mid_cpu" "seen $seen_min ($p% on 2)"; fi
 
 # Load: pipes ping-pong and spinners for a bounded time; the watchdog must not eject us.
 for i in 1 2 3 4 5 6; do bg gb-sched-probe spin 3000; done

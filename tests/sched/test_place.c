@@ -7,7 +7,10 @@
  * model that the BPF object accepts.  This is what lets simulator results stand for the
  * scheduler.
  *
- *   test_place EM_PROFILES_DIR
+ * It also pins down the policy facts that the VM placement tests (guest-sched.sh) rely on, on
+ * their model tests/sched/vm4.json.
+ *
+ *   test_place EM_PROFILES_DIR TESTS_SCHED_DIR
  */
 #include <stdio.h>
 #include <string.h>
@@ -31,7 +34,7 @@ static struct gb_place_ctx g_ctx;
 
 #define TRIALS 3000
 
-static const char *models_dir;
+static const char *models_dir, *sched_dir;
 static struct em_profile prof;
 static unsigned long long rng = 0x9e3779b97f4a7c15ull;
 
@@ -43,18 +46,23 @@ static unsigned rnd(unsigned n)
 	return n ? (unsigned)(rng % n) : 0;
 }
 
-static int load_model(const char *name)
+static int load_model_from(const char *dir, const char *name)
 {
 	char path[512];
 	struct gb_err err;
 
-	snprintf(path, sizeof(path), "%s/%s.json", models_dir, name);
+	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	if (em_profile_load_file(path, &prof, false, NULL, &err)) {
 		printf("# %s\n", err.msg);
 		return -1;
 	}
 	g_model = prof.model;
 	return 0;
+}
+
+static int load_model(const char *name)
+{
+	return load_model_from(models_dir, name);
 }
 
 /* A random but plausible machine state: some CPUs idle, some busy, clamps here and there. */
@@ -190,11 +198,81 @@ static void test_price_refuses_cpus_beyond_the_generated_subprograms(void)
 	CHECK(gb_place_price(0, &c) == 0);
 }
 
+/* Every CPU online and idle, with b2 and b3 of utilization left on CPUs 2 and 3; a task of
+ * util u (runnable 3u: 4 ms busy in 12) with uclamp_min umin, last on prev.  Where does it go? */
+static s32 vm4_place(u32 u, u32 umin, s32 prev, u32 b2, u32 b3)
+{
+	struct gb_decision dec = { 0 };
+	struct gb_task t = { 0 };
+	unsigned c;
+
+	memset(g_cpus, 0, sizeof(g_cpus));
+	for (c = 0; c < g_model.nr_cpus; c++) {
+		g_cpus[c].online = 1;
+		g_cpus[c].idle = 1;
+		em_cpumask_set(&t.allowed, c);
+	}
+	g_cpus[2].util = g_cpus[2].runnable = b2;
+	g_cpus[3].util = g_cpus[3].runnable = b3;
+	t.util = t.util_est = u;
+	t.runnable = 3 * u > 1024 ? 1024 : 3 * u;
+	t.uclamp_min = umin;
+	t.uclamp_max = GB_UCLAMP_NONE_MAX;
+	t.prev_cpu = prev;
+	if (prev >= 0)
+		g_cpus[prev].util += u;
+	return ref_select_cpu(&g_model, g_cpus, &t, &dec);
+}
+
+/*
+ * The premise of vm-sched's uclamp_min test: on vm4.json a small task with uclamp_min 600 goes
+ * to the mid CPU 2 from wherever it was.  Little (286) cannot serve 600; mid's OPP for it (perf
+ * 605, cost 5919) is more than 1/16 cheaper than big's (717, 6759), so the hysteresis for an
+ * idle previous CPU does not keep it on big either.  And why the test flapped with uclamp_min
+ * 700: on this model big's OPP for 700 (717, 6759) is *cheaper* than mid's (745, 6822), so the
+ * policy rightly chooses big; the task went to mid only when CPU 3 still showed utilization
+ * from an earlier test (the adapter froze an idle CPU's utilization, bpf/gearbox.bpf.c
+ * gb_idle_decay), and the hysteresis (the two within 1/16) then kept it wherever it started.
+ *
+ * From a little CPU too, whatever its util: a task whose own utilization puts its little CPU
+ * over the tipping point makes that domain over-utilized, and an over-utilized domain offers
+ * its spread CPU without the utilization fit -- but not to a uclamp_min it cannot serve
+ * (gb_domain_offer; before that rule the task went back to little).
+ */
+static void test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big(void)
+{
+	static const u32 utils[] = { 1, 5, 20, 50, 100, 200, 250, 300 };
+	unsigned i;
+	s32 prev;
+
+	if (load_model_from(sched_dir, "vm4")) {
+		CHECK(0);
+		return;
+	}
+	for (i = 0; i < sizeof(utils) / sizeof(utils[0]); i++)
+		for (prev = 0; prev < 4; prev++) {
+			s32 c = vm4_place(utils[i], 600, prev, 0, 0);
+
+			if (c != 2)
+				printf("# uclamp_min 600, util %u, prev %d: CPU %d\n", utils[i], prev, c);
+			CHECK(c == 2);
+		}
+	for (i = 0; i < sizeof(utils) / sizeof(utils[0]) && utils[i] <= 200; i++) {
+		/* from a little CPU (the task is forked there: most idle CPUs) */
+		CHECK(vm4_place(utils[i], 700, 0, 0, 0) == 3);
+		/* with 40 of stale utilization on CPU 3, a small one goes to mid instead */
+		if (utils[i] <= 20)
+			CHECK(vm4_place(utils[i], 700, 0, 0, 40) == 2);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
+	sched_dir = argc > 2 ? argv[2] : "tests/sched";
 	TAP_RUN(test_wakeup_and_range_selection_match_the_policy_on_shipped_models);
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
+	TAP_RUN(test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big);
 	return tap_done();
 }

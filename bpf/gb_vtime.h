@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_vtime.h - scx_gearbox's virtual time: what a task is charged for running, the virtual
+ * deadline that orders a domain's queue, the lag limit, and the choice at slice expiry between
+ * the running task and the head of its domain's queue.
+ *
+ * Units.  Virtual time is in "weighted work nanoseconds": a nice 0 task (p->scx.weight 100)
+ * running 1 ns on a CPU at perf 1024 (the fastest CPU at its top OPP) is charged 1; at perf 512
+ * it is charged 1/2 (it did half the work: Guittot's DVFS point, a task on a slow core at a low
+ * OPP is not penalised for being slow), and a task of weight w is charged 100 / w times as much
+ * (as scx_simple does), so that CPU time is shared in the ratio of the weights: nice 0 against
+ * nice 10 is 100 : 11, about 9 (the fair class: 1024 / 110).
+ *
+ *   charge   = ran_ns * perf / 1024 * 100 / weight
+ *   deadline = vtime + slice_ns * 100 / weight        (the key of the domain's queue)
+ *
+ * Each domain has its own clock (the vtime of the last task that started running there): the
+ * domains' queues are served independently, so one global clock would be pushed by the
+ * busiest domain and make every task of a quieter one look like a sleeper.  A task keeps its
+ * lag (vtime - clock) when it changes domain.  When it wakes up, a lag below -lag_ns is raised
+ * to -lag_ns: a sleeper wakes with at most one slice of credit, it cannot bank unbounded
+ * credit by sleeping.  Only then: a task that waited in the queue is legitimately behind the
+ * clock (a nice 10 task by up to 10 slices, its deadline is that far out), and limiting its lag
+ * when it starts would charge it for waiting.
+ *
+ * Slice expiry.  The kernel asks ops.dispatch() for work *before* it re-enqueues the task whose
+ * slice ran out.  Taking the head of the queue then would make two CPU hogs alternate whatever
+ * their weights (the queue holds only the other one): the running task must be compared with
+ * the head, and keep the CPU (a new slice) while its deadline is earlier.
+ *
+ * Pure functions on integers, BPF-safe; tests/sched/test_vtime.c runs them natively through
+ * the kernel's slice-expiry sequence.
+ */
+#ifndef GEARBOX_GB_VTIME_H
+#define GEARBOX_GB_VTIME_H
+
+#include "em_types.h"
+
+#define GB_WEIGHT_DFL   100     /* p->scx.weight of a nice 0 task (the cgroup weight scale) */
+#define GB_PERF_SHIFT   10      /* perf is 0..1024 */
+
+static __always_inline u32 gb_weight_or_dfl(u32 weight)
+{
+	return weight ? weight : GB_WEIGHT_DFL;
+}
+
+/* Virtual time for ran_ns of running at perf (0..1024) with the given weight. */
+static __always_inline u64 gb_vtime_charge(u64 ran_ns, u32 perf, u32 weight)
+{
+	return (ran_ns * perf >> GB_PERF_SHIFT) * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+}
+
+/* The queue key of a task at vtime with a slice of slice_ns. */
+static __always_inline u64 gb_vtime_deadline(u64 vtime, u64 slice_ns, u32 weight)
+{
+	return vtime + slice_ns * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+}
+
+/*
+ * The vtime of a task that was at vtime against a clock at from_now, moved to a clock at
+ * to_now: its lag is kept (not below 0).  Wrap-safe: vtimes are compared by signed difference.
+ */
+static __always_inline u64 gb_vtime_rebase(u64 vtime, u64 from_now, u64 to_now)
+{
+	s64 lag = (s64)(vtime - from_now);
+
+	if (lag < 0 && (u64)-lag > to_now)
+		return 0;
+	return to_now + (u64)lag;
+}
+
+/* The vtime of a task waking up against a clock at now: at most lag_ns of credit. */
+static __always_inline u64 gb_vtime_wakeup(u64 vtime, u64 now, u64 lag_ns)
+{
+	if ((s64)(vtime - now) < -(s64)lag_ns)
+		return now - lag_ns;
+	return vtime;
+}
+
+/* a is earlier than b (wrap-safe) */
+static __always_inline bool gb_vtime_before(u64 a, u64 b)
+{
+	return (s64)(a - b) < 0;
+}
+
+/*
+ * At slice expiry: does the running task (deadline prev_dl) keep the CPU for another slice,
+ * rather than the head of the queue (deadline head_dl, if have_head)?  Only when it is
+ * strictly earlier: on a tie the waiting task goes first.
+ */
+static __always_inline bool gb_vtime_keep_running(u64 prev_dl, bool have_head, u64 head_dl)
+{
+	return !have_head || gb_vtime_before(prev_dl, head_dl);
+}
+
+#endif /* GEARBOX_GB_VTIME_H */

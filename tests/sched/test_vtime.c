@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_vtime.c - bpf/gb_vtime.h, scx_gearbox's virtual time, run natively: the charge, the lag
+ * limit, the domain rebase, and CPU hogs on one CPU driven through the kernel's slice-expiry
+ * sequence (tick, slice runs out, ops.dispatch() with the task still running, then ops.enqueue()
+ * of that task if it lost the CPU), as bpf/gearbox.bpf.c's dispatch does it.  The VM check
+ * (`gearbox check` weights) proves the same on the real kernel; this proves the arithmetic
+ * without timing.
+ */
+#include <stdio.h>
+
+#include "../unit/tap.h"
+#include "gb_vtime.h"
+
+#define MS            1000000ull
+#define SLICE_NS      (5 * MS)      /* gb_slice_ns */
+#define TICK_NS       (4 * MS)      /* HZ=250, the VM kernel's */
+#define NICE10_WEIGHT 11            /* sched_weight_to_cgroup(110): 110 * 100 / 1024, rounded */
+#define MAX_TASKS     4
+
+struct sim_task {
+	u32 weight;
+	u64 vtime;
+	u64 key;                    /* deadline it was queued with */
+	u64 cpu_ns;                 /* CPU time received */
+	bool queued;
+};
+
+/*
+ * One CPU at perf `perf`, n always-runnable tasks, for run_ns.  compare=false is the dispatch
+ * that takes the head of the queue whenever a slice runs out (the old adapter, and scx_simple).
+ */
+static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compare)
+{
+	u64 clock = 0, slice = SLICE_NS, now = 0;
+	int cur = 0, i;
+
+	for (i = 1; i < n; i++) {
+		t[i].key = gb_vtime_deadline(t[i].vtime, SLICE_NS, t[i].weight);
+		t[i].queued = true;
+	}
+	while (now < run_ns) {
+		int head = -1;
+
+		/* a tick: the running task is charged, its slice shrinks */
+		now += TICK_NS;
+		t[cur].cpu_ns += TICK_NS;
+		t[cur].vtime += gb_vtime_charge(TICK_NS, perf, t[cur].weight);
+		slice = slice > TICK_NS ? slice - TICK_NS : 0;
+		if (slice)
+			continue;
+		/* ops.dispatch(cpu, prev = cur) */
+		for (i = 0; i < n; i++)
+			if (t[i].queued && (head < 0 || gb_vtime_before(t[i].key, t[head].key)))
+				head = i;
+		if (compare && gb_vtime_keep_running(gb_vtime_deadline(t[cur].vtime, SLICE_NS,
+								       t[cur].weight),
+						     head >= 0, head >= 0 ? t[head].key : 0)) {
+			if (gb_vtime_before(clock, t[cur].vtime))
+				clock = t[cur].vtime;
+			slice = SLICE_NS;
+			continue;
+		}
+		if (head < 0) {
+			slice = SLICE_NS;
+			continue;
+		}
+		/* the head runs; then ops.enqueue(prev) */
+		t[head].queued = false;
+		t[cur].key = gb_vtime_deadline(t[cur].vtime, SLICE_NS, t[cur].weight);
+		t[cur].queued = true;
+		cur = head;
+		if (gb_vtime_before(clock, t[cur].vtime))
+			clock = t[cur].vtime;
+		slice = SLICE_NS;
+	}
+}
+
+static double ratio(const struct sim_task *a, const struct sim_task *b)
+{
+	return b->cpu_ns ? (double)a->cpu_ns / (double)b->cpu_ns : 1e9;
+}
+
+static void test_nice0_gets_about_nine_times_the_cpu_of_nice10(void)
+{
+	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	double r;
+
+	run_hogs(t, 2, 1024, 10000 * MS, true);
+	r = ratio(&t[0], &t[1]);
+	printf("# nice 0: %llu ms, nice 10: %llu ms, ratio %.2f (weights: %.2f)\n",
+	       (unsigned long long)(t[0].cpu_ns / MS), (unsigned long long)(t[1].cpu_ns / MS), r,
+	       100.0 / NICE10_WEIGHT);
+	CHECK(r > 8.0 && r < 10.5);
+}
+
+static void test_weights_hold_at_a_low_opp(void)
+{
+	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	double r;
+
+	run_hogs(t, 2, 300, 10000 * MS, true);
+	r = ratio(&t[0], &t[1]);
+	printf("# perf 300: ratio %.2f\n", r);
+	CHECK(r > 8.0 && r < 10.5);
+}
+
+/* The bug this fixes: without the comparison at slice expiry the queue only ever holds the
+ * other hog, and the two alternate whatever their weights. */
+static void test_taking_the_head_at_every_expiry_ignores_weights(void)
+{
+	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	double r;
+
+	run_hogs(t, 2, 1024, 10000 * MS, false);
+	r = ratio(&t[0], &t[1]);
+	printf("# without the comparison: ratio %.2f\n", r);
+	CHECK(r > 0.9 && r < 1.1);
+}
+
+static void test_equal_weights_share_equally(void)
+{
+	struct sim_task t[3] = { { .weight = 100 }, { .weight = 100 }, { .weight = 100 } };
+
+	run_hogs(t, 3, 1024, 9000 * MS, true);
+	CHECK(ratio(&t[0], &t[1]) > 0.95 && ratio(&t[0], &t[1]) < 1.05);
+	CHECK(ratio(&t[1], &t[2]) > 0.95 && ratio(&t[1], &t[2]) < 1.05);
+}
+
+static void test_charge_is_work_done_over_weight(void)
+{
+	CHECK_EQ_U(gb_vtime_charge(MS, 1024, 100), MS);
+	/* half the speed, half the work */
+	CHECK_EQ_U(gb_vtime_charge(MS, 512, 100), MS / 2);
+	CHECK_EQ_U(gb_vtime_charge(MS, 1024, 200), MS / 2);
+	CHECK_EQ_U(gb_vtime_charge(MS, 1024, NICE10_WEIGHT), MS * 100 / NICE10_WEIGHT);
+	/* a weight of 0 (never set) is nice 0 */
+	CHECK_EQ_U(gb_vtime_charge(MS, 1024, 0), MS);
+	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 100), 7 + SLICE_NS);
+	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 10), 7 + 10 * SLICE_NS);
+}
+
+static void test_a_sleeper_wakes_with_at_most_one_slice_of_credit(void)
+{
+	u64 now = 1000 * MS;
+
+	/* slept for a second: one slice of credit, not a thousand */
+	CHECK_EQ_U(gb_vtime_wakeup(0, now, SLICE_NS), now - SLICE_NS);
+	/* a little behind, or ahead: kept */
+	CHECK_EQ_U(gb_vtime_wakeup(now - MS, now, SLICE_NS), now - MS);
+	CHECK_EQ_U(gb_vtime_wakeup(now + 30 * MS, now, SLICE_NS), now + 30 * MS);
+	/* a clock younger than the limit */
+	CHECK_EQ_U(gb_vtime_wakeup(0, 2 * MS, SLICE_NS), 0);
+}
+
+/* A sleeper that wakes beside a hog gets its slice of credit, and then the hog's turn. */
+static void test_a_woken_task_runs_before_the_hog_but_not_for_long(void)
+{
+	u64 clock = 1000 * MS, hog = clock, sleeper = 0;
+
+	sleeper = gb_vtime_wakeup(sleeper, clock, SLICE_NS);
+	CHECK(gb_vtime_before(gb_vtime_deadline(sleeper, SLICE_NS, 100),
+			      gb_vtime_deadline(hog, SLICE_NS, 100) + 1));
+	/* after two slices of its own it is behind the hog again */
+	sleeper += gb_vtime_charge(2 * SLICE_NS, 1024, 100);
+	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(sleeper, SLICE_NS, 100), true,
+				     gb_vtime_deadline(hog, SLICE_NS, 100)));
+}
+
+static void test_lag_is_kept_when_the_domain_changes(void)
+{
+	/* 3 ms ahead of a clock at 100 ms, moved to a clock at 7 ms: 3 ms ahead of that */
+	CHECK_EQ_U(gb_vtime_rebase(103 * MS, 100 * MS, 7 * MS), 10 * MS);
+	/* 2 ms behind, moved to a clock at 50 ms: 2 ms behind that */
+	CHECK_EQ_U(gb_vtime_rebase(98 * MS, 100 * MS, 50 * MS), 48 * MS);
+	/* 2 ms behind, moved to a fresh domain (clock 0): not below 0 */
+	CHECK_EQ_U(gb_vtime_rebase(98 * MS, 100 * MS, 0), 0);
+}
+
+static void test_vtime_order_is_wrap_safe(void)
+{
+	CHECK(gb_vtime_before(~0ull - 5, 3));
+	CHECK(!gb_vtime_before(3, ~0ull - 5));
+	CHECK(!gb_vtime_before(4, 4));
+	/* on a tie the queue goes first; with an empty queue the running task stays */
+	CHECK(!gb_vtime_keep_running(10, true, 10));
+	CHECK(gb_vtime_keep_running(9, true, 10));
+	CHECK(gb_vtime_keep_running(11, false, 0));
+}
+
+int main(void)
+{
+	TAP_RUN(test_nice0_gets_about_nine_times_the_cpu_of_nice10);
+	TAP_RUN(test_weights_hold_at_a_low_opp);
+	TAP_RUN(test_taking_the_head_at_every_expiry_ignores_weights);
+	TAP_RUN(test_equal_weights_share_equally);
+	TAP_RUN(test_charge_is_work_done_over_weight);
+	TAP_RUN(test_a_sleeper_wakes_with_at_most_one_slice_of_credit);
+	TAP_RUN(test_a_woken_task_runs_before_the_hog_but_not_for_long);
+	TAP_RUN(test_lag_is_kept_when_the_domain_changes);
+	TAP_RUN(test_vtime_order_is_wrap_safe);
+	return tap_done();
+}
