@@ -2,6 +2,8 @@
 # under the kernel default (EEVDF), scx_fifo and scx_gearbox, in one boot.
 #   guest-overhead.sh ROUNDS PIPE_LOOPS HACKBENCH_LOOPS LIMIT_S
 # Prints "RESULT SCHED ROUND BENCH VALUE UNIT" lines; bench/benchlib/vm.py makes the ratios.
+# Then, in a run of its own with kernel.bpf_stats_enabled, "BPFSTAT SCHED PROG NS COUNT" lines:
+# each struct_ops program's run time and calls during a pipe benchmark (gb-bpf-stats).
 # The order of the schedulers rotates every round so that a drift of the emulator's speed
 # does not favour one of them.  Each benchmark run is limited to LIMIT_S seconds: a scheduler
 # that stalls it is reported (TIMEOUT) instead of hanging the boot.
@@ -82,5 +84,22 @@ while [ $r -le "$rounds" ]; do
 	done
 	r=$((r + 1))
 done
+
+# BPF run time per callback, from the kernel's BPF statistics: in a run of its own, since the
+# statistics cost a clock read per call and must not tax the throughput figures above
+if have gb-bpf-stats && [ -w /proc/sys/kernel/bpf_stats_enabled ]; then
+	for s in scx_fifo scx_gearbox; do
+		have "$s" || continue
+		case " $stalled " in *" $s "*) continue ;; esac
+		load "$s" || continue
+		echo 1 >/proc/sys/kernel/bpf_stats_enabled
+		timeout "$limit" perf bench sched pipe -l $((pipe_loops / 4)) >/dev/null 2>&1
+		gb-bpf-stats | sed "s/^BPFSTAT /BPFSTAT $s /"
+		echo 0 >/proc/sys/kernel/bpf_stats_enabled
+		unload "$s"
+	done
+else
+	echo "NOTE no BPF statistics (gb-bpf-stats or kernel.bpf_stats_enabled missing)"
+fi
 echo "DONE"
 exit 0

@@ -7,6 +7,8 @@ The guest is single-threaded TCG (docs/testing.md): the absolute figures measure
 as much as the scheduler, which is why only ratios within the boot are reported.  pipe is
 ops/s (higher is better), hackbench is seconds (lower is better); the ratio is always stated
 as throughput relative to the default, so >= 0.95 meets the issue's target for both.
+Then, in a pipe run of its own with the kernel's BPF statistics on (bench/gb-bpf-stats), the
+run time per call of each struct_ops program of scx_fifo and scx_gearbox.
 """
 import os
 import re
@@ -36,6 +38,7 @@ def run_part(ctx):
     fifo = os.path.join(ctx.build, "tests/vm/scx_fifo")
     vmexit = os.path.join(ctx.build, "tests/vm/vm-exit")
     gbx = os.path.join(ctx.build, "src/sched/scx_gearbox")
+    stats = os.path.join(ctx.build, "bench/gb-bpf-stats")
     if not (os.access(fifo, os.X_OK) and os.access(vmexit, os.X_OK)):
         raise common.Skip("scx_fifo / vm-exit not built in %s (BPF toolchain missing?)" %
                           ctx.build)
@@ -48,6 +51,10 @@ def run_part(ctx):
            "--smp", "4", "--timeout", "900" if not ctx.quick else "480",
            "--add", fifo, "--add-bin", "perf", "--add-bin", "hackbench",
            "--add", os.path.join(ctx.root, "tests/sched/vm4.json")]
+    if os.access(stats, os.X_OK):
+        cmd += ["--add", stats]
+    else:
+        notes.append("%s not built: no BPF run time per call" % stats)
     if os.access(gbx, os.X_OK):
         cmd += ["--add", gbx]
     else:
@@ -57,8 +64,13 @@ def run_part(ctx):
     common.log("vm: one boot, %d round(s) of perf bench sched pipe -l %d and hackbench -g 2 "
                "-l %d per scheduler" % (rounds, pipe, hb))
     rc, out, err = common.run(cmd, timeout=1200)
-    results, timeouts, last_start = {}, [], None
+    results, timeouts, last_start, bpf = {}, [], None, {}
     for line in out.splitlines():
+        b = re.match(r"BPFSTAT (\S+) (\S+) (\d+) (\d+)$", line)
+        if b and int(b.group(4)):
+            bpf.setdefault(b.group(1), {})[b.group(2)] = {
+                "run_time_ns": int(b.group(3)), "run_cnt": int(b.group(4)),
+                "ns_per_call": int(b.group(3)) / int(b.group(4))}
         if line.startswith("START "):
             last_start = line[6:]
         m = re.match(r"RESULT (\S+) (\d+) (\S+) ([0-9.]+) (\S+)", line)
@@ -103,7 +115,7 @@ def run_part(ctx):
             "guest": "qemu TCG single-threaded, 4 vCPUs, sid sched_ext kernel",
             "command": common.cmdline(cmd), "vm_run_status": rc, "rounds": rounds,
             "pipe_loops": pipe, "hackbench_loops": hb, "results": summary, "notes": notes,
-            "timeouts": timeouts,
+            "timeouts": timeouts, "bpf_stats": bpf,
             "target_gearbox_ge_0.95": tgt or None}
 
 
@@ -118,6 +130,10 @@ def print_report(doc):
                      "%.3f" % h["median"] if h else "-",
                      common.fmt_ratio(h.get("throughput_vs_default"))])
     common.table(rows, ["scheduler", "pipe ops/s", "pipe/def", "hackbench s", "hb/def"])
+    for s, progs in sorted(doc.get("bpf_stats", {}).items()):
+        print("BPF run time per call under %s (kernel BPF stats, one pipe run): %s" % (
+            s, ", ".join("%s %.0f ns x %d" % (n, v["ns_per_call"], v["run_cnt"])
+                         for n, v in sorted(progs.items(), key=lambda kv: -kv[1]["run_time_ns"]))))
     for n in doc["notes"]:
         print("note: " + n)
     t = doc.get("target_gearbox_ge_0.95")
