@@ -17,11 +17,15 @@
  * Each domain has its own clock (the vtime of the last task that started running there): the
  * domains' queues are served independently, so one global clock would be pushed by the
  * busiest domain and make every task of a quieter one look like a sleeper.  A task keeps its
- * lag (vtime - clock) when it changes domain.  When it wakes up, a lag below -lag_ns is raised
- * to -lag_ns: a sleeper wakes with at most one slice of credit, it cannot bank unbounded
- * credit by sleeping.  Only then: a task that waited in the queue is legitimately behind the
- * clock (a nice 10 task by up to 10 slices, its deadline is that far out), and limiting its lag
- * when it starts would charge it for waiting.
+ * lag (vtime - clock) when it changes domain.  Its credit is limited to one slice of its own
+ * deadline span (a lag below -slice * 100 / weight is raised to that) whenever it is queued or woken, and when its slice runs out
+ * and it is compared with the queue: a sleeper cannot bank unbounded credit by sleeping, and a
+ * task that ran while the clock was pushed ahead (a task started on an idle CPU moves the
+ * clock to its own vtime, which for a low weight can be far ahead) cannot hold the CPU with
+ * the credit that leaves it -- seen as a hog keeping a CPU for a minute in the VM, the RCU
+ * kthread queued behind it.  Not when it starts running: a task that waited in the queue is
+ * legitimately behind the clock (a nice 10 task by up to 10 slices, its deadline is that far
+ * out), and limiting its lag then would charge it for waiting.
  *
  * Slice expiry.  The kernel asks ops.dispatch() for work *before* it re-enqueues the task whose
  * slice ran out.  Taking the head of the queue then would make two CPU hogs alternate whatever
@@ -69,9 +73,13 @@ static __always_inline u64 gb_vtime_rebase(u64 vtime, u64 from_now, u64 to_now)
 	return to_now + (u64)lag;
 }
 
-/* The vtime of a task waking up against a clock at now: at most lag_ns of credit. */
-static __always_inline u64 gb_vtime_wakeup(u64 vtime, u64 now, u64 lag_ns)
+/* The vtime of a task queued, woken or at slice expiry, against a clock at now: at most one
+ * slice of its deadline span as credit (in weighted time, as the deadline: a nice 10 task that
+ * waited its turn is that far behind). */
+static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_ns, u32 weight)
 {
+	u64 lag_ns = slice_ns * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+
 	if ((s64)(vtime - now) < -(s64)lag_ns)
 		return now - lag_ns;
 	return vtime;

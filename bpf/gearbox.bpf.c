@@ -331,6 +331,33 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	return cpu;
 }
 
+/*
+ * p was queued on domain d for cpu: wake cpu if it is idle, else another idle CPU of d that p
+ * may use.  Only d's CPUs take from d's queue at once, and an idle CPU takes nothing until it
+ * is woken: kicking cpu alone left the task waiting while cpu ran something else -- for a long
+ * time when that was an RT task, or cpu was going offline -- with its domain's other CPUs idle.
+ */
+static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d)
+{
+	const struct cpumask *idle;
+	u32 c, nr = gb_m()->nr_cpus;
+
+	idle = scx_bpf_get_idle_cpumask();
+	if (!bpf_cpumask_test_cpu(cpu, idle)) {
+		for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+			if (c >= nr)
+				break;
+			if (gb_cpu_dom(c) == d && c != (u32)cpu && bpf_cpumask_test_cpu(c, idle) &&
+			    bpf_cpumask_test_cpu(c, p->cpus_ptr)) {
+				cpu = c;
+				break;
+			}
+		}
+	}
+	scx_bpf_put_idle_cpumask(idle);
+	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+}
+
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -344,17 +371,17 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	d = gb_cpu_dom(cpu);
 	if (!tc || d >= gb_m()->nr_domains) {
 		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
+		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		return;
 	}
-	if (tc->misfit_to >= 0) {
-		tc->misfit_to = -1;
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
-	}
+	tc->misfit_to = -1;
 	slice = gb_task_slice(p);
 	gb_vtime_move(tc, d);
+	tc->vtime = gb_vtime_limit_credit(tc->vtime, gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)],
+					  gb_slice_ns, p->scx.weight);
 	scx_bpf_dsq_insert_vtime(p, d, slice, gb_vtime_deadline(tc->vtime, slice, p->scx.weight),
 				 enq_flags);
-	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	gb_kick_domain(p, cpu, d);
 }
 
 /* May idle CPU of domain `self` take work queued for domain d? */
@@ -412,6 +439,11 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 
 		gb_account(prev, ptc, cpu);
 		slice = gb_task_slice(prev);
+		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
+		gb_vtime_move(ptc, self);
+		ptc->vtime = gb_vtime_limit_credit(ptc->vtime,
+						   gb_dom_vtime[self & (EM_MAX_DOMAINS - 1)],
+						   gb_slice_ns, prev->scx.weight);
 		keep = gb_vtime_keep_running(gb_vtime_deadline(ptc->vtime, slice, prev->scx.weight),
 					     head != NULL, head ? head->scx.dsq_vtime : 0);
 		if (keep && head) {
@@ -451,10 +483,12 @@ void BPF_STRUCT_OPS(gearbox_runnable, struct task_struct *p, u64 enq_flags)
 		return;
 	gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
 	tc->awake_ns = scx_bpf_now();
-	/* a sleeper wakes with at most one slice of credit (not a task requeued by the kernel) */
+	/* a sleeper wakes with at most one slice of credit (also when it goes straight to an
+	 * idle CPU and never reaches enqueue) */
 	if ((enq_flags & SCX_ENQ_WAKEUP) && tc->vdom < gb_m()->nr_domains)
-		tc->vtime = gb_vtime_wakeup(tc->vtime, gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
-					    gb_slice_ns);
+		tc->vtime = gb_vtime_limit_credit(tc->vtime,
+						  gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
+						  gb_slice_ns, p->scx.weight);
 }
 
 void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)

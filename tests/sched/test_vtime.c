@@ -53,6 +53,8 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 		for (i = 0; i < n; i++)
 			if (t[i].queued && (head < 0 || gb_vtime_before(t[i].key, t[head].key)))
 				head = i;
+		if (compare)
+			t[cur].vtime = gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
 		if (compare && gb_vtime_keep_running(gb_vtime_deadline(t[cur].vtime, SLICE_NS,
 								       t[cur].weight),
 						     head >= 0, head >= 0 ? t[head].key : 0)) {
@@ -67,6 +69,7 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 		}
 		/* the head runs; then ops.enqueue(prev) */
 		t[head].queued = false;
+		t[cur].vtime = gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
 		t[cur].key = gb_vtime_deadline(t[cur].vtime, SLICE_NS, t[cur].weight);
 		t[cur].queued = true;
 		cur = head;
@@ -145,12 +148,14 @@ static void test_a_sleeper_wakes_with_at_most_one_slice_of_credit(void)
 	u64 now = 1000 * MS;
 
 	/* slept for a second: one slice of credit, not a thousand */
-	CHECK_EQ_U(gb_vtime_wakeup(0, now, SLICE_NS), now - SLICE_NS);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 100), now - SLICE_NS);
 	/* a little behind, or ahead: kept */
-	CHECK_EQ_U(gb_vtime_wakeup(now - MS, now, SLICE_NS), now - MS);
-	CHECK_EQ_U(gb_vtime_wakeup(now + 30 * MS, now, SLICE_NS), now + 30 * MS);
+	CHECK_EQ_U(gb_vtime_limit_credit(now - MS, now, SLICE_NS, 100), now - MS);
+	CHECK_EQ_U(gb_vtime_limit_credit(now + 30 * MS, now, SLICE_NS, 100), now + 30 * MS);
 	/* a clock younger than the limit */
-	CHECK_EQ_U(gb_vtime_wakeup(0, 2 * MS, SLICE_NS), 0);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, 2 * MS, SLICE_NS, 100), 0);
+	/* weight 10: a slice of its deadline span, 10 slices of virtual time */
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 10), now - 10 * SLICE_NS);
 }
 
 /* A sleeper that wakes beside a hog gets its slice of credit, and then the hog's turn. */
@@ -158,13 +163,26 @@ static void test_a_woken_task_runs_before_the_hog_but_not_for_long(void)
 {
 	u64 clock = 1000 * MS, hog = clock, sleeper = 0;
 
-	sleeper = gb_vtime_wakeup(sleeper, clock, SLICE_NS);
+	sleeper = gb_vtime_limit_credit(sleeper, clock, SLICE_NS, 100);
 	CHECK(gb_vtime_before(gb_vtime_deadline(sleeper, SLICE_NS, 100),
 			      gb_vtime_deadline(hog, SLICE_NS, 100) + 1));
 	/* after two slices of its own it is behind the hog again */
 	sleeper += gb_vtime_charge(2 * SLICE_NS, 1024, 100);
 	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(sleeper, SLICE_NS, 100), true,
 				     gb_vtime_deadline(hog, SLICE_NS, 100)));
+}
+
+/* A hog that ran while the clock was pushed far ahead (a low-weight task started on an idle
+ * CPU sets the clock to its own vtime) does not keep the CPU on that credit: at slice expiry it
+ * is limited to one slice, and a task woken meanwhile goes first. */
+static void test_a_hog_far_behind_the_clock_yields_at_its_next_expiry(void)
+{
+	u64 clock = 60000 * MS, hog = 1000 * MS, woken = 0;
+
+	hog = gb_vtime_limit_credit(hog, clock, SLICE_NS, 100);
+	woken = gb_vtime_limit_credit(woken, clock, SLICE_NS, 100);
+	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(hog, SLICE_NS, 100), true,
+				     gb_vtime_deadline(woken, SLICE_NS, 100)));
 }
 
 static void test_lag_is_kept_when_the_domain_changes(void)
@@ -197,6 +215,7 @@ int main(void)
 	TAP_RUN(test_charge_is_work_done_over_weight);
 	TAP_RUN(test_a_sleeper_wakes_with_at_most_one_slice_of_credit);
 	TAP_RUN(test_a_woken_task_runs_before_the_hog_but_not_for_long);
+	TAP_RUN(test_a_hog_far_behind_the_clock_yields_at_its_next_expiry);
 	TAP_RUN(test_lag_is_kept_when_the_domain_changes);
 	TAP_RUN(test_vtime_order_is_wrap_safe);
 	return tap_done();
