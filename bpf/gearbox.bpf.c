@@ -98,9 +98,12 @@ struct {
 	__type(value, u64);
 } gb_stats SEC(".maps");
 
+#define GB_RB_BYTES      (256 * 1024)
+#define GB_RB_WAKE_BYTES (GB_RB_BYTES / 2)
+
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 256 * 1024);
+	__uint(max_entries, GB_RB_BYTES);
 } gb_events SEC(".maps");
 
 static __always_inline struct gb_place_ctx *gb_place_ctx(void)
@@ -198,7 +201,15 @@ static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *t
 	e->prev_opp_idx = dec->prev_opp_idx;
 	e->pad = 0;
 	bpf_probe_read_kernel_str(e->comm, sizeof(e->comm), p->comm);
-	bpf_ringbuf_submit(e, 0);
+	/*
+	 * No wake-up per record: the loader polls the ring at every stats interval anyway, and a
+	 * wake-up is an irq_work, whose pending state the ring's teardown spins on
+	 * (ringbuf_map_free -> irq_work_sync): with one left pending on a CPU going offline the
+	 * previous instance's teardown spun on that CPU and the hotplug never finished.  Only a
+	 * ring more than half full wakes the loader, so that records are not lost.
+	 */
+	bpf_ringbuf_submit(e, bpf_ringbuf_query(&gb_events, BPF_RB_AVAIL_DATA) > GB_RB_WAKE_BYTES ?
+				      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
 }
 
 /* The policy's gb_task for p, in the placement context. */
@@ -358,6 +369,28 @@ static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
+/*
+ * The CPU whose domain queue p joins: cpu when it is online and p may run there, else the first
+ * online CPU p may run on.  A task whose CPU went offline (the kernel moves tasks off a dying
+ * CPU without select_cpu) must not wait in the queue of a domain with no online CPU: nobody
+ * would be kicked for it, and an idle machine would never pull it.
+ */
+static __always_inline s32 gb_enqueue_cpu(struct task_struct *p, s32 cpu)
+{
+	u32 c, nr = gb_m()->nr_cpus;
+
+	if (cpu >= 0 && cpu < GB_SCX_MAX_CPUS && gb_cpus[cpu & (EM_MAX_CPUS - 1)].online &&
+	    bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+		return cpu;
+	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+		if (c >= nr)
+			break;
+		if (gb_cpus[c].online && bpf_cpumask_test_cpu(c, p->cpus_ptr))
+			return (s32)c;
+	}
+	return cpu;
+}
+
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -368,6 +401,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc && tc->misfit_to >= 0 && bpf_cpumask_test_cpu(tc->misfit_to, p->cpus_ptr))
 		cpu = tc->misfit_to;
+	cpu = gb_enqueue_cpu(p, cpu);
 	d = gb_cpu_dom(cpu);
 	if (!tc || d >= gb_m()->nr_domains) {
 		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
@@ -385,10 +419,27 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 }
 
 /* May idle CPU of domain `self` take work queued for domain d? */
+/* Has domain d an online CPU? */
+static __always_inline bool gb_domain_online(u32 d)
+{
+	u32 c, nr = gb_m()->nr_cpus;
+
+	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+		if (c >= nr)
+			break;
+		if (gb_cpu_dom(c) == d && gb_cpus[c].online)
+			return true;
+	}
+	return false;
+}
+
 static __always_inline bool gb_may_pull(u32 d, u64 now)
 {
 	if (scx_bpf_dsq_nr_queued(d) <= 0)
 		return false;
+	/* a domain with no online CPU is served by the others at once */
+	if (!gb_domain_online(d))
+		return true;
 	if (gb_domain_overutilized(gb_m(), gb_cpus, d))
 		return true;
 	return now - gb_doms[d].last_consume_ns > gb_pull_after_ns;
@@ -412,7 +463,8 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 
 /*
  * prev's slice ran out on cpu of domain self and it is still runnable: its context if it may
- * run another slice (not on its way to a misfit target, still allowed here), else NULL.
+ * run another slice (not on its way to a misfit target, still allowed here, cpu online), else
+ * NULL.
  */
 static __always_inline struct gb_task_ctx *gb_prev_may_stay(struct task_struct *prev, s32 cpu,
 							     u32 self)
@@ -420,6 +472,10 @@ static __always_inline struct gb_task_ctx *gb_prev_may_stay(struct task_struct *
 	struct gb_task_ctx *tc;
 
 	if (!prev || !(prev->scx.flags & SCX_TASK_QUEUED) || self >= gb_m()->nr_domains)
+		return NULL;
+	/* never on a CPU going offline: a task whose slice is refilled there never leaves it,
+	 * and the hotplug waits for the CPU to empty (sched_cpu_wait_empty) for ever */
+	if (!gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)].online)
 		return NULL;
 	tc = gb_tctx(prev);
 	if (!tc || tc->misfit_to >= 0 || !bpf_cpumask_test_cpu(cpu, prev->cpus_ptr))
@@ -449,7 +505,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		if (keep && head) {
 			/* the queue waits behind it: another slice, and the clock moves on */
 			gb_vtime_start(ptc, self);
-			prev->scx.slice = slice;
+			scx_bpf_task_set_slice(prev, slice);
 			return;
 		}
 	}
@@ -471,7 +527,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	/* nothing else to run here: prev goes on, with our slice rather than the kernel's */
 	if (ptc) {
 		gb_vtime_start(ptc, self);
-		prev->scx.slice = slice;
+		scx_bpf_task_set_slice(prev, slice);
 	}
 }
 
@@ -585,7 +641,7 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	tc->misfit_to = to;
 	if (dec.reason == GB_REASON_CAPACITY_MISFIT)
 		tc->misfit_cap = em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu)));
-	p->scx.slice = 0;
+	scx_bpf_task_set_slice(p, 0);
 	gb_stat(GB_STAT_MISFIT);
 	gb_emit(p, tc, cpu, &dec);
 }
@@ -638,9 +694,25 @@ void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)
 	gb_set_online(cpu, 1);
 }
 
+/*
+ * A CPU going offline may leave its domain with none online, and tasks in that domain's queue
+ * that nobody dispatches: idle CPUs only run dispatch when kicked, and on an idle machine
+ * nothing kicks them (rcu_preempt sat in such a queue for minutes, so the hotplug check and
+ * every RCU wait hung).  Every online CPU gets an idle kick; its dispatch pulls from a
+ * domain without online CPUs at once (gb_may_pull), one task per dispatch, and each CPU that
+ * goes idle again dispatches again, until the queue is empty.
+ */
 void BPF_STRUCT_OPS(gearbox_cpu_offline, s32 cpu)
 {
+	u32 c, nr = gb_m()->nr_cpus;
+
 	gb_set_online(cpu, 0);
+	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+		if (c >= nr)
+			break;
+		if ((s32)c != cpu && gb_cpus[c].online)
+			scx_bpf_kick_cpu(c, SCX_KICK_IDLE);
+	}
 }
 
 s32 BPF_STRUCT_OPS_SLEEPABLE(gearbox_init)
