@@ -228,6 +228,9 @@ int cmd_sim(int argc, char **argv)
 		if (o.trace && fclose(o.trace) && !r)
 			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
 		if (r) {
+			/* a refused or failed run leaves no partial trace behind */
+			if (i == 0 && trace_path)
+				remove(trace_path);
 			gb_report_error("gearbox sim", &err);
 			ret = r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
 			goto out;

@@ -37,6 +37,11 @@ if head -1 "$tmp/t.ndjson" | grep -q '"format":"gearbox-stream/1"' && tail -1 "$
 else
 	nok trace_starts_with_hello_and_ends_with_end
 fi
+# a refused workload: exit 2 naming file and task, and no trace file left behind
+printf '{"global":{"duration":1},"tasks":{"d":{"policy":"SCHED_DEADLINE","dl-runtime":1000,"dl-period":10000,"run":100}}}' >"$tmp/dl.json"
+expect deadline_task_exits_2_naming_file_and_task 2 "dl.json: task d: 'policy' SCHED_DEADLINE is not simulated" \
+	"$gb" sim -p sm8250 --trace "$tmp/dl.ndjson" "$tmp/dl.json"
+if [ ! -e "$tmp/dl.ndjson" ]; then ok refused_run_leaves_no_trace_file; else nok refused_run_leaves_no_trace_file; fi
 # a trace is an observer: the run with --trace is the run without it, bit for bit
 same=1
 for w in lisa_two_big lisa_ramp_up q5_uclamp_max_long; do
