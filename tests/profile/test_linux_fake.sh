@@ -351,7 +351,7 @@ if [ "$(nproc)" -ge 2 ]; then
 	wait_for '[ -z "$(our_loads)" ]'
 	rc=$?
 	check split_profile_leaves_no_load_behind '[ $rc = 0 ]'
-	python3 - "$WORK/split.json" >$WORK/py 2>&1 <<'EOF'
+	split_accuracy() { python3 - "$1" >$WORK/py 2>&1 <<'EOF'
 import json, sys
 m = json.load(open(sys.argv[1]))
 d = m["domains"]
@@ -370,10 +370,21 @@ for o in d[0]["opps"]:
           % (o["freq_khz"], sp["static_uw"], 0.4 * p1, 100 * es, sp["dynamic_uw"], 0.6 * p1, 100 * ed))
 # The static share is the difference 2 P(1) - P(2): its error is about three times that of a
 # single measurement (see docs/profiling.md), and this board shares a busy machine.
-assert worst_s < 0.15, "static share within 15% of P1 at every OPP (worst %.1f%%)" % (100 * worst_s)
-assert worst_d < 0.15, "dynamic power within 15% of P1 at every OPP (worst %.1f%%)" % (100 * worst_d)
+assert worst_s < 0.15, "static share within 15%% of P1 at every OPP (worst %.1f%%)" % (100 * worst_s)
+assert worst_d < 0.15, "dynamic power within 15%% of P1 at every OPP (worst %.1f%%)" % (100 * worst_d)
 EOF
+	}
+	split_accuracy $WORK/split.json
 	rc=$?
+	if [ $rc != 0 ]; then
+		# Two loads on both CPUs of a 2-CPU host, beside the board and the profiler, can
+		# oversubscribe it for a whole OPP (seen once at 500 MHz: +21% static). One more run;
+		# a broken split fails both.
+		grep '^#' $WORK/py | sed 's/^# /# attempt 1: /'
+		$RT_PROF "$GEARBOX" profile $FAST --target 2 --opp-cap 6 --split-cpus 2 --verify cur-freq \
+			--perf-clock wall -o $WORK/split2.json 2>$WORK/err2 && split_accuracy $WORK/split2.json
+		rc=$?
+	fi
 	grep '^#' $WORK/py
 	check split_recovers_static_share_and_per_cpu_dynamic_power '[ $rc = 0 ]'
 	[ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
