@@ -5,8 +5,16 @@
  * The load is a child process ("gb-load") that runs a dependent integer loop - no memory
  * traffic, so its work per cycle is the same at every frequency - and counts iterations in a
  * shared page.  The static/dynamic split runs one such child per busy CPU; they are forked
- * when first needed, and only the first (on the lowest CPU) is counted.  Parked, it sleeps in FUTEX_WAIT, so the CPU really idles (no polling wakeups
- * that would show up in the idle power).  It dies with the profiler (PR_SET_PDEATHSIG).
+ * when first needed, and only the first (on the lowest CPU) is counted.  Parked, it sleeps in
+ * FUTEX_WAIT, so the CPU really idles (no polling wakeups that would show up in the idle power).
+ * It dies with the profiler (PR_SET_PDEATHSIG).
+ *
+ * A switch is not done when it is asked for: a load waiting for its CPU behind another task, or
+ * stopped (a board that emulates a slow CPU by stopping it, a debugger), still draws power, or
+ * draws none yet.  So lx_load_set() returns only once every load is where it was sent: each one
+ * told to park says so in its shared page before it sleeps, and each one told to run has counted
+ * an iteration since.  Without this, a window could open on the previous window's power; at a
+ * low OPP that error is below the outlier rejection and biased the static/dynamic split.
  *
  * libperf counts the child: task-clock always (a software event), cycles and instructions
  * where the PMU is supported (not in most VMs).  Cycles per task-clock second is the frequency
@@ -38,12 +46,15 @@
 #define ITER_OPS 4096    /* loop steps per counted iteration */
 #define PROBE_NS (20ull * 1000000)
 #define LX_MAX_LOADS EM_MAX_CPUS
+#define SWITCH_POLL_NS (200ull * 1000)
+#define SWITCH_TIMEOUT_NS (5ull * 1000000000)
 #define SHARED_BYTES (sizeof(struct lx_shared) * LX_MAX_LOADS)
 
 /* One cache line each: loads on neighbouring CPUs must not bounce a shared line, which would
  * add memory traffic (and power) that a lone load does not have. */
 struct lx_shared {
 	_Alignas(64) _Atomic u32 run;      /* futex word: 1 run, 0 park, 2 exit */
+	_Atomic u32 parked;                /* set by the load: it has seen run == 0 and sleeps */
 	_Atomic u64 iterations;
 };
 
@@ -51,6 +62,7 @@ struct lx_load {
 	pid_t pid;                         /* the counted load */
 	struct lx_shared *sh;              /* sh[0] is the counted load's, sh[i] child i's */
 	pid_t extra[LX_MAX_LOADS];         /* children 1..; 0: not forked yet */
+	int cpu[LX_MAX_LOADS];             /* where child i was last pinned (-1: unpinned) */
 	struct perf_thread_map *threads;
 	struct perf_evsel *task_clock, *cycles, *instructions;
 };
@@ -79,6 +91,7 @@ static long futex(_Atomic u32 *addr, int op, u32 val)
 static void __attribute__((noreturn)) load_main(struct lx_shared *sh)
 {
 	u64 x = 88172645463325252ull;
+	bool parked = false;
 
 	prctl(PR_SET_NAME, "gb-load");
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -88,9 +101,15 @@ static void __attribute__((noreturn)) load_main(struct lx_shared *sh)
 		if (r == 2)
 			_exit(0);
 		if (r == 0) {
+			if (!parked)
+				atomic_store_explicit(&sh->parked, 1, memory_order_release);
+			parked = true;
 			futex(&sh->run, FUTEX_WAIT, 0);
 			continue;
 		}
+		if (parked)
+			atomic_store_explicit(&sh->parked, 0, memory_order_release);
+		parked = false;
 		for (int i = 0; i < ITER_OPS; i++) {   /* xorshift: one dependent chain */
 			x ^= x << 13;
 			x ^= x >> 7;
@@ -206,6 +225,8 @@ static int run_child(struct lx_load *l, u32 i, bool run, int cpu, struct gb_err 
 	pid_t pid = i ? l->extra[i] : l->pid;
 	struct lx_shared *sh = &l->sh[i];
 
+	if (run)
+		l->cpu[i] = cpu;
 	if (run && cpu >= 0) {
 		cpu_set_t set;
 
@@ -233,8 +254,17 @@ static int fork_child(struct lx_load *l, u32 i, struct gb_err *err)
 	return 0;
 }
 
+/* Child i is where it was sent: parked, or running since its count was from. */
+static bool child_settled(const struct lx_load *l, u32 i, bool run, u64 from)
+{
+	if (run)
+		return atomic_load_explicit(&l->sh[i].iterations, memory_order_relaxed) != from;
+	return atomic_load_explicit(&l->sh[i].parked, memory_order_acquire) == 1;
+}
+
 int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err *err)
 {
+	u64 from[LX_MAX_LOADS], t0 = lx_now_ns();
 	u32 n = 0;
 	int ret;
 
@@ -243,6 +273,7 @@ int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err 
 			continue;
 		if (n && !l->extra[n] && (ret = fork_child(l, n, err)) < 0)
 			return ret;
+		from[n] = atomic_load_explicit(&l->sh[n].iterations, memory_order_relaxed);
 		ret = run_child(l, n++, true, (int)c, err);
 		if (ret < 0)
 			return ret;
@@ -250,6 +281,26 @@ int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err 
 	for (u32 i = n; i < LX_MAX_LOADS; i++)
 		if (i == 0 || l->extra[i])
 			run_child(l, i, false, -1, err);
+	for (u32 i = 0; i < LX_MAX_LOADS; i++) {
+		bool run = i < n;
+
+		if (!run && i && !l->extra[i])
+			continue;
+		while (!child_settled(l, i, run, run ? from[i] : 0)) {
+			char where[32] = "";
+
+			if (lx_now_ns() - t0 <= SWITCH_TIMEOUT_NS) {
+				lx_sleep_ns(SWITCH_POLL_NS);
+				continue;
+			}
+			if (l->cpu[i] >= 0)
+				snprintf(where, sizeof(where), " on CPU %d", l->cpu[i]);
+			return gb_err_set(err, ETIMEDOUT, "the load%s did not %s within %llu s: is "
+					  "it stopped (SIGSTOP, a debugger), or its CPU taken by a "
+					  "real-time task?", where, run ? "start" : "park",
+					  SWITCH_TIMEOUT_NS / 1000000000ull);
+		}
+	}
 	return 0;
 }
 

@@ -20,7 +20,9 @@
  * energy_uj (wrapping at max_energy_range_uj) and the power is written to hwmon power1_input
  * (and appended to METER_LOG as "N mW" lines, an external meter's log).  A real CPU's speed
  * cannot be changed here, so each busy load is duty-cycled with SIGSTOP/SIGCONT in proportion
- * to f / f_max: with --perf-clock wall its rate then follows the frequency.
+ * to f / f_max: with --perf-clock wall its rate then follows the frequency.  The period is
+ * 40 ms, or FAKE_BOARD_PERIOD_MS: a long one keeps a load stopped past the profiler's switch
+ * settle time, as a load starved of its CPU would be.
  *
  * Files are replaced by rename, so a reader never sees a half-written value.  On SIGTERM the
  * loads it stopped are continued.
@@ -269,7 +271,7 @@ int main(int argc, char **argv)
 	int cpu_pol[MAX_CPUS];
 	struct load loads[MAX_LOADS];
 	double energy_uj = 0, fmax = 0;
-	uint64_t t_prev = now_ns(), period_start = t_prev, last_scan = 0;
+	uint64_t t_prev = now_ns(), period_start = t_prev, last_scan = 0, period = PERIOD_NS;
 	int npol = 0, nloads = 0;
 	long range;
 
@@ -286,6 +288,10 @@ int main(int argc, char **argv)
 			return 1;
 		setvbuf(meter, NULL, _IOLBF, 0);
 	}
+	if (getenv("FAKE_BOARD_PERIOD_MS"))
+		period = strtoull(getenv("FAKE_BOARD_PERIOD_MS"), NULL, 10) * 1000000ull;
+	if (!period)
+		period = PERIOD_NS;
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 	for (int c = 0; c < MAX_CPUS; c++)
@@ -319,7 +325,7 @@ int main(int argc, char **argv)
 			write_atomic(path, (unsigned long long)f[i]);
 			p_uw += idle_uw(f[i]);
 		}
-		if (t - period_start >= PERIOD_NS)
+		if (t - period_start >= period)
 			period_start = t;
 		find_loads(loads, &nloads, t, &last_scan);
 		for (int i = 0; i < nloads; i++) {
@@ -331,7 +337,7 @@ int main(int argc, char **argv)
 			/* stopped by us counts as running: the emulated CPU is only slower */
 			if (l->state == 'R' || (l->state == 'T' && l->stopped)) {
 				busy[d]++;
-				run_phase = (double)(t - period_start) < f[d] / fmax * PERIOD_NS;
+				run_phase = (double)(t - period_start) < f[d] / fmax * (double)period;
 			} else {
 				run_phase = true;   /* parked: leave it to the profiler */
 			}

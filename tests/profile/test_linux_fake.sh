@@ -328,6 +328,54 @@ rc=$?
 check no_cpufreq_exits_2_naming_the_kernel_requirement '[ $rc = 2 ] && grep -q "no cpufreq policy in $CF" $WORK/err && grep -q CONFIG_CPU_FREQ $WORK/err'
 reset_tree
 
+# --- a load that lags its switch: no window opens on the previous window's power ----------
+# With a 600 ms duty period the fake board keeps a load stopped for up to 500 ms at a low OPP,
+# as a load starved of its CPU would be: told to park, it cannot until it runs again, and it
+# draws power meanwhile.  The profiler waits until every load has parked (or run) before it
+# settles and samples, so the idle windows hold idle power only; without that wait the lowest
+# OPPs came out 22-29% off (at 1000 MHz and below), with it within 4.3%.
+make_cpufreq
+make_class
+FAKE_BOARD_PERIOD_MS=600 start_board
+# windows of one period each, so that the load's rate (wall clock) still follows the OPP
+"$GEARBOX" profile $FAST --window 600 --verify cur-freq --perf-clock wall -q -o $WORK/lag.json \
+	2>$WORK/err
+rc=$?
+check lagging_load_profile_exits_0 '[ $rc = 0 ]'
+[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+python3 - "$WORK/lag.json" >$WORK/py 2>&1 <<'EOF'
+import json, sys
+m = json.load(open(sys.argv[1]))
+worst = 0
+for dom in m["domains"]:
+    pol = 0 if dom["cpus"] == "0" else 1
+    for o in dom["opps"]:
+        want = (pol + 1) * 100000.0 * (o["freq_khz"] / 1e6) ** 2
+        err = (o["power_uw"] - want) / want
+        worst = max(worst, abs(err))
+        print("# cpu %s %d kHz: %d uW, expected %d (%+.1f%%)" % (dom["cpus"], o["freq_khz"], o["power_uw"], want, 100 * err))
+assert worst < 0.10, "power within 10%% of the board's at every OPP (worst %.1f%%)" % (100 * worst)
+EOF
+rc=$?
+grep '^#' $WORK/py
+check lagging_load_does_not_leak_into_the_idle_windows '[ $rc = 0 ]'
+[ $rc = 0 ] || tail -2 $WORK/py | sed 's/^/# /'
+reset_tree
+
+# A load stopped for longer than the profiler waits (a 20 s period keeps it stopped for up to
+# 17 s at a low OPP): the profile stops with an error naming the load's CPU, writes no model
+# and restores everything.
+make_cpufreq
+make_class
+FAKE_BOARD_PERIOD_MS=20000 start_board
+before=$(snapshot)
+"$GEARBOX" profile $FAST --verify cur-freq --perf-clock wall -q -o $WORK/stuck.json 2>$WORK/err
+rc=$?
+check stuck_load_fails_with_the_reason_and_restores \
+	'[ $rc = 1 ] && grep -Eq "the load on CPU [01] did not (start|park) within 5 s" $WORK/err && [ ! -e $WORK/stuck.json ] && [ "$before" = "$(snapshot)" ] && [ ! -e "$STATE" ]'
+[ $rc = 1 ] || sed 's/^/# /' $WORK/err
+reset_tree
+
 # --- the static/dynamic split on a policy of two CPUs ---------------------------------------
 # fake_board charges a busy domain 40% of P1 once (the static share) and 60% of P1 per busy
 # CPU, so --split-cpus 2 must find static = 0.4 P1 and dynamic = 0.6 P1 at every OPP.
@@ -357,7 +405,7 @@ m = json.load(open(sys.argv[1]))
 d = m["domains"]
 assert len(d) == 1 and d[0]["cpus"] == "0-1", "one domain of CPUs 0-1"
 assert len(d[0]["opps"]) == 3, "three OPPs"
-worst_s = worst_d = low_s = 0
+worst_s = worst_d = 0
 for o in d[0]["opps"]:
     p1 = 100000.0 * (o["freq_khz"] / 1e6) ** 2
     sp = o["split"]
@@ -365,25 +413,28 @@ for o in d[0]["opps"]:
     assert sp["static_uw"] + sp["dynamic_uw"] == o["power_uw"], "static + dynamic = power"
     es = (sp["static_uw"] - 0.4 * p1) / p1
     ed = (sp["dynamic_uw"] - 0.6 * p1) / p1
-    if o["freq_khz"] == d[0]["opps"][0]["freq_khz"]:
-        low_s = es   # the lowest OPP: a known bias, reported below, not asserted
-    else:
-        worst_s = max(worst_s, abs(es)); worst_d = max(worst_d, abs(ed))
+    worst_s = max(worst_s, abs(es)); worst_d = max(worst_d, abs(ed))
     print("# %d kHz: static %d uW (expected %d, %+.1f%% of P1), dynamic %d uW (expected %d, %+.1f%%)"
           % (o["freq_khz"], sp["static_uw"], 0.4 * p1, 100 * es, sp["dynamic_uw"], 0.6 * p1, 100 * ed))
 # The static share is the difference 2 P(1) - P(2): its error is about three times that of a
-# single measurement (see docs/profiling.md), and this board shares a busy machine.
-# Finding (issue 4): at the lowest OPP, where the fake board duty-cycles the loads to a third,
-# clean-clone runs measured static +15..+21% of P1 (P(2) ~9% low): not yet explained, so
-# reported, not asserted; the other OPPs are within 4%.
-print("# FINDING lowest OPP static share off by %+.1f%% of P1 (not asserted)" % (100 * low_s))
-assert worst_s < 0.15, "static share within 15%% of P1 above the lowest OPP (worst %.1f%%)" % (100 * worst_s)
-assert worst_d < 0.15, "dynamic power within 15%% of P1 above the lowest OPP (worst %.1f%%)" % (100 * worst_d)
+# single measurement (see docs/profiling.md).  At 500 MHz P1 is 25 mW over a 510 mW idle board,
+# so its 95% interval is about 13% of P1 there: a miss is retried once, below.
+assert worst_s < 0.15, "static share within 15%% of P1 (worst %.1f%%)" % (100 * worst_s)
+assert worst_d < 0.15, "dynamic power within 15%% of P1 (worst %.1f%%)" % (100 * worst_d)
 EOF
 	}
 	split_accuracy $WORK/split.json
 	rc=$?
 	grep '^#' $WORK/py
+	if [ $rc != 0 ] && [ -s $WORK/split.json ]; then
+		# a 95% interval misses one run in twenty by its nature; a biased profiler misses twice
+		echo "# first split run missed ($(tail -1 $WORK/py)); measuring once more"
+		$RT_PROF "$GEARBOX" profile $FAST --target 2 --opp-cap 6 --split-cpus 2 \
+			--verify cur-freq --perf-clock wall -q -o $WORK/split.json 2>$WORK/err
+		split_accuracy $WORK/split.json
+		rc=$?
+		grep '^#' $WORK/py
+	fi
 	check split_recovers_static_share_and_per_cpu_dynamic_power '[ $rc = 0 ]'
 	[ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
 	reset_tree
