@@ -53,6 +53,7 @@ struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
 u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
+u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
 GB_SCX_EXIT_INFO;
 
 /* The model through a pointer the compiler cannot see through: it must load, not fold. */
@@ -139,6 +140,21 @@ static __always_inline u32 gb_cpu_dom(s32 cpu)
 	return gb_m()->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
 }
 
+/*
+ * cpu in a cpumask, read from the mask's first word: every CPU the object supports is there,
+ * and a load costs a fraction of a kfunc call (bpf_cpumask_test_cpu; a wake-up made five).
+ */
+_Static_assert(GB_SCX_MAX_CPUS <= 64, "gb_mask_test reads one word of a cpumask");
+static __always_inline bool gb_bit(u64 word, s32 cpu)
+{
+	return cpu >= 0 && cpu < GB_SCX_MAX_CPUS && ((word >> cpu) & 1);
+}
+
+static __always_inline bool gb_mask_test(const struct cpumask *mask, s32 cpu)
+{
+	return gb_bit(mask->bits[0], cpu);
+}
+
 static __always_inline struct gb_task_ctx *gb_tctx(struct task_struct *p)
 {
 	return bpf_task_storage_get(&gb_tasks, p, 0, 0);
@@ -182,8 +198,12 @@ static __always_inline u32 gb_perf_now(s32 cpu)
 static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *tc, s32 from,
 				    const struct gb_decision *dec)
 {
-	struct gb_event *e = bpf_ringbuf_reserve(&gb_events, sizeof(*e), 0);
+	struct gb_event *e;
 
+	/* the loader would only drop it: a record costs a reservation and a copy of comm */
+	if (!*(volatile u32 *)&gb_stream_readers)
+		return;
+	e = bpf_ringbuf_reserve(&gb_events, sizeof(*e), 0);
 	if (!e) {
 		gb_stat(GB_STAT_EVENTS_LOST);
 		return;
@@ -260,20 +280,20 @@ GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 static __always_inline void gb_refresh_idle(void)
 {
 	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
+	u64 idle_bits = idle->bits[0], now_us = gb_now_us();
 	u32 c, nr = gb_m()->nr_cpus;
-	u64 now_us = gb_now_us();
 
+	scx_bpf_put_idle_cpumask(idle);
 	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 		struct gb_cpu *cs = &gb_cpus[c];
 
 		if (c >= nr)
 			break;
-		cs->idle = bpf_cpumask_test_cpu(c, idle);
+		cs->idle = gb_bit(idle_bits, (s32)c);
 		cs->nr_running = cs->idle ? 0 : 1;
 		if (cs->idle)
 			gb_idle_decay(c, now_us);
 	}
-	scx_bpf_put_idle_cpumask(idle);
 }
 
 /* Count tc's vtime against domain d's clock from now on (d < nr_domains), keeping its lag. */
@@ -324,7 +344,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		}
 	}
 	/* affinity is never the policy's to get wrong: check, else the kernel's choice */
-	if (cpu < 0 || !bpf_cpumask_test_cpu(cpu, p->cpus_ptr)) {
+	if (cpu < 0 || !gb_mask_test(p->cpus_ptr, cpu)) {
 		gb_stat(GB_STAT_FALLBACK);
 		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
 		if (is_idle) {
@@ -350,22 +370,22 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
  */
 static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d)
 {
-	const struct cpumask *idle;
+	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
+	u64 idle_bits = idle->bits[0];
 	u32 c, nr = gb_m()->nr_cpus;
 
-	idle = scx_bpf_get_idle_cpumask();
-	if (!bpf_cpumask_test_cpu(cpu, idle)) {
+	scx_bpf_put_idle_cpumask(idle);
+	if (!gb_bit(idle_bits, cpu)) {
 		for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 			if (c >= nr)
 				break;
-			if (gb_cpu_dom(c) == d && c != (u32)cpu && bpf_cpumask_test_cpu(c, idle) &&
-			    bpf_cpumask_test_cpu(c, p->cpus_ptr)) {
+			if (gb_cpu_dom(c) == d && c != (u32)cpu && gb_bit(idle_bits, (s32)c) &&
+			    gb_mask_test(p->cpus_ptr, (s32)c)) {
 				cpu = c;
 				break;
 			}
 		}
 	}
-	scx_bpf_put_idle_cpumask(idle);
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
@@ -380,12 +400,12 @@ static __always_inline s32 gb_enqueue_cpu(struct task_struct *p, s32 cpu)
 	u32 c, nr = gb_m()->nr_cpus;
 
 	if (cpu >= 0 && cpu < GB_SCX_MAX_CPUS && gb_cpus[cpu & (EM_MAX_CPUS - 1)].online &&
-	    bpf_cpumask_test_cpu(cpu, p->cpus_ptr))
+	    gb_mask_test(p->cpus_ptr, cpu))
 		return cpu;
 	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 		if (c >= nr)
 			break;
-		if (gb_cpus[c].online && bpf_cpumask_test_cpu(c, p->cpus_ptr))
+		if (gb_cpus[c].online && gb_mask_test(p->cpus_ptr, c))
 			return (s32)c;
 	}
 	return cpu;
@@ -399,7 +419,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	u32 d;
 
 	gb_stat(GB_STAT_ENQUEUE);
-	if (tc && tc->misfit_to >= 0 && bpf_cpumask_test_cpu(tc->misfit_to, p->cpus_ptr))
+	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to))
 		cpu = tc->misfit_to;
 	cpu = gb_enqueue_cpu(p, cpu);
 	d = gb_cpu_dom(cpu);
@@ -565,8 +585,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 	gb_cpus[c].nr_running = 1;
 	gb_cpus[c].uclamp_min = tc->uclamp_min;
 	gb_cpus[c].uclamp_max = tc->uclamp_max;
-	gb_curr[c].pid = p->pid;
-	bpf_probe_read_kernel_str(gb_curr[c].comm, sizeof(gb_curr[c].comm), p->comm);
+	gb_curr[c].pid = p->pid;        /* its comm is read by the loader, at its samples */
 }
 
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
@@ -631,12 +650,13 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	if (tc->misfit_to >= 0)
 		return;
 	ran_us = (scx_bpf_now() - tc->awake_ns) / 1000;
-	gb_refresh_idle();
 	x = gb_fill_task(p, tc, cpu);
-	if (!x)
+	/* most ticks end here, before the idle scan: the task is neither kind of misfit */
+	if (!x || !gb_place_misfit_possible((u32)cpu, ran_us, gb_push_after_us))
 		return;
+	gb_refresh_idle();
 	to = gb_place_misfit((u32)cpu, ran_us, gb_push_after_us, &dec);
-	if (to < 0 || to == cpu || !bpf_cpumask_test_cpu(to, p->cpus_ptr))
+	if (to < 0 || to == cpu || !gb_mask_test(p->cpus_ptr, to))
 		return;
 	tc->misfit_to = to;
 	if (dec.reason == GB_REASON_CAPACITY_MISFIT)

@@ -48,7 +48,9 @@ struct gb_dom_state {
 	u32 pad;
 };
 
-/* Per CPU, for the stream's cpus[]: the running task. */
+/* Per CPU, for the stream's cpus[]: the running task.  The BPF side writes only pid (a copy
+ * of comm at every switch cost more than the rest of ops.running); the loader fills comm from
+ * /proc when it samples. */
 struct gb_cpu_curr {
 	u32 pid;
 	u32 pad;

@@ -70,6 +70,9 @@ struct gb_place_ctx {
 	struct gb_scratch s;
 	u32 min_cap;
 	u32 max_cap;
+	u32 priced;                        /* bit c: memo[c] holds CPU c's price in this search */
+	u32 pad;
+	struct gb_cand memo[GB_SCX_MAX_CPUS];
 };
 
 #endif /* GEARBOX_PLACE_H */
@@ -84,6 +87,7 @@ GB_SUBPROG int gb_place_scan(void)
 	if (!x)
 		return -1;
 	gb_scan_domains(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s);
+	x->priced = 0;          /* a new search: the pass-1 state the prices depend on changed */
 	return 0;
 }
 
@@ -111,7 +115,7 @@ GB_SUBPROG int gb_place_scan(void)
 GB_PLACE_EACH_CPU(GB_PLACE_PRICE_FN)
 _Static_assert(GB_SCX_MAX_CPUS == 32, "GB_PLACE_EACH_CPU lists GB_SCX_MAX_CPUS ids");
 
-static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
+static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
 {
 	switch (c) {
 	GB_PLACE_EACH_CPU(GB_PLACE_CASE)
@@ -119,7 +123,7 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 	return -1;
 }
 #else
-static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
+static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
 {
 	struct gb_place_ctx *x = GB_PLACE_CTX();
 
@@ -129,6 +133,33 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 	return 0;
 }
 #endif
+
+/*
+ * gb_place_price - CPU c's price, computed once per search.  gb_price() reads only the task,
+ * the CPUs and pass 1's per-domain state, none of which a search changes, so the previous
+ * CPU priced before pass 2 and again in it, or an over-utilized domain's spread CPU priced in
+ * pass 2 and pass 3, give the same candidate twice: the second is the first's copy.
+ */
+static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
+{
+	struct gb_place_ctx *x = GB_PLACE_CTX();
+	u32 bit;
+	int err;
+
+	if (!x || !out || c >= GB_SCX_MAX_CPUS)
+		return -1;
+	bit = 1u << c;
+	if (x->priced & bit) {
+		*out = x->memo[c];
+		return 0;
+	}
+	err = gb_place_price_once(c, out);
+	if (!err) {
+		x->memo[c] = *out;
+		x->priced |= bit;
+	}
+	return err;
+}
 
 /* One CPU of pass 2: a subprogram of its own so that the loop over CPUs does not multiply
  * paths. */
@@ -196,6 +227,25 @@ static __always_inline s32 gb_place_wakeup(struct gb_decision *out)
 	if (!x)
 		return GB_NO_CPU;
 	return gb_select_cpu(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, out);
+}
+
+/*
+ * Can gb_check_misfit() return a CPU for the task in the context, running on cpu for ran_us?
+ * Its two entry conditions, which need neither the CPUs' state nor a search: when this is
+ * false it returns GB_NO_CPU whatever the CPUs are, so the host may skip refreshing them
+ * (tests/sched/test_place.c checks that on random states).
+ */
+static __always_inline bool gb_place_misfit_possible(u32 cpu, u64 ran_us, u64 push_after_us)
+{
+	const struct em_model *m = GB_PLACE_MODEL();
+	struct gb_place_ctx *x = GB_PLACE_CTX();
+	u32 d = m->cpu_domain[cpu & (EM_MAX_CPUS - 1)], cap;
+
+	if (!x || d >= m->nr_domains)
+		return false;
+	cap = em_domain_capacity(gb_pd(m, d));
+	return gb_capacity_misfit(&x->t, cap, ran_us, push_after_us) ||
+	       (x->t.uclamp_max < cap && ran_us >= push_after_us);
 }
 
 /* gb_check_misfit() for the task in the context, running on cpu for ran_us. */

@@ -215,18 +215,46 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
+/* Task pid's comm from /proc ("" when it has gone); the BPF side records only the pid. */
+static void read_comm(unsigned pid, char comm[GB_COMM_LEN])
+{
+	char path[40];
+	FILE *f;
+
+	comm[0] = 0;
+	snprintf(path, sizeof(path), "/proc/%u/comm", pid);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(comm, GB_COMM_LEN, f))
+		comm[0] = 0;
+	comm[strcspn(comm, "\n")] = 0;
+	fclose(f);
+}
+
 static void send_sample(struct run *r, struct gearbox *skel)
 {
+	static struct gb_cpu_curr curr[EM_MAX_CPUS];
+	unsigned c, nr = r->prof->model.nr_cpus < EM_MAX_CPUS ? r->prof->model.nr_cpus : EM_MAX_CPUS;
 	struct sched_sample_src src = {
 		.model = &r->prof->model,
 		.cpus = skel->bss->gb_cpus,
-		.curr = skel->bss->gb_curr,
+		.curr = curr,
 		.doms = skel->bss->gb_doms,
 		.nr_cpus = r->prof->model.nr_cpus,
 	};
 	size_t len;
-	char *line = sched_fmt_sample(&src, since_load_us(r, mono_ns()), &r->energy_uj,
-				      r->o->interval_ms * 1000ull, &len);
+	char *line;
+
+	for (c = 0; c < nr; c++) {
+		curr[c].pid = skel->bss->gb_curr[c].pid;
+		if (curr[c].pid && sched_stream_readers(&r->stream))
+			read_comm(curr[c].pid, curr[c].comm);
+		else
+			curr[c].comm[0] = 0;
+	}
+	line = sched_fmt_sample(&src, since_load_us(r, mono_ns()), &r->energy_uj,
+				r->o->interval_ms * 1000ull, &len);
 
 	if (line) {
 		sched_stream_send(&r->stream, line, len);
@@ -340,6 +368,8 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 			sched_stream_accept(&r->stream);
 		if (rb)
 			ring_buffer__consume(rb);
+		/* decision records only while someone reads them */
+		skel->bss->gb_stream_readers = sched_stream_readers(&r->stream);
 		if (mono_ns() >= next_ns) {
 			next_ns += r->o->interval_ms * 1000000ull;
 			send_sample(r, skel);
@@ -349,6 +379,7 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	}
 	bpf_link__destroy(link);
 	link = NULL;
+	print_stats(skel, r);   /* the counters of the whole run, once */
 	*kind = skel->bss->gb_exit_kind;
 	*code = skel->bss->gb_exit_code;
 	if (*kind)

@@ -190,6 +190,67 @@ static void test_misfit_matches_gb_check_misfit(void)
 	CHECK(moves > 0);
 }
 
+/* The tick skips the idle scan and the search when gb_place_misfit_possible() says no: it must
+ * never say no where gb_check_misfit() would move the task, and must say no often enough to
+ * be worth having. */
+static void test_misfit_gate_never_hides_a_misfit_move(void)
+{
+	unsigned i, hidden = 0, gated = 0, moves = 0;
+
+	CHECK(load_model("sm8250") == 0);
+	for (i = 0; i < TRIALS; i++) {
+		struct gb_decision want = { 0 };
+		struct gb_task t;
+		unsigned cpu;
+		u64 ran_us = rnd(20000);
+		s32 a;
+
+		random_state(&t);
+		cpu = rnd(g_model.nr_cpus);
+		t.prev_cpu = (s32)cpu;
+		em_cpumask_set(&t.allowed, cpu);
+		a = ref_check_misfit(&g_model, g_cpus, &t, cpu, ran_us, 8000, &want);
+		g_ctx.t = t;
+		moves += a != GB_NO_CPU;
+		if (!gb_place_misfit_possible(cpu, ran_us, 8000)) {
+			gated++;
+			hidden += a != GB_NO_CPU;
+		}
+	}
+	printf("# misfit gate: %u trials, %u gated, %u moves, %u moves gated\n", TRIALS, gated,
+	       moves, hidden);
+	CHECK_EQ_U(hidden, 0);
+	CHECK(gated > 0 && moves > 0);
+}
+
+/* A CPU priced twice in one search gets the same candidate (the memo), and a new search
+ * prices again. */
+static void test_price_memo_is_per_search(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+	struct gb_cand a, b, direct;
+	unsigned i, c;
+
+	CHECK(load_model("sm8250") == 0);
+	for (i = 0; i < 200; i++) {
+		random_state(&t);
+		g_ctx.t = t;
+		g_ctx.min_cap = g_ctx.max_cap = 0;
+		gb_place_select(&d);            /* a search: scan, then prices */
+		c = rnd(g_model.nr_cpus);
+		CHECK(gb_place_price(c, &a) == 0);
+		CHECK(gb_place_price(c, &b) == 0);
+		direct = gb_price(&g_model, g_cpus, &g_ctx.t, &g_ctx.s, c);
+		CHECK(a.delta == direct.delta && a.idx == direct.idx && a.ok == direct.ok &&
+		      a.raises == direct.raises);
+		CHECK(memcmp(&a, &b, sizeof(a)) == 0);
+	}
+	/* after a scan nothing is remembered */
+	CHECK(gb_place_scan() == 0);
+	CHECK_EQ_U(g_ctx.priced, 0);
+}
+
 static void test_price_refuses_cpus_beyond_the_generated_subprograms(void)
 {
 	struct gb_cand c;
@@ -272,6 +333,8 @@ int main(int argc, char **argv)
 	sched_dir = argc > 2 ? argv[2] : "tests/sched";
 	TAP_RUN(test_wakeup_and_range_selection_match_the_policy_on_shipped_models);
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
+	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
+	TAP_RUN(test_price_memo_is_per_search);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
 	TAP_RUN(test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big);
 	return tap_done();
