@@ -697,7 +697,9 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
  * uclamp_max_fits: the clamp says it is meant to be throttled there), and only by its clamped
  * demand: above 31/32 of the capacity (it saturates the CPU, so util no longer measures
  * demand), or over the 80% tipping point after running 2 x push_after_us without sleeping (a
- * periodic task that fits, however tightly, sleeps every period).
+ * periodic task that fits, however tightly, sleeps every period).  Task state only, so a host
+ * may test it before refreshing the CPUs; gb_check_misfit() further spares a task that only
+ * repeats an activation it completed (gb_repeats_last_activation).
  */
 static __always_inline bool gb_capacity_misfit(const struct gb_task *t, u32 cap, u64 ran_us,
 					       u64 push_after_us)
@@ -708,6 +710,25 @@ static __always_inline bool gb_capacity_misfit(const struct gb_task *t, u32 cap,
 		return false;
 	return gb_saturates(work, cap) ||
 	       (!gb_fits_capacity(work, cap) && ran_us >= 2 * push_after_us);
+}
+
+/*
+ * gb_repeats_last_activation - is t, running alone on cpu (capacity cap), doing no more than in
+ * its last activation, which it completed?  util_est is the utilization t had when it last
+ * went to sleep: while util_avg has not climbed past it, this activation is no bigger than
+ * one the CPU already served to the end, however long it runs (a 30 fps decoder runs 25 of
+ * every 33 ms on a little core and meets every frame; pushing it up at 16 ms made it ping-pong
+ * between little and mid at every frame).  Not a task that has been waiting for the CPU
+ * (runnable_avg above util_avg by more than 1/32, or another task runnable there): its
+ * utilization is held down by the sharing, not by a smaller demand.  gb_check_misfit() skips
+ * the 80%-after-2 x push_after_us capacity misfit for such a task; saturation still counts.
+ */
+static __always_inline bool gb_repeats_last_activation(const struct gb_cpu *cpus,
+						       const struct gb_task *t, u32 cpu, u32 cap)
+{
+	return gb_cpu_at(cpus, cpu)->nr_running <= 1 && t->util <= t->util_est &&
+	       t->runnable <= t->util + (t->util >> 5) &&
+	       !gb_saturates(gb_task_work(t), cap);
 }
 
 /*
@@ -742,7 +763,9 @@ static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap)
 /*
  * gb_check_misfit - at the tick, for task t running on cpu (t->prev_cpu == cpu) and running
  * for ran_us since it last woke up:
- *  - capacity misfit (gb_capacity_misfit): move to the cheapest idle bigger CPU;
+ *  - capacity misfit (gb_capacity_misfit, unless it saturates nothing and only repeats an
+ *    activation it completed: gb_repeats_last_activation): move to the cheapest idle bigger
+ *    CPU;
  *  - power misfit: uclamp_max is below the CPU's capacity and the task has run push_after_us
  *    without waking (so wake-up placement never got to move it down): move to the cheapest
  *    smaller CPU that still has a capacity of at least uclamp_max, if that costs less than
@@ -763,7 +786,8 @@ static __always_inline s32 gb_check_misfit(const struct em_model *m, const struc
 	if (d >= m->nr_domains)
 		return GB_NO_CPU;
 	cap = em_domain_capacity(gb_pd(m, d));
-	if (gb_capacity_misfit(t, cap, ran_us, push_after_us)) {
+	if (gb_capacity_misfit(t, cap, ran_us, push_after_us) &&
+	    !gb_repeats_last_activation(cpus, t, cpu, cap)) {
 		to = GB_HOOK_RANGE(m, cpus, t, cap, 0, s, out);
 		if (to != GB_NO_CPU) {
 			out->reason = GB_REASON_CAPACITY_MISFIT;

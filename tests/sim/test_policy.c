@@ -252,8 +252,51 @@ static void test_capacity_misfit_moves_saturating_task_up(void)
 	/* over 80% but sleeping every period: it fits, stays */
 	t = task(220, 0, 1024, 1);
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 15000, 8000, &S, &d), GB_NO_CPU);
-	/* over 80% and running 16 ms without sleeping: it wants more than the CPU gives */
+	/* over 80% and running 16 ms without sleeping, grown past the util it last slept with:
+	 * it wants more than the CPU gives */
+	t.util_est = 200;
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 16000, 8000, &S, &d), 4);
+}
+
+static void test_long_activation_that_completed_before_is_not_a_capacity_misfit(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/*
+	 * A decoder alone on little (250): util 210 (84%, over the tipping point), running 20 ms
+	 * since it woke, but util_est 220 says its last activation peaked higher and it still went
+	 * to sleep: this one is no bigger, the little CPU serves it to the end.  It stays (the
+	 * 16 ms rule moved it up at every frame and wake-up placement brought it back).
+	 */
+	reset();
+	busy(1, 210);
+	t = task(210, 0, 1024, 1);
+	t.util_est = 220;
+	CHECK(gb_capacity_misfit(&t, 250, 20000, 8000));     /* the task-only test still says so */
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 20000, 8000, &S, &d), GB_NO_CPU);
+	/* grown past util_est: this activation is bigger than the last, it goes up */
+	t.util = 225;
+	C[1].util = C[1].runnable = 225;
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 20000, 8000, &S, &d), 4);
+	CHECK_EQ_U(d.reason, GB_REASON_CAPACITY_MISFIT);
+	/* it has been waiting for the CPU (runnable 240 > util 210): the util is held down by
+	 * sharing, not a smaller demand */
+	t = task(210, 0, 1024, 1);
+	t.util_est = 220;
+	t.runnable = 240;
+	C[1].util = 210;
+	C[1].runnable = 240;
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 20000, 8000, &S, &d), 4);
+	/* or another task is runnable on its CPU */
+	t.runnable = 210;
+	C[1].nr_running = 2;
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 20000, 8000, &S, &d), 4);
+	/* saturating (util_est 245 > 31/32 of 250) is a misfit whatever its history */
+	C[1].nr_running = 1;
+	t.util_est = 245;
+	t.util = 240;
+	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), 4);
 }
 
 static void test_capacity_misfit_waits_for_an_idle_bigger_cpu(void)
@@ -379,6 +422,7 @@ int main(void)
 	TAP_RUN(test_power_misfit_pushes_capped_task_down_after_running_long);
 	TAP_RUN(test_capacity_misfit_moves_saturating_task_up);
 	TAP_RUN(test_capacity_misfit_waits_for_an_idle_bigger_cpu);
+	TAP_RUN(test_long_activation_that_completed_before_is_not_a_capacity_misfit);
 	TAP_RUN(test_power_misfit_never_goes_below_uclamp_max);
 	TAP_RUN(test_wakeup_skips_cpus_the_task_would_saturate);
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
