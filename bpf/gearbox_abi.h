@@ -67,6 +67,7 @@ enum gb_stat {
 	GB_STAT_EVENTS_LOST,   /* ring buffer full */
 	GB_STAT_HOTPLUG,       /* cpu_online/cpu_offline calls */
 	GB_STAT_CPUMASK,       /* set_cpumask calls */
+	GB_STAT_KEPT,          /* wake-ups kept on the previous CPU without a search */
 	GB_NR_STATS,
 };
 

@@ -58,6 +58,7 @@ GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap);
 GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin);
 GB_SUBPROG int gb_place_select(struct gb_decision *out);
 GB_SUBPROG int gb_place_fork_cpu(void);
+GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out);
 static __always_inline int gb_place_price(u32 c, struct gb_cand *out);
 static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out);
 
@@ -217,6 +218,20 @@ GB_SUBPROG int gb_place_fork_cpu(void)
 	if (!x)
 		return GB_NO_CPU;
 	return gb_fork_cpu(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t);
+}
+
+/*
+ * gb_prev_is_cheapest() for the task in the context, with the host's gb_domain_min_cost() per
+ * domain in GB_PLACE_MIN_COST (const u64 *): 1 when the search would keep the task on its
+ * previous CPU (*out filled as the search fills it), 0 when the search must decide.
+ */
+GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out)
+{
+	struct gb_place_ctx *x = GB_PLACE_CTX();
+
+	if (!x || !out)
+		return 0;
+	return gb_prev_is_cheapest(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, GB_PLACE_MIN_COST, out);
 }
 
 /* gb_select_cpu() for the task in the context: wake-up and fork placement. */

@@ -7,6 +7,7 @@
  * per CPU, one gb_task for the task being placed -- and calls:
  *
  *   gb_select_cpu()          wake-up and fork placement
+ *   gb_prev_is_cheapest()    a test that lets a host skip gb_select_cpu()'s search
  *   gb_check_misfit()        at the tick, for the running task: capacity and power misfit
  *   gb_domain_perf_target()  the performance (cpuperf) to request for a domain
  *   gb_domain_overutilized() the per-domain 80% tipping point
@@ -689,6 +690,109 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
 	}
 	out->reason = GB_REASON_FORK;
 	return out->cpu;
+}
+
+/*
+ * gb_domain_min_cost - the cost of the cheapest OPP domain pd can run at (inefficient OPPs do
+ * not count when the domain skips them), or 0 when the costs of those OPPs do not rise with
+ * the OPP: gb_prev_is_cheapest() needs a domain's energy never to fall when its OPP rises.
+ * A host computes it once per domain, when it gets the model.
+ */
+static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
+{
+	u64 first = 0, last = 0;
+	u32 n = pd->nr_opps, i;
+	bool any = false;
+
+	if (n == 0 || n > EM_MAX_OPPS)
+		return 0;
+	for (i = 0; i < EM_MAX_OPPS; i++) {
+		const struct em_opp *ps;
+
+		if (i >= n)
+			break;
+		ps = &pd->opps[i & (EM_MAX_OPPS - 1)];
+		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT) &&
+		    i + 1 < n)
+			continue;
+		if (any && ps->cost < last)
+			return 0;
+		if (!any)
+			first = ps->cost;
+		any = true;
+		last = ps->cost;
+	}
+	return first;
+}
+
+/*
+ * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous
+ * CPU, cheap enough for a host to test before the search (min_cost[d] from
+ * gb_domain_min_cost()).  True when the previous CPU is online, allowed and idle, its domain
+ * is not over its tipping point, t has no uclamp_min and no misfit hold, t fits there without
+ * raising the domain's OPP, and no domain's cheapest OPP costs less than the one the previous
+ * CPU's domain runs at.  Then the previous CPU's price is cost x work, every other candidate's
+ * is at least its domain's cheapest cost x work (energy does not fall as an OPP rises), so
+ * nothing is cheaper and the hysteresis keeps the previous CPU.  Fills *out as
+ * gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
+ * nothing, the search decides.
+ */
+static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
+						const struct gb_task *t, const u64 *min_cost,
+						struct gb_decision *out)
+{
+	const struct em_domain *pd;
+	const struct gb_cpu *ps;
+	s32 prev = t->prev_cpu;
+	u32 d, c, cap, base_perf = 0, base_idx, work, util;
+	u64 cost0;
+
+	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min || t->floor_cap ||
+	    !em_cpumask_test(&t->allowed, (u32)prev))
+		return false;
+	ps = gb_cpu_at(cpus, (u32)prev);
+	d = m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)];
+	if (!ps->online || ps->nr_running || d >= m->nr_domains ||
+	    !min_cost[d & (EM_MAX_DOMAINS - 1)])
+		return false;
+	pd = gb_pd(m, d);
+	cap = em_domain_capacity(pd);
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		const struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		if (m->cpu_domain[c] != d || !cs->online)
+			continue;
+		if (gb_cpu_overutilized(cs, cap))
+			return false;
+		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
+							      gb_rq_umin(cs), gb_rq_umax(cs)));
+	}
+	base_idx = em_efficient_state(pd, gb_min(base_perf, cap)) & (EM_MAX_OPPS - 1);
+	work = gb_task_work(t);
+	util = gb_util_without(ps, (u32)prev, t);
+	/* gb_price() for an idle CPU: the run queue's clamps are the task's own */
+	if (gb_min(gb_max(base_perf, gb_perf_request(util + gb_max(t->util, t->util_est), 0,
+						     t->uclamp_max)), cap) > pd->opps[base_idx].perf)
+		return false;
+	if (cap < EM_CAPACITY_SCALE &&
+	    (util + work > cap || (t->uclamp_max > cap && gb_saturates(work, cap))))
+		return false;
+	cost0 = pd->opps[base_idx].cost;
+	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
+		if (c >= m->nr_domains)
+			break;
+		if (c != d && min_cost[c] < cost0)
+			return false;
+	}
+	out->cpu = prev;
+	out->reason = GB_REASON_NONE;
+	out->opp_idx = base_idx;
+	out->prev_opp_idx = base_idx;
+	out->energy_delta = 0;
+	return true;
 }
 
 /*

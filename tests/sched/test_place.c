@@ -25,10 +25,12 @@
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
+static u64 g_min_cost[EM_MAX_DOMAINS];
 
 #define GB_PLACE_MODEL() ((const struct em_model *)&g_model)
 #define GB_PLACE_CPUS ((const struct gb_cpu *)g_cpus)
 #define GB_PLACE_CTX() (&g_ctx)
+#define GB_PLACE_MIN_COST ((const u64 *)g_min_cost)
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -57,6 +59,8 @@ static int load_model_from(const char *dir, const char *name)
 		return -1;
 	}
 	g_model = prof.model;
+	for (unsigned d = 0; d < g_model.nr_domains; d++)
+		g_min_cost[d] = gb_domain_min_cost(&g_model.domains[d]);
 	return 0;
 }
 
@@ -223,6 +227,76 @@ static void test_misfit_gate_never_hides_a_misfit_move(void)
 	CHECK(gated > 0 && moves > 0);
 }
 
+/*
+ * select_cpu skips the search when gb_place_prev_cheapest() says the previous CPU wins: on
+ * random states (biased towards small tasks and idle previous CPUs, where it fires) it must
+ * say so only where the search keeps the task there, with the same decision, and say so
+ * often enough to matter.
+ */
+static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
+{
+	unsigned i, bad = 0;
+
+	*fired = 0;
+	if (load_model(name))
+		return 1;
+	for (i = 0; i < TRIALS; i++) {
+		struct gb_decision want = { 0 }, got = { 0 };
+		struct gb_task t;
+
+		random_state(&t);
+		if (rnd(2)) {
+			t.util = t.util_est = rnd(200);
+			t.uclamp_min = 0;
+			t.floor_cap = 0;
+			if (t.prev_cpu >= 0)
+				g_cpus[t.prev_cpu].nr_running = 0;
+		}
+		g_ctx.t = t;
+		if (!gb_place_prev_cheapest(&got))
+			continue;
+		(*fired)++;
+		gb_select_cpu(&g_model, g_cpus, &t, &g_ctx.s, &want);
+		if (!same(&want, &got) && bad++ < 3)
+			report(name, &want, &got);
+	}
+	printf("# prev-cheapest %s: %u trials, %u kept without a search, %u mismatches\n", name,
+	       TRIALS, *fired, bad);
+	return bad;
+}
+
+static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
+{
+	const char *models[] = { "sm8250", "gs101", "sm8150" };
+	unsigned k, fired, total = 0;
+
+	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		CHECK_EQ_U(prev_cheapest_mismatches(models[k], &fired), 0);
+		CHECK(fired > 0);
+		total += fired;
+	}
+	CHECK(total > TRIALS / 10);
+}
+
+/* Costs that fall as an OPP rises void the bound the shortcut rests on: no shortcut there. */
+static void test_min_cost_is_zero_for_falling_costs(void)
+{
+	struct em_domain pd = { 0 };
+
+	pd.nr_opps = 3;
+	pd.opps[0].cost = 100;
+	pd.opps[1].cost = 200;
+	pd.opps[2].cost = 300;
+	CHECK(gb_domain_min_cost(&pd) == 100);
+	pd.opps[1].cost = 50;
+	CHECK(gb_domain_min_cost(&pd) == 0);
+	/* unless the domain skips the OPP that breaks it */
+	pd.opps[0].flags = EM_OPP_INEFFICIENT;
+	pd.opps[1].cost = 250;
+	pd.flags = EM_PD_SKIP_INEFFICIENCIES;
+	CHECK(gb_domain_min_cost(&pd) == 250);
+}
+
 /* A CPU priced twice in one search gets the same candidate (the memo), and a new search
  * prices again. */
 static void test_price_memo_is_per_search(void)
@@ -334,6 +408,8 @@ int main(int argc, char **argv)
 	TAP_RUN(test_wakeup_and_range_selection_match_the_policy_on_shipped_models);
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
+	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
+	TAP_RUN(test_min_cost_is_zero_for_falling_costs);
 	TAP_RUN(test_price_memo_is_per_search);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
 	TAP_RUN(test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big);
