@@ -53,7 +53,6 @@ struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
 u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
-u64 gb_min_cost[EM_MAX_DOMAINS];           /* gb_domain_min_cost() per domain, set at init */
 u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
 GB_SCX_EXIT_INFO;
 
@@ -118,7 +117,6 @@ static __always_inline struct gb_place_ctx *gb_place_ctx(void)
 #define GB_PLACE_MODEL() gb_m()
 #define GB_PLACE_CPUS gb_cpus
 #define GB_PLACE_CTX() gb_place_ctx()
-#define GB_PLACE_MIN_COST ((const u64 *)gb_min_cost)
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -751,7 +749,6 @@ s32 BPF_STRUCT_OPS_SLEEPABLE(gearbox_init)
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
 		if (d >= nr)
 			break;
-		gb_min_cost[d] = gb_domain_min_cost(gb_pd(gb_m(), d));
 		err = scx_bpf_create_dsq(d, -1);
 		if (err)
 			return err;

@@ -221,9 +221,8 @@ GB_SUBPROG int gb_place_fork_cpu(void)
 }
 
 /*
- * gb_prev_is_cheapest() for the task in the context, with the host's gb_domain_min_cost() per
- * domain in GB_PLACE_MIN_COST (const u64 *): 1 when the search would keep the task on its
- * previous CPU (*out filled as the search fills it), 0 when the search must decide.
+ * gb_prev_is_cheapest() for the task in the context: 1 when the search would keep the task on
+ * its previous CPU (*out filled as the search fills it), 0 when the search must decide.
  */
 GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out)
 {
@@ -231,7 +230,7 @@ GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out)
 
 	if (!x || !out)
 		return 0;
-	return gb_prev_is_cheapest(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, GB_PLACE_MIN_COST, out);
+	return gb_prev_is_cheapest(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, out);
 }
 
 /* gb_select_cpu() for the task in the context: wake-up and fork placement. */

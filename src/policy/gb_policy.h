@@ -693,53 +693,28 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
 }
 
 /*
- * gb_domain_min_cost - the cost of the cheapest OPP domain pd can run at (inefficient OPPs do
- * not count when the domain skips them), or 0 when the costs of those OPPs do not rise with
- * the OPP: gb_prev_is_cheapest() needs a domain's energy never to fall when its OPP rises.
- * A host computes it once per domain, when it gets the model.
+ * The cost of the cheapest OPP domain pd runs at: its lowest efficient one.  em_compute_costs()
+ * marks every OPP that costs as much as a higher one inefficient, so along the OPPs a domain
+ * can run at, cost rises with the OPP; gb_prev_is_cheapest() rests on that.
  */
 static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
 {
-	u64 first = 0, last = 0;
-	u32 n = pd->nr_opps, i;
-	bool any = false;
-
-	if (n == 0 || n > EM_MAX_OPPS)
-		return 0;
-	for (i = 0; i < EM_MAX_OPPS; i++) {
-		const struct em_opp *ps;
-
-		if (i >= n)
-			break;
-		ps = &pd->opps[i & (EM_MAX_OPPS - 1)];
-		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT) &&
-		    i + 1 < n)
-			continue;
-		if (any && ps->cost < last)
-			return 0;
-		if (!any)
-			first = ps->cost;
-		any = true;
-		last = ps->cost;
-	}
-	return first;
+	return pd->opps[em_efficient_state(pd, 0) & (EM_MAX_OPPS - 1)].cost;
 }
 
 /*
  * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous
- * CPU, cheap enough for a host to test before the search (min_cost[d] from
- * gb_domain_min_cost()).  True when the previous CPU is online, allowed and idle, its domain
+ * CPU, cheap enough for a host to test before the search.  True when the previous CPU is online, allowed and idle, its domain
  * is not over its tipping point, t has no uclamp_min and no misfit hold, t fits there without
  * raising the domain's OPP, and no domain's cheapest OPP costs less than the one the previous
  * CPU's domain runs at.  Then the previous CPU's price is cost x work, every other candidate's
- * is at least its domain's cheapest cost x work (energy does not fall as an OPP rises), so
+ * is at least its domain's cheapest cost x work (cost rises with the OPP, gb_domain_min_cost), so
  * nothing is cheaper and the hysteresis keeps the previous CPU.  Fills *out as
  * gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
  * nothing, the search decides.
  */
 static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
-						const struct gb_task *t, const u64 *min_cost,
-						struct gb_decision *out)
+						const struct gb_task *t, struct gb_decision *out)
 {
 	const struct em_domain *pd;
 	const struct gb_cpu *ps;
@@ -753,20 +728,18 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	ps = gb_cpu_at(cpus, (u32)prev);
 	d = m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)];
 	if (!ps->online || ps->nr_running || d >= m->nr_domains ||
-	    !min_cost[d & (EM_MAX_DOMAINS - 1)])
+	    gb_domain_overutilized(m, cpus, d))
 		return false;
 	pd = gb_pd(m, d);
 	cap = em_domain_capacity(pd);
+	/* the domain's perf without the task, as gb_scan_domains() computes it */
 	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		const struct gb_cpu *cs;
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
 		if (c >= m->nr_cpus)
 			break;
-		cs = gb_cpu_at(cpus, c);
 		if (m->cpu_domain[c] != d || !cs->online)
 			continue;
-		if (gb_cpu_overutilized(cs, cap))
-			return false;
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));
 	}
@@ -784,7 +757,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
 		if (c >= m->nr_domains)
 			break;
-		if (c != d && min_cost[c] < cost0)
+		if (c != d && gb_domain_min_cost(gb_pd(m, c)) < cost0)
 			return false;
 	}
 	out->cpu = prev;

@@ -25,12 +25,10 @@
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
-static u64 g_min_cost[EM_MAX_DOMAINS];
 
 #define GB_PLACE_MODEL() ((const struct em_model *)&g_model)
 #define GB_PLACE_CPUS ((const struct gb_cpu *)g_cpus)
 #define GB_PLACE_CTX() (&g_ctx)
-#define GB_PLACE_MIN_COST ((const u64 *)g_min_cost)
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -59,8 +57,6 @@ static int load_model_from(const char *dir, const char *name)
 		return -1;
 	}
 	g_model = prof.model;
-	for (unsigned d = 0; d < g_model.nr_domains; d++)
-		g_min_cost[d] = gb_domain_min_cost(&g_model.domains[d]);
 	return 0;
 }
 
@@ -278,25 +274,6 @@ static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
 	CHECK(total > TRIALS / 10);
 }
 
-/* Costs that fall as an OPP rises void the bound the shortcut rests on: no shortcut there. */
-static void test_min_cost_is_zero_for_falling_costs(void)
-{
-	struct em_domain pd = { 0 };
-
-	pd.nr_opps = 3;
-	pd.opps[0].cost = 100;
-	pd.opps[1].cost = 200;
-	pd.opps[2].cost = 300;
-	CHECK(gb_domain_min_cost(&pd) == 100);
-	pd.opps[1].cost = 50;
-	CHECK(gb_domain_min_cost(&pd) == 0);
-	/* unless the domain skips the OPP that breaks it */
-	pd.opps[0].flags = EM_OPP_INEFFICIENT;
-	pd.opps[1].cost = 250;
-	pd.flags = EM_PD_SKIP_INEFFICIENCIES;
-	CHECK(gb_domain_min_cost(&pd) == 250);
-}
-
 /* A CPU priced twice in one search gets the same candidate (the memo), and a new search
  * prices again. */
 static void test_price_memo_is_per_search(void)
@@ -409,7 +386,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
 	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
-	TAP_RUN(test_min_cost_is_zero_for_falling_costs);
 	TAP_RUN(test_price_memo_is_per_search);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
 	TAP_RUN(test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big);
