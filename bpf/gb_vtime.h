@@ -48,16 +48,23 @@ static __always_inline u32 gb_weight_or_dfl(u32 weight)
 	return weight ? weight : GB_WEIGHT_DFL;
 }
 
+/* x * 100 / weight, without the division for the default weight (most tasks, every wake-up). */
+static __always_inline u64 gb_per_weight(u64 x, u32 weight)
+{
+	weight = gb_weight_or_dfl(weight);
+	return weight == GB_WEIGHT_DFL ? x : x * GB_WEIGHT_DFL / weight;
+}
+
 /* Virtual time for ran_ns of running at perf (0..1024) with the given weight. */
 static __always_inline u64 gb_vtime_charge(u64 ran_ns, u32 perf, u32 weight)
 {
-	return (ran_ns * perf >> GB_PERF_SHIFT) * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+	return gb_per_weight(ran_ns * perf >> GB_PERF_SHIFT, weight);
 }
 
 /* The queue key of a task at vtime with a slice of slice_ns. */
 static __always_inline u64 gb_vtime_deadline(u64 vtime, u64 slice_ns, u32 weight)
 {
-	return vtime + slice_ns * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+	return vtime + gb_per_weight(slice_ns, weight);
 }
 
 /*
@@ -78,7 +85,7 @@ static __always_inline u64 gb_vtime_rebase(u64 vtime, u64 from_now, u64 to_now)
  * waited its turn is that far behind). */
 static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_ns, u32 weight)
 {
-	u64 lag_ns = slice_ns * GB_WEIGHT_DFL / gb_weight_or_dfl(weight);
+	u64 lag_ns = gb_per_weight(slice_ns, weight);
 
 	if ((s64)(vtime - now) < -(s64)lag_ns)
 		return now - lag_ns;

@@ -20,10 +20,12 @@
  * says that domain is over-utilized, or when the other domain's queue has not been served for
  * gb_pull_after_ns: never stalling a task comes before saving energy.
  *
- * Tracking.  runnable/running/stopping/quiescent/tick feed per-task and per-CPU PELT signals
- * (gb_pelt.h); the tick requests each domain's perf target (scx_bpf_cpuperf_set) and checks the
- * running task for capacity or power misfit; a misfit task gets its slice cut and is re-queued
- * on the target domain, whose CPU is kicked.
+ * Tracking.  The wake-up (select_cpu, or enqueue when the kernel did not ask), running,
+ * stopping and the tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no
+ * runnable or quiescent callback, each would be one more BPF call on every wake-up.  The tick
+ * requests each domain's perf target (scx_bpf_cpuperf_set) and checks the running task for
+ * capacity or power misfit; a misfit task gets its slice cut and is re-queued on the target
+ * domain, whose CPU is kicked.
  *
  * The model is read-only data filled by the loader: the verifier then knows the topology and
  * checks the policy's loops over the model's real CPUs and OPPs (see bpf/gearbox_place.h).
@@ -53,6 +55,15 @@ struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
 u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
+/*
+ * Tasks enqueued for domain d that have not started running since: never fewer than its queue
+ * holds (counted at enqueue, before the kernel inserts the task, and uncounted when the task
+ * runs, after it left), so a CPU going idle skips the queues whose count is zero -- a DSQ
+ * lookup is a hash-table search in the kernel, and dispatch on an idle machine made three.
+ * The count may exceed the queue (a task that left the scheduler while queued): that costs a
+ * lookup, never a stranded task.  Per task, gb_task_ctx.qdom says where it is counted.
+ */
+s64 gb_dom_queued[EM_MAX_DOMAINS];
 u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
 GB_SCX_EXIT_INFO;
 
@@ -69,12 +80,14 @@ struct gb_task_ctx {
 	struct gb_pelt pelt;
 	u64 vtime;
 	u64 run_start_ns;
-	u64 awake_ns;           /* when it last became runnable */
+	u64 awake_ns;           /* when it last woke up */
 	u32 uclamp_min;
 	u32 uclamp_max;
 	s32 misfit_to;          /* CPU a tick decided to move it to, or -1 */
 	u32 misfit_cap;         /* capacity it was last moved off as a capacity misfit, 0 none */
 	u32 vdom;               /* the domain whose clock vtime is counted against */
+	u32 woken;              /* select_cpu did this wake-up's accounting (gb_wake) */
+	s32 qdom;               /* the domain whose gb_dom_queued counts it, or -1 */
 	u32 pad;
 };
 
@@ -261,14 +274,23 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
  * and tick are the CPU's own), so without this the policy would see what its last task left,
  * frozen for as long as the CPU stays idle -- 500 for a second after a hog, seen in the VM --
  * where the kernel's and the simulator's CPU utilization decays.  Computed on a copy: the
- * signal belongs to the CPU, which may be waking up right now.
+ * signal belongs to the CPU, which may be waking up right now.  At most every
+ * GB_IDLE_DECAY_US per CPU: a PELT update is two divisions, and wake-ups of a busy pipe come
+ * every few microseconds; in 64 us an idle CPU's utilization falls by less than 0.2%
+ * (the divider grows by 64 of its 46718..47742), so the value used is at most that high.
  */
+#define GB_IDLE_DECAY_US 64
+u64 gb_idle_decay_us[EM_MAX_CPUS];          /* when gb_idle_decay last ran for the CPU */
+
 GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 {
 	struct gb_pelt pe;
 
 	if (c >= EM_MAX_CPUS)
 		return 0;
+	if (now_us - gb_idle_decay_us[c] < GB_IDLE_DECAY_US)
+		return 0;
+	gb_idle_decay_us[c] = now_us;
 	pe = gb_cpu_pelt[c];
 	gb_pelt_update(&pe, now_us, 0, 0);
 	gb_cpus[c].util = pe.util_avg;
@@ -276,19 +298,36 @@ GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 	return 0;
 }
 
-/* Idle state from the kernel's idle mask: the one thing the policy must not guess. */
-static __always_inline void gb_refresh_idle(void)
+/* The kernel's idle mask, as a word (see gb_mask_test). */
+static __always_inline u64 gb_idle_bits(void)
 {
 	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
-	u64 idle_bits = idle->bits[0], now_us = gb_now_us();
-	u32 c, nr = gb_m()->nr_cpus;
+	u64 bits = idle->bits[0];
 
 	scx_bpf_put_idle_cpumask(idle);
+	return bits;
+}
+
+#define GB_ALL_DOMAINS 0xffffffffu
+
+/*
+ * Idle state from the kernel's idle mask (idle_bits): the one thing the policy must not guess.
+ * For the CPUs of domain `only`, or of every domain but `skip` (GB_ALL_DOMAINS: none skipped),
+ * so that the wake-up shortcut, which reads its own domain only, refreshes only that.
+ */
+static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only, u32 skip)
+{
+	u32 c, nr = gb_m()->nr_cpus;
+
 	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 		struct gb_cpu *cs = &gb_cpus[c];
+		u32 d;
 
 		if (c >= nr)
 			break;
+		d = gb_m()->cpu_domain[c];
+		if ((only != GB_ALL_DOMAINS && d != only) || d == skip)
+			continue;
 		cs->idle = gb_bit(idle_bits, (s32)c);
 		cs->nr_running = cs->idle ? 0 : 1;
 		if (cs->idle)
@@ -319,6 +358,23 @@ static __always_inline void gb_vtime_start(struct gb_task_ctx *tc, u32 d)
 		*now = tc->vtime;
 }
 
+/*
+ * p wakes up: what runnable would do, done by select_cpu (or enqueue, for the wake-ups the kernel
+ * places without asking: a task allowed on one CPU) -- a callback less on every wake-up.  Its
+ * utilization decays over the sleep, the tick's "ran without waking" clock restarts, and a
+ * sleeper wakes with at most one slice of credit (also when it goes straight to an idle CPU
+ * and never reaches enqueue).
+ */
+static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now)
+{
+	gb_pelt_update(&tc->pelt, now / 1000, 0, 0);
+	tc->awake_ns = now;
+	if (tc->vdom < gb_m()->nr_domains)
+		tc->vtime = gb_vtime_limit_credit(tc->vtime,
+						  gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
+						  gb_slice_ns, p->scx.weight);
+}
+
 s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -329,11 +385,15 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 
 	gb_stat(GB_STAT_SELECT);
 	if (tc) {
-		gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
+		u64 idle_bits = gb_idle_bits(), now = scx_bpf_now();
+		u32 pd = gb_cpu_dom(from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu);
+
+		gb_wake(p, tc, now);
+		tc->woken = 1;
 		gb_read_uclamp(p, tc);
 		tc->misfit_to = -1;
-		from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu;
-		gb_refresh_idle();
+		/* the shortcut reads the previous CPU's domain only: refresh that first */
+		gb_refresh_idle(idle_bits, now / 1000, pd, GB_ALL_DOMAINS);
 		x = gb_fill_task(p, tc, from);
 		if (x) {
 			/* the misfit hold, kept per task as the simulator keeps it */
@@ -341,10 +401,11 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 			if (!x->t.floor_cap)
 				tc->misfit_cap = 0;
 			/* the common case, an idle previous CPU nothing can beat, without the search */
-			if (gb_place_prev_cheapest(&dec) > 0) {
+			if (pd < GB_SCX_MAX_DOMAINS && gb_place_prev_cheapest(&dec) > 0) {
 				gb_stat(GB_STAT_KEPT);
 				cpu = dec.cpu;
 			} else {
+				gb_refresh_idle(idle_bits, now / 1000, GB_ALL_DOMAINS, pd);
 				cpu = gb_place_wakeup(&dec);
 			}
 		}
@@ -417,6 +478,18 @@ static __always_inline s32 gb_enqueue_cpu(struct task_struct *p, s32 cpu)
 	return cpu;
 }
 
+/* Count tc as queued for domain d (d < 0: as not queued), see gb_dom_queued. */
+static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
+{
+	if (tc->qdom == d)
+		return;
+	if (tc->qdom >= 0)
+		__sync_fetch_and_add(&gb_dom_queued[tc->qdom & (EM_MAX_DOMAINS - 1)], -1);
+	if (d >= 0)
+		__sync_fetch_and_add(&gb_dom_queued[d & (EM_MAX_DOMAINS - 1)], 1);
+	tc->qdom = d;
+}
+
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -425,6 +498,11 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	u32 d;
 
 	gb_stat(GB_STAT_ENQUEUE);
+	if (tc) {
+		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
+			gb_wake(p, tc, scx_bpf_now());
+		tc->woken = 0;
+	}
 	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to))
 		cpu = tc->misfit_to;
 	cpu = gb_enqueue_cpu(p, cpu);
@@ -436,6 +514,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	tc->misfit_to = -1;
 	slice = gb_task_slice(p);
+	gb_count_queued(tc, (s32)d);
 	gb_vtime_move(tc, d);
 	tc->vtime = gb_vtime_limit_credit(tc->vtime, gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)],
 					  gb_slice_ns, p->scx.weight);
@@ -444,7 +523,12 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_kick_domain(p, cpu, d);
 }
 
-/* May idle CPU of domain `self` take work queued for domain d? */
+/* Is domain d's queue surely empty (see gb_dom_queued)? */
+static __always_inline bool gb_known_empty(u32 d)
+{
+	return *(volatile s64 *)&gb_dom_queued[d & (EM_MAX_DOMAINS - 1)] <= 0;
+}
+
 /* Has domain d an online CPU? */
 static __always_inline bool gb_domain_online(u32 d)
 {
@@ -459,6 +543,7 @@ static __always_inline bool gb_domain_online(u32 d)
 	return false;
 }
 
+/* May an idle CPU of another domain take work queued for domain d? */
 static __always_inline bool gb_may_pull(u32 d, u64 now)
 {
 	if (scx_bpf_dsq_nr_queued(d) <= 0)
@@ -513,7 +598,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
 	struct gb_task_ctx *ptc = gb_prev_may_stay(prev, cpu, self);
-	u64 now = scx_bpf_now(), slice = 0;
+	u64 now = 0, slice = 0;
 	bool keep = false;
 
 	if (ptc) {
@@ -535,14 +620,18 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 			return;
 		}
 	}
-	if (!keep && self < nr && scx_bpf_dsq_move_to_local(self)) {
-		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
+	if (!keep && self < nr && !gb_known_empty(self) && scx_bpf_dsq_move_to_local(self)) {
+		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = scx_bpf_now();
 		return;
 	}
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
 		if (d >= nr)
 			break;
-		if (d == self || !gb_may_pull(d, now))
+		if (d == self || gb_known_empty(d))
+			continue;
+		if (!now)
+			now = scx_bpf_now();
+		if (!gb_may_pull(d, now))
 			continue;
 		if (scx_bpf_dsq_move_to_local(d)) {
 			gb_doms[d].last_consume_ns = now;
@@ -557,22 +646,6 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	}
 }
 
-void BPF_STRUCT_OPS(gearbox_runnable, struct task_struct *p, u64 enq_flags)
-{
-	struct gb_task_ctx *tc = gb_tctx(p);
-
-	if (!tc)
-		return;
-	gb_pelt_update(&tc->pelt, gb_now_us(), 0, 0);
-	tc->awake_ns = scx_bpf_now();
-	/* a sleeper wakes with at most one slice of credit (also when it goes straight to an
-	 * idle CPU and never reaches enqueue) */
-	if ((enq_flags & SCX_ENQ_WAKEUP) && tc->vdom < gb_m()->nr_domains)
-		tc->vtime = gb_vtime_limit_credit(tc->vtime,
-						  gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
-						  gb_slice_ns, p->scx.weight);
-}
-
 void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -582,6 +655,8 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 	if (!tc)
 		return;
 	gb_read_uclamp(p, tc);
+	tc->woken = 0;
+	gb_count_queued(tc, -1);
 	tc->run_start_ns = scx_bpf_now();
 	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
 		gb_vtime_start(tc, gb_cpu_dom(cpu));
@@ -603,13 +678,9 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 		return;
 	gb_account(p, tc, cpu);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
-}
-
-void BPF_STRUCT_OPS(gearbox_quiescent, struct task_struct *p, u64 deq_flags)
-{
-	struct gb_task_ctx *tc = gb_tctx(p);
-
-	if (tc)
+	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
+	 * when a running task is dequeued to be changed (sched_setattr), which is rare. */
+	if (!runnable)
 		gb_util_est_dequeue(&tc->pelt);
 }
 
@@ -660,7 +731,7 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	/* most ticks end here, before the idle scan: the task is neither kind of misfit */
 	if (!x || !gb_place_misfit_possible((u32)cpu, ran_us, gb_push_after_us))
 		return;
-	gb_refresh_idle();
+	gb_refresh_idle(gb_idle_bits(), gb_now_us(), GB_ALL_DOMAINS, GB_ALL_DOMAINS);
 	to = gb_place_misfit((u32)cpu, ran_us, gb_push_after_us, &dec);
 	if (to < 0 || to == cpu || !gb_mask_test(p->cpus_ptr, to))
 		return;
@@ -692,6 +763,15 @@ void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 	tc->vtime = gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)];
 }
 
+/* p leaves sched_ext (another class, or exit): no longer counted as queued anywhere. */
+void BPF_STRUCT_OPS(gearbox_disable, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+
+	if (tc)
+		gb_count_queued(tc, -1);
+}
+
 s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_task_args *args)
 {
 	struct gb_task_ctx *tc;
@@ -700,6 +780,7 @@ s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_tas
 	if (!tc)
 		return -GB_ENOMEM;
 	tc->misfit_to = -1;
+	tc->qdom = -1;
 	tc->uclamp_max = GB_UCLAMP_NONE_MAX;
 	return 0;
 }
@@ -765,13 +846,12 @@ GB_SCX_OPS(gearbox_ops,
 	   .select_cpu = (void *)gearbox_select_cpu,
 	   .enqueue = (void *)gearbox_enqueue,
 	   .dispatch = (void *)gearbox_dispatch,
-	   .runnable = (void *)gearbox_runnable,
 	   .running = (void *)gearbox_running,
 	   .stopping = (void *)gearbox_stopping,
-	   .quiescent = (void *)gearbox_quiescent,
 	   .tick = (void *)gearbox_tick,
 	   .set_cpumask = (void *)gearbox_set_cpumask,
 	   .enable = (void *)gearbox_enable,
+	   .disable = (void *)gearbox_disable,
 	   .init_task = (void *)gearbox_init_task,
 	   .cpu_online = (void *)gearbox_cpu_online,
 	   .cpu_offline = (void *)gearbox_cpu_offline,
