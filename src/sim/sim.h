@@ -44,6 +44,7 @@ struct sim_task_result {
 	u64 run_us[EM_MAX_DOMAINS];   /* time running, per domain */
 	u64 activations;              /* timer events reached */
 	u64 late;                     /* timer events reached after their activation time */
+	u64 missed;                   /* periods that ended without their activation done (below) */
 	u64 migrations;
 };
 
@@ -63,6 +64,13 @@ struct sim_result {
 	double energy_j;
 	u64 activations;
 	u64 late;
+	/*
+	 * Missed periods: a late activation counts 1, plus (relative timers) each whole period that
+	 * passed before the task got to its timer, plus, at the end of the run, the periods an
+	 * unfinished activation has already overrun.  A task starved on a crowded CPU completes few
+	 * activations and so counts few late ones; it counts every period it missed here.
+	 */
+	u64 missed;
 	u64 wakeups;
 	double wake_lat_p50_us;
 	double wake_lat_p99_us;

@@ -42,6 +42,8 @@ struct sim_task {
 	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
 	u64 woke_us;             /* last wake-up, for power-misfit push */
 	u64 stint_us;            /* start of the current time on the CPU */
+	u64 deadline_us;         /* current activation's end: its reference + period; 0 before one */
+	u64 period_us;           /* of the timer that set deadline_us */
 	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
 	/* scheduling class: fair (SCHED_OTHER, by nice) or RT (SCHED_FIFO/RR, by priority) */
 	u32 weight;              /* fair: the load weight of its nice value, 1024 at nice 0 */

@@ -101,13 +101,20 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 			t->st.activations++;
 			if (*next > s->now_us) {
 				t->wake_at_us = *next;
+				t->deadline_us = *next + e->period_us;
+				t->period_us = e->period_us;
 				return PROG_SLEEP;
 			}
 			if (*next < s->now_us) {
 				t->st.late++;
-				if (s->w->timers[e->ref].mode == WL_TIMER_RELATIVE)
+				t->st.missed++;
+				if (s->w->timers[e->ref].mode == WL_TIMER_RELATIVE) {
+					t->st.missed += (s->now_us - *next) / e->period_us;
 					*next = s->now_us;
+				}
 			}
+			t->deadline_us = *next + e->period_us;
+			t->period_us = e->period_us;
 			break;
 		case WL_EV_SUSPEND:
 			t->block_kind = 1;

@@ -15,14 +15,15 @@ void sim_report_table(FILE *out, const struct em_profile *prof, const struct wor
 
 	fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
 		n ? (double)res[0].duration_us / 1e6 : 0.0);
-	fprintf(out, "%-12s %10s %7s %6s %8s %9s %9s %6s %7s %7s\n", "policy", "energy_J",
-		"ratio", "late", "activ", "lat50_us", "lat99_us", "OU_%", "migr", "misfit");
+	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s\n", "policy", "energy_J",
+		"ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr", "misfit");
 	for (unsigned i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 
-		fprintf(out, "%-12s %10.4f %7.3f %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu\n",
+		fprintf(out, "%-12s %10.4f %7.3f %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu\n",
 			sim_policy_name(r->policy), r->energy_j, r->energy_j / base,
-			(unsigned long long)r->late, (unsigned long long)r->activations,
+			(unsigned long long)r->late, (unsigned long long)r->missed,
+			(unsigned long long)r->activations,
 			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
 			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves);
 	}
@@ -52,6 +53,7 @@ static json_t *result_json(const struct sim_result *r, double base)
 	json_object_set_new(o, "energy_ratio", json_real(base > 0 ? r->energy_j / base : 0));
 	json_object_set_new(o, "activations", json_integer((json_int_t)r->activations));
 	json_object_set_new(o, "late_activations", json_integer((json_int_t)r->late));
+	json_object_set_new(o, "missed_periods", json_integer((json_int_t)r->missed));
 	json_object_set_new(o, "wakeups", json_integer((json_int_t)r->wakeups));
 	json_object_set_new(o, "wake_latency_p50_us", json_real(r->wake_lat_p50_us));
 	json_object_set_new(o, "wake_latency_p99_us", json_real(r->wake_lat_p99_us));
@@ -82,6 +84,7 @@ static json_t *result_json(const struct sim_result *r, double base)
 		json_object_set_new(jt, "run_us", run);
 		json_object_set_new(jt, "activations", json_integer((json_int_t)t->activations));
 		json_object_set_new(jt, "late_activations", json_integer((json_int_t)t->late));
+		json_object_set_new(jt, "missed_periods", json_integer((json_int_t)t->missed));
 		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
 		json_array_append_new(tasks, jt);
 	}

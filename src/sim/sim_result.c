@@ -83,10 +83,17 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 		res->energy_j += r->energy_j;
 	}
 	for (u32 i = 0; i < s->nr_tasks; i++) {
-		res->activations += s->tasks[i].st.activations;
-		res->late += s->tasks[i].st.late;
+		struct sim_task_result st = s->tasks[i].st;
+		const struct sim_task *t = &s->tasks[i];
+
+		/* an activation still running at the end has missed every period it overran */
+		if (t->state != TS_DONE && t->deadline_us && t->deadline_us < s->end_us)
+			st.missed += 1 + (s->end_us - t->deadline_us) / t->period_us;
+		res->activations += st.activations;
+		res->late += st.late;
+		res->missed += st.missed;
 		if (i < SIM_MAX_REPORT_TASKS)
-			res->tasks[res->nr_tasks++] = s->tasks[i].st;
+			res->tasks[res->nr_tasks++] = st;
 	}
 	res->wakeups = s->wakeups;
 	res->wake_lat_p50_us = lat_percentile(s, 0.50);

@@ -241,6 +241,52 @@ static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
 	CHECK_EQ_U(r.tasks[0].late, 0);
 }
 
+static void test_missed_periods_count_starvation_and_overruns(void)
+{
+	/* a 1 ms task every 10 ms on CPU 0; from 0.5 s a SCHED_FIFO hog takes CPU 0 for good: the
+	 * task completes no activation after that, so it counts no late one, but it misses every
+	 * period to the end of the run (about 50) */
+	static const char starved[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+		"\"h\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":500000,\"run\":5000000}}}";
+	/* 2.5 periods of work per activation: a relative timer counts the overrun period and the
+	 * whole one after it (2 per activation), an absolute one every activation once */
+	static const char overrun[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":25000,"
+		"\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+	char wl[512];
+
+	flat_profile();
+	CHECK_EQ_I(run_text(starved, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# starved: %llu activations, %llu late, %llu missed\n",
+	       (unsigned long long)r.tasks[0].activations, (unsigned long long)r.tasks[0].late,
+	       (unsigned long long)r.tasks[0].missed);
+	CHECK(r.tasks[0].activations >= 49 && r.tasks[0].activations <= 51);
+	CHECK(r.tasks[0].late <= 1);
+	CHECK(r.tasks[0].missed >= 49 && r.tasks[0].missed <= 52);
+	CHECK_EQ_U(r.missed, r.tasks[0].missed + r.tasks[1].missed);
+
+	snprintf(wl, sizeof(wl), overrun, "relative");
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# relative overrun: %llu activations, %llu late, %llu missed\n",
+	       (unsigned long long)r.activations, (unsigned long long)r.late,
+	       (unsigned long long)r.missed);
+	CHECK_EQ_U(r.late, r.activations);
+	/* 2 per completed activation, and the one running at the end has overrun 0-2 periods */
+	CHECK(r.missed >= 2 * r.late && r.missed <= 2 * r.late + 2);
+	snprintf(wl, sizeof(wl), overrun, "absolute");
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# absolute overrun: %llu activations, %llu late, %llu missed\n",
+	       (unsigned long long)r.activations, (unsigned long long)r.late,
+	       (unsigned long long)r.missed);
+	/* the reference stays on the 10 ms grid: by the end it is ~60 periods behind */
+	CHECK(r.missed >= 95 && r.missed <= 101);
+}
+
 static void test_deadline_tasks_are_refused(void)
 {
 	static const char wl[] =
@@ -344,6 +390,7 @@ int main(void)
 	TAP_RUN(test_rt_task_preempts_fair_and_runs_on_big_at_top_opp);
 	TAP_RUN(test_fifo_runs_to_completion_and_rr_rotates);
 	TAP_RUN(test_wake_latency_is_the_wait_for_a_busy_cpu);
+	TAP_RUN(test_missed_periods_count_starvation_and_overruns);
 	TAP_RUN(test_deadline_tasks_are_refused);
 	TAP_RUN(test_trace_is_a_gearbox_stream_with_rate_limited_dvfs);
 	free(prof);
