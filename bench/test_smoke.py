@@ -58,8 +58,13 @@ def main():
     check(cases and not bad, "every_case_has_all_baselines_and_mainline_ratio_1", bad)
     check(all(c.get("energy_vs_oracle", {}).get("oracle") in (None, 1.0) for c in cases) and
           any("oracle" in c["policies"] for c in cases), "oracle_ratios_present_where_periodic")
+    bad = ["%s %s" % (c["workload"], p) for c in cases for p, v in c["policies"].items()
+           if not isinstance(v.get("missed_periods"), int)
+           or v["missed_periods"] < v["late_activations"]]
+    check(cases and not bad, "missed_periods_reported_and_never_below_late", bad[:4])
     s = doc.get("summary", {})
     check(set(s.get("targets", {})) >= {"energy_vs_mainline", "late_not_above_mainline",
+                                         "missed_not_above_mainline",
                                          "lisa_within_5pct_of_oracle", "not_worse_than_rework"},
           "summary_evaluates_every_energy_target", list(s.get("targets", {})))
     try:

@@ -99,12 +99,6 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 				*next = t->iter_start_us;
 			*next += e->period_us;
 			t->st.activations++;
-			if (*next > s->now_us) {
-				t->wake_at_us = *next;
-				t->deadline_us = *next + e->period_us;
-				t->period_us = e->period_us;
-				return PROG_SLEEP;
-			}
 			if (*next < s->now_us) {
 				t->st.late++;
 				t->st.missed++;
@@ -113,8 +107,13 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 					*next = s->now_us;
 				}
 			}
+			/* the next activation starts at *next (or now, when late) and ends a period on */
 			t->deadline_us = *next + e->period_us;
 			t->period_us = e->period_us;
+			if (*next > s->now_us) {
+				t->wake_at_us = *next;
+				return PROG_SLEEP;
+			}
 			break;
 		case WL_EV_SUSPEND:
 			t->block_kind = 1;
