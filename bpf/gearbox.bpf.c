@@ -20,9 +20,12 @@
  * says that domain is over-utilized, or when the other domain's queue has not been served for
  * gb_pull_after_ns: never stalling a task comes before saving energy.
  *
- * Tracking.  The wake-up (select_cpu, or enqueue when the kernel did not ask), running,
- * stopping and the tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no
- * runnable or quiescent callback, each would be one more BPF call on every wake-up.  The tick
+ * Tracking.  The wake-up (select_cpu, or enqueue when the kernel did not ask), stopping and the
+ * tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no running, runnable or
+ * quiescent callback, each would be one more BPF call on every wake-up: the run time comes from
+ * the kernel's own account (se.sum_exec_runtime, updated before stopping, tick and dispatch
+ * call us), and what running would note about the CPU (its task, the task's clamps) is noted
+ * where the task is given the CPU (select_cpu's direct dispatch) and at every tick.  The tick
  * requests each domain's perf target (scx_bpf_cpuperf_set) and checks the running task for
  * capacity or power misfit; a misfit task gets its slice cut and is re-queued on the target
  * domain, whose CPU is kicked.
@@ -56,12 +59,12 @@ struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
 u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
 /*
- * Tasks enqueued for domain d that have not started running since: never fewer than its queue
- * holds (counted at enqueue, before the kernel inserts the task, and uncounted when the task
- * runs, after it left), so a CPU going idle skips the queues whose count is zero -- a DSQ
- * lookup is a hash-table search in the kernel, and dispatch on an idle machine made three.
- * The count may exceed the queue (a task that left the scheduler while queued): that costs a
- * lookup, never a stranded task.  Per task, gb_task_ctx.qdom says where it is counted.
+ * Tasks enqueued for domain d that have not run since: never fewer than its queue holds
+ * (counted at enqueue, before the kernel inserts the task, and uncounted when the task stops
+ * running, long after it left), so a CPU going idle skips the queues whose count is zero -- a
+ * DSQ lookup is a hash-table search in the kernel, and dispatch on an idle machine made three.
+ * The count may exceed the queue (a task running now, or one that left the scheduler while
+ * queued): that costs a lookup, never a stranded task.  Per task, gb_task_ctx.qdom says where it is counted.
  */
 s64 gb_dom_queued[EM_MAX_DOMAINS];
 u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
@@ -79,7 +82,7 @@ static __always_inline const struct em_model *gb_m(void)
 struct gb_task_ctx {
 	struct gb_pelt pelt;
 	u64 vtime;
-	u64 run_start_ns;
+	u64 exec_ns;            /* p->se.sum_exec_runtime when its run time was last accounted */
 	u64 awake_ns;           /* when it last woke up */
 	u32 uclamp_min;
 	u32 uclamp_max;
@@ -270,8 +273,8 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
 }
 
 /*
- * An idle CPU's utilization as of now_us.  Nothing runs there to account it (running, stopping
- * and tick are the CPU's own), so without this the policy would see what its last task left,
+ * An idle CPU's utilization as of now_us.  Nothing runs there to account it (stopping and tick
+ * are the CPU's own), so without this the policy would see what its last task left,
  * frozen for as long as the CPU stays idle -- 500 for a second after a hog, seen in the VM --
  * where the kernel's and the simulator's CPU utilization decays.  Computed on a copy: the
  * signal belongs to the CPU, which may be waking up right now.  At most every
@@ -359,6 +362,22 @@ static __always_inline void gb_vtime_start(struct gb_task_ctx *tc, u32 d)
 }
 
 /*
+ * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatch
+ * and each tick.  The CPU's clamps (those of its current task) feed the tick's perf request
+ * and the pricing of the CPU; its task's pid is what the loader samples.
+ */
+static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+{
+	struct gb_cpu *cs = &gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)];
+
+	cs->idle = 0;
+	cs->nr_running = 1;
+	cs->uclamp_min = tc->uclamp_min;
+	cs->uclamp_max = tc->uclamp_max;
+	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = p->pid;
+}
+
+/*
  * p wakes up: what runnable would do, done by select_cpu (or enqueue, for the wake-ups the kernel
  * places without asking: a task allowed on one CPU) -- a callback less on every wake-up.  Its
  * utilization decays over the sleep, the tick's "ran without waking" clock restarts, and a
@@ -423,6 +442,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		gb_stat(GB_STAT_DIRECT);
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tc ? gb_task_slice(p) : gb_slice_ns, 0);
+		if (tc)
+			gb_note_curr(p, tc, cpu);
 	}
 	if (tc && dec.reason != GB_REASON_NONE)
 		gb_emit(p, tc, wake_flags & SCX_WAKE_FORK ? -1 : prev_cpu, &dec);
@@ -499,8 +520,10 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc) {
-		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
+		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken) {
 			gb_wake(p, tc, scx_bpf_now());
+			gb_read_uclamp(p, tc);
+		}
 		tc->woken = 0;
 	}
 	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to))
@@ -556,14 +579,21 @@ static __always_inline bool gb_may_pull(u32 d, u64 now)
 	return now - gb_doms[d].last_consume_ns > gb_pull_after_ns;
 }
 
-/* Account the time p ran since `running` (or the last tick) at the CPU's perf. */
+/*
+ * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
+ * at the CPU's perf.  The kernel counted it (se.sum_exec_runtime, brought up to date before
+ * each of those callbacks): the CPU was idle, or ran someone else, until now - ran.
+ */
 static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1), perf = gb_perf_now(cpu);
-	u64 now = scx_bpf_now(), ran_ns = now - tc->run_start_ns;
+	u64 now = scx_bpf_now(), exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
 
-	tc->run_start_ns = now;
+	tc->exec_ns = exec;
+	if (ran_ns > now)
+		ran_ns = now;
 	gb_pelt_update(&tc->pelt, now / 1000, perf, perf);
+	gb_pelt_update(&gb_cpu_pelt[c], (now - ran_ns) / 1000, 0, 0);
 	gb_pelt_update(&gb_cpu_pelt[c], now / 1000, perf, perf);
 	gb_cpus[c].util = gb_cpu_pelt[c].util_avg;
 	gb_cpus[c].runnable = gb_cpu_pelt[c].runnable_avg;
@@ -646,29 +676,6 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	}
 }
 
-void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
-{
-	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p);
-	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
-
-	if (!tc)
-		return;
-	gb_read_uclamp(p, tc);
-	tc->woken = 0;
-	gb_count_queued(tc, -1);
-	tc->run_start_ns = scx_bpf_now();
-	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
-		gb_vtime_start(tc, gb_cpu_dom(cpu));
-	/* the CPU was idle or ran someone else until now: nothing of this task to add */
-	gb_pelt_update(&gb_cpu_pelt[c], tc->run_start_ns / 1000, 0, 0);
-	gb_cpus[c].idle = 0;
-	gb_cpus[c].nr_running = 1;
-	gb_cpus[c].uclamp_min = tc->uclamp_min;
-	gb_cpus[c].uclamp_max = tc->uclamp_max;
-	gb_curr[c].pid = p->pid;        /* its comm is read by the loader, at its samples */
-}
-
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -676,6 +683,13 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 
 	if (!tc)
 		return;
+	/* what running did at the start of this run: the wake-up is over (see gb_wake), the task
+	 * left its domain's queue (counted until now: more than the queue holds, which is safe,
+	 * see gb_dom_queued), and its domain's clock reaches its vtime */
+	tc->woken = 0;
+	gb_count_queued(tc, -1);
+	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
+		gb_vtime_start(tc, gb_cpu_dom(cpu));
 	gb_account(p, tc, cpu);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
@@ -723,6 +737,8 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	if (!tc)
 		return;
 	gb_account(p, tc, cpu);
+	gb_read_uclamp(p, tc);
+	gb_note_curr(p, tc, cpu);
 	gb_request_perf(gb_cpu_dom(cpu), cpu);
 	if (tc->misfit_to >= 0)
 		return;
@@ -761,6 +777,8 @@ void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 		return;
 	tc->vdom = d < gb_m()->nr_domains ? d : 0;
 	tc->vtime = gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)];
+	/* its run time counts from now (it may be running: stopping accounts from here) */
+	tc->exec_ns = p->se.sum_exec_runtime;
 }
 
 /* p leaves sched_ext (another class, or exit): no longer counted as queued anywhere. */
@@ -846,7 +864,6 @@ GB_SCX_OPS(gearbox_ops,
 	   .select_cpu = (void *)gearbox_select_cpu,
 	   .enqueue = (void *)gearbox_enqueue,
 	   .dispatch = (void *)gearbox_dispatch,
-	   .running = (void *)gearbox_running,
 	   .stopping = (void *)gearbox_stopping,
 	   .tick = (void *)gearbox_tick,
 	   .set_cpumask = (void *)gearbox_set_cpumask,

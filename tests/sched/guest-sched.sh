@@ -22,7 +22,7 @@ waitbg() { for j in $jobs_bg; do wait "$j"; done; jobs_bg=; }
 share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 
-echo "1..15"
+echo "1..16"
 start
 if wait_state enabled; then ok "scx_gearbox_loads_and_sched_ext_is_enabled"
 else not_ok "scx_gearbox_loads_and_sched_ext_is_enabled" "state $(state)" "$(log)"; fi
@@ -41,6 +41,11 @@ waitbg
 if grep -q '"type":"decision".*"reason":"\(wakeup_energy\|fork\|overutilized_spread\|affinity\)"' /tmp/stream2.out
 then ok "placement_decisions_appear_on_the_socket"
 else not_ok "placement_decisions_appear_on_the_socket" "$(grep -c decision /tmp/stream2.out) decisions"; fi
+# Each sample names every CPU's running task: there is no `running` callback, the task is noted
+# at its direct dispatch and at each tick (bpf/gearbox.bpf.c, gb_note_curr).
+if grep '"type":"sample"' /tmp/stream2.out | grep -q '"cpus":\[[^]]*"pid":[1-9][0-9]*,"comm":"gb-sched-probe"'
+then ok "samples_name_the_running_task"
+else not_ok "samples_name_the_running_task" "$(grep '"type":"sample"' /tmp/stream2.out | tail -n 1 | head -c 600)"; fi
 
 # Affinity: pinned tasks, with the other CPUs busy, never run elsewhere.
 for i in 1 2 3; do bg gb-sched-probe spin 600; done
