@@ -64,7 +64,8 @@ u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see g
  * running, long after it left), so a CPU going idle skips the queues whose count is zero -- a
  * DSQ lookup is a hash-table search in the kernel, and dispatch on an idle machine made three.
  * The count may exceed the queue (a task running now, or one that left the scheduler while
- * queued): that costs a lookup, never a stranded task.  Per task, gb_task_ctx.qdom says where it is counted.
+ * queued): that costs a lookup, never a stranded task.  Per task, gb_task_ctx.qdom says where
+ * it is counted.
  */
 s64 gb_dom_queued[EM_MAX_DOMAINS];
 u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
@@ -362,19 +363,19 @@ static __always_inline void gb_vtime_start(struct gb_task_ctx *tc, u32 d)
 }
 
 /*
- * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatch
+ * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatches
  * and each tick.  The CPU's clamps (those of its current task) feed the tick's perf request
  * and the pricing of the CPU; its task's pid is what the loader samples.
  */
 static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
 {
-	struct gb_cpu *cs = &gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)];
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
-	cs->idle = 0;
-	cs->nr_running = 1;
-	cs->uclamp_min = tc->uclamp_min;
-	cs->uclamp_max = tc->uclamp_max;
-	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = p->pid;
+	gb_cpus[c].idle = 0;
+	gb_cpus[c].nr_running = 1;
+	gb_cpus[c].uclamp_min = tc->uclamp_min;
+	gb_cpus[c].uclamp_max = tc->uclamp_max;
+	gb_curr[c].pid = p->pid;
 }
 
 /*
@@ -436,6 +437,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		if (is_idle) {
 			gb_stat(GB_STAT_DIRECT);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, gb_slice_ns, 0);
+			if (tc)
+				gb_note_curr(p, tc, cpu);
 		}
 		return cpu;
 	}
@@ -520,11 +523,12 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc) {
-		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken) {
+		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
 			gb_wake(p, tc, scx_bpf_now());
-			gb_read_uclamp(p, tc);
-		}
 		tc->woken = 0;
+		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
+		 * to change its clamps, and there is no running callback to read them at */
+		gb_read_uclamp(p, tc);
 	}
 	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to))
 		cpu = tc->misfit_to;

@@ -41,8 +41,9 @@ waitbg
 if grep -q '"type":"decision".*"reason":"\(wakeup_energy\|fork\|overutilized_spread\|affinity\)"' /tmp/stream2.out
 then ok "placement_decisions_appear_on_the_socket"
 else not_ok "placement_decisions_appear_on_the_socket" "$(grep -c decision /tmp/stream2.out) decisions"; fi
-# Each sample names every CPU's running task: there is no `running` callback, the task is noted
-# at its direct dispatch and at each tick (bpf/gearbox.bpf.c, gb_note_curr).
+# The samples name the CPUs' running tasks: with four probes running, some sample shows one on a
+# CPU.  There is no `running` callback; the task is noted at its direct dispatch and at each
+# tick (bpf/gearbox.bpf.c, gb_note_curr), and a CPU shows pid 0 when that is missing.
 if grep '"type":"sample"' /tmp/stream2.out | grep -q '"cpus":\[[^]]*"pid":[1-9][0-9]*,"comm":"gb-sched-probe"'
 then ok "samples_name_the_running_task"
 else not_ok "samples_name_the_running_task" "$(grep '"type":"sample"' /tmp/stream2.out | tail -n 1 | head -c 600)"; fi
