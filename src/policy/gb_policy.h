@@ -30,15 +30,18 @@
  * domain).  work is the task's util, or its uclamp_max when that is lower.
  *
  * Candidates are all allowed online CPUs where the task's work plus the CPU's utilization, and
- * the task's uclamp_min, fit the capacity (the biggest CPUs always qualify), with no 20% margin:
+ * the task's uclamp_min, fit the capacity (the biggest CPUs always do), with no 20% margin:
  * a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it just
  * runs longer.  Two exclusions keep misfit moves from being undone at the next wake-up: a CPU
  * the task would saturate (demand over 31/32 of its capacity, which the tick calls a capacity
  * misfit) unless uclamp_max caps it there, and, after a capacity-misfit move, CPUs no bigger
  * than the one it left while its demand stays above 15/16 of that capacity (the misfit hold,
- * gb_misfit_hold(), kept by the host).  Within a domain the cheapest CPU wins, ties going to
- * an idle CPU, then to fewer runnable tasks, then to the previous CPU, then to lower
- * utilization.  Across domains the cheapest wins, except that a domain whose OPP would not
+ * gb_misfit_hold(), kept by the host).  One exclusion holds on every CPU, the biggest too: a
+ * CPU whose uclamp_max holds its OPP below what its other load and the task's work demand
+ * (gb_full_at_clamp(): utilization measured at a capped OPP cannot show that it is full); with
+ * no candidate left the task stays on its previous CPU.  Within a domain the cheapest CPU wins,
+ * ties going to an idle CPU, then to fewer runnable tasks, then to the previous CPU, then to
+ * lower utilization.  Across domains the cheapest wins, except that a domain whose OPP would not
  * rise is preferred over one that would when their deltas are within 1/16 of each other (pure
  * OPP-cost placement raised average frequencies on Pixel 6), and an idle previous CPU is kept
  * unless leaving it saves more than 1/16 (hysteresis against tasks swapping domains on OPP
@@ -218,6 +221,27 @@ static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus,
 static __always_inline bool gb_saturates(u32 work, u32 cap)
 {
 	return (u64)work * GB_MISFIT_SAT_DEN > (u64)cap * GB_MISFIT_SAT_NUM;
+}
+
+/*
+ * A CPU whose uclamp_max holds its OPP (index idx) below what its other load plus the task's
+ * work demand has no room for the task, however small its utilization looks: utilization is
+ * measured at that OPP, so a CPU busy all the time there shows about the OPP's perf and no more
+ * (OSPM 2024: capped busy time makes more tasks look free).  Only a clamp can hold the OPP there
+ * (unclamped, the OPP serves 1.25 x util).  The task's previous CPU is full above 31/32 of that
+ * perf, any other above 15/16: without the gap, a task joining a CPU at the limit pushed the one
+ * already there out at its next wake-up, round after round.  A task that saturates the clamped
+ * OPP on its own is not kept out: being throttled is what its uclamp_max asks for.
+ */
+static __always_inline bool gb_full_at_clamp(const struct em_domain *pd, u32 idx, u32 other,
+					     u32 work, bool prev)
+{
+	u32 perf = pd->opps[idx & (EM_MAX_OPPS - 1)].perf;
+	u64 demand = (u64)other + work;
+
+	if (perf >= em_domain_capacity(pd) || gb_saturates(work, perf))
+		return false;
+	return prev ? gb_saturates((u32)demand, perf) : demand * GB_HOLD_DEN > (u64)perf * GB_HOLD_NUM;
 }
 
 /* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
@@ -416,10 +440,11 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	 * says it is meant to be throttled there (the tick would call it a capacity misfit and
 	 * move it straight back up: ping-pong at every wake-up).
 	 */
-	r.ok = cap >= EM_CAPACITY_SCALE ||
-	       (gb_util_without(cs, c, t) + work <= cap &&
-		gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
-		(t->uclamp_max <= cap || !gb_saturates(work, cap)));
+	r.ok = (cap >= EM_CAPACITY_SCALE ||
+		(gb_util_without(cs, c, t) + work <= cap &&
+		 gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
+		 (t->uclamp_max <= cap || !gb_saturates(work, cap)))) &&
+	       !gb_full_at_clamp(pd, iu, gb_util_without(cs, c, t), work, (s32)c == t->prev_cpu);
 	r.pad = 0;
 	return r;
 }
@@ -752,6 +777,8 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 		return false;
 	if (cap < EM_CAPACITY_SCALE &&
 	    (util + work > cap || (t->uclamp_max > cap && gb_saturates(work, cap))))
+		return false;
+	if (gb_full_at_clamp(pd, base_idx, util, work, true))
 		return false;
 	cost0 = pd->opps[base_idx].cost;
 	for (c = 0; c < GB_LOOP_DOMAINS; c++) {

@@ -18,7 +18,7 @@
 #include "tap.h"
 
 static const char *root;
-static struct em_profile *sm8250, *gs101;
+static struct em_profile *sm8250, *gs101, *msm8998;
 
 static void load_profile(const char *soc, struct em_profile **out)
 {
@@ -150,6 +150,26 @@ static void test_capped_tasks_use_room_beyond_full_little_cores(void)
 	CHECK(gb.energy_j <= 1.05 * orc.energy_j);
 }
 
+/* 3b. The same on two models where the clamp holds every CPU of the domain that looks free
+ * (gs101: the big CPUs' lowest OPP; msm8998: little's): one task per CPU, none late. */
+static void test_capped_tasks_never_share_a_cpu_full_at_its_clamp(void)
+{
+	const struct em_profile *profs[] = { gs101, msm8998 };
+
+	for (size_t i = 0; i < sizeof(profs) / sizeof(profs[0]); i++) {
+		if (!run(profs[i], "q3_more_room", SIM_POLICY_GEARBOX, &gb) ||
+		    !run(profs[i], "q3_more_room", SIM_POLICY_ORACLE, &orc)) {
+			CHECK(0);
+			return;
+		}
+		printf("# %s\n", profs[i]->soc);
+		DIAG(gb);
+		DIAG(orc);
+		CHECK(gb.late * 100 < gb.activations);      /* < 1% late */
+		CHECK(gb.energy_j <= 1.05 * orc.energy_j);
+	}
+}
+
 /* 4. One over-utilized CPU turns EAS off everywhere in mainline. */
 static void test_overutilized_big_core_does_not_scramble_little_placement(void)
 {
@@ -233,9 +253,11 @@ int main(int argc, char **argv)
 	root = argc > 1 ? argv[1] : ".";
 	load_profile("sm8250", &sm8250);
 	load_profile("gs101", &gs101);
+	load_profile("msm8998", &msm8998);
 	TAP_RUN(test_small_uclamp_min_task_uses_free_mid_core_not_big);
 	TAP_RUN(test_opp_cost_keeps_task_on_little_where_spare_capacity_moves_it_up);
 	TAP_RUN(test_capped_tasks_use_room_beyond_full_little_cores);
+	TAP_RUN(test_capped_tasks_never_share_a_cpu_full_at_its_clamp);
 	TAP_RUN(test_overutilized_big_core_does_not_scramble_little_placement);
 	TAP_RUN(test_capped_task_running_long_is_pushed_off_big_core);
 	TAP_RUN(test_performance_uses_big_core_and_rework_pushes_capped_task);
@@ -249,5 +271,6 @@ int main(int argc, char **argv)
 		}
 	free(sm8250);
 	free(gs101);
+	free(msm8998);
 	return tap_done();
 }

@@ -362,6 +362,50 @@ static void test_wakeup_skips_cpus_the_task_would_saturate(void)
 	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
 }
 
+/* Capped tasks: utilization measured at an OPP uclamp_max holds down cannot exceed that OPP's
+ * perf, so a CPU busy all the time there looks like it has room (OSPM 2024, q3_more_room). */
+static void test_wakeup_skips_cpus_full_at_their_clamp(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+	s32 cpu;
+
+	/* every little CPU capped at 100 (little's lowest OPP, perf 100) and busy there: util 98,
+	 * far below little's 250; the task (50, capped at 100) shares CPU 0 */
+	reset();
+	for (u32 c = 0; c < 4; c++) {
+		busy(c, 98);
+		C[c].uclamp_max = 100;
+	}
+	t = task(50, 0, 100, 0);
+	cpu = gb_select_cpu(&M, C, &t, &S, &d);
+	CHECK(cpu >= 4);
+	/* joining a CPU needs its other load plus the work within 15/16 of the clamped perf, the
+	 * previous CPU keeps the task up to 31/32 (93.75 < 44 + 50 <= 96.875) */
+	C[1].util = 44 + 50;
+	t = task(50, 0, 100, 1);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 1);
+	C[1].util = 44;
+	t = task(50, 0, 100, 4);
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) >= 4);
+	/* the wake-up shortcut agrees: an idle previous CPU whose blocked load fills its clamp
+	 * is not kept (the search finds an idle little CPU instead) */
+	reset();
+	C[0].util = 48 + 50;
+	C[0].uclamp_max = 100;
+	t = task(50, 0, 100, 0);
+	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
+	cpu = gb_select_cpu(&M, C, &t, &S, &d);
+	CHECK(cpu >= 1 && cpu < 4);
+	C[0].util = 20 + 50;
+	CHECK(gb_prev_is_cheapest(&M, C, &t, &d));
+	/* a task that saturates the clamped OPP on its own is throttled wherever it runs: the
+	 * cheapest CPU stays allowed */
+	reset();
+	t = task(98, 0, 100, 0);
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+}
+
 static void test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks(void)
 {
 	struct gb_task t;
@@ -425,6 +469,7 @@ int main(void)
 	TAP_RUN(test_long_activation_that_completed_before_is_not_a_capacity_misfit);
 	TAP_RUN(test_power_misfit_never_goes_below_uclamp_max);
 	TAP_RUN(test_wakeup_skips_cpus_the_task_would_saturate);
+	TAP_RUN(test_wakeup_skips_cpus_full_at_their_clamp);
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
 	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
