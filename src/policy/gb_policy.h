@@ -46,7 +46,8 @@
  * OPP-cost placement raised average frequencies on Pixel 6), and an idle previous CPU is kept
  * unless leaving it saves more than 1/16 (hysteresis against tasks swapping domains on OPP
  * granularity).  A domain over its tipping point is not priced CPU by CPU: it offers only its
- * CPU with the most spare capacity (spreading), the other domains stay energy-aware.
+ * CPU with the most spare capacity (spreading), the other domains stay energy-aware; to a task
+ * too big for its CPUs it offers nothing unless the task's own domain is over-utilized too.
  *
  * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
  * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
@@ -531,6 +532,27 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 	return 0;
 }
 
+/* The task's work does not fit a CPU of capacity cap at all, or saturates it uncapped. */
+static __always_inline bool gb_too_small(const struct gb_task *t, u32 cap)
+{
+	u32 work = gb_task_work(t);
+
+	return work > cap || (t->uclamp_max > cap && gb_saturates(work, cap));
+}
+
+/* Is the domain of the task's previous CPU over its tipping point (false for a new task)? */
+static __always_inline bool gb_prev_domain_overutilized(const struct em_model *m,
+							const struct gb_task *t,
+							const struct gb_scratch *s)
+{
+	u32 d;
+
+	if (t->prev_cpu < 0 || (u32)t->prev_cpu >= m->nr_cpus)
+		return false;
+	d = m->cpu_domain[(u32)t->prev_cpu & (EM_MAX_CPUS - 1)];
+	return d < m->nr_domains && s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
+}
+
 /* Pass 3, one domain: its candidate (GB_NO_CPU if none) into *cwin.  An over-utilized domain
  * offers its CPU with the most spare capacity (spreading), the others pass 2's winner. */
 static __always_inline s32 gb_domain_offer(const struct em_model *m, const struct gb_cpu *cpus,
@@ -548,10 +570,13 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 		return ds->win;
 	}
 	/* spreading ignores the utilization fit (every CPU there is past its tipping point), not
-	 * the clamps: a uclamp_min the domain cannot serve, or a misfit hold, keep it out */
+	 * the clamps: a uclamp_min the domain cannot serve, or a misfit hold, keep it out; and a
+	 * task too big for the domain's CPUs is spread there only to escape an over-utilized
+	 * domain of its own (from one with room, the tick would move it straight back up) */
 	cap = em_domain_capacity(gb_pd(m, d));
 	if (cap < EM_CAPACITY_SCALE &&
-	    (gb_min(t->uclamp_min, t->uclamp_max) > cap || cap <= t->floor_cap))
+	    (gb_min(t->uclamp_min, t->uclamp_max) > cap || cap <= t->floor_cap ||
+	     (gb_too_small(t, cap) && !gb_prev_domain_overutilized(m, t, s))))
 		return GB_NO_CPU;
 	win = ds->spread_cpu;
 	if (win == GB_NO_CPU || (min_cap && gb_cpu_at(cpus, (u32)win)->nr_running) ||

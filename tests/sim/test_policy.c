@@ -205,6 +205,30 @@ static void test_overutilized_domain_spreads_to_most_spare_cpu(void)
 	CHECK_EQ_U(d.reason, GB_REASON_OVERUTILIZED_SPREAD);
 }
 
+static void test_spreading_does_not_take_a_task_too_big_for_the_domain(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* little over-utilized (CPU 0 at 210 of 250); a task of 400 waking from mid, which has
+	 * room: little's spare CPU is the cheapest, but 400 does not fit 250 and the tick would
+	 * move it straight back up */
+	reset();
+	busy(0, 210);
+	CHECK(gb_domain_overutilized(&M, C, 0));
+	t = task(400, 0, 1024, 4);
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) >= 4);
+	/* escaping an over-utilized mid (every CPU over 640 of 800), spreading may still use
+	 * little: a smaller CPU now beats waiting behind a busy one */
+	for (u32 c = 4; c < 7; c++)
+		busy(c, 700);
+	busy(7, 900);
+	t = task(400, 0, 1024, 4);
+	C[4].util = 700 + 400;
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+	CHECK_EQ_U(d.reason, GB_REASON_OVERUTILIZED_SPREAD);
+}
+
 static void test_affinity_is_always_honoured(void)
 {
 	struct gb_task t;
@@ -462,6 +486,7 @@ int main(void)
 	TAP_RUN(test_task_above_tipping_point_stays_on_little_when_cheapest);
 	TAP_RUN(test_overutilization_is_per_domain);
 	TAP_RUN(test_overutilized_domain_spreads_to_most_spare_cpu);
+	TAP_RUN(test_spreading_does_not_take_a_task_too_big_for_the_domain);
 	TAP_RUN(test_affinity_is_always_honoured);
 	TAP_RUN(test_power_misfit_pushes_capped_task_down_after_running_long);
 	TAP_RUN(test_capacity_misfit_moves_saturating_task_up);
