@@ -467,6 +467,8 @@ static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d
 
 	scx_bpf_put_idle_cpumask(idle);
 	if (!gb_bit(idle_bits, cpu)) {
+		s32 self = bpf_get_smp_processor_id();
+
 		for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 			if (c >= nr)
 				break;
@@ -476,6 +478,8 @@ static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d
 				break;
 			}
 		}
+		if (cpu == self)
+			return;
 	}
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
