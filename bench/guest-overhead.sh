@@ -1,5 +1,8 @@
 # bench/guest-overhead.sh - runs in the VM (tests/vm/vm-run): scheduler overhead benchmarks
-# under the kernel default (EEVDF), scx_fifo and scx_gearbox, in one boot.
+# under the kernel default (EEVDF), scx_fifo and scx_gearbox, in one boot: perf bench sched
+# pipe free (pipe) and with both tasks pinned to CPU 1 (pipe1: the cost per switch without
+# placement; under TCG the free figure also swings with whether the pair shares a CPU, see
+# docs/benchmarks.md), and hackbench.
 #   guest-overhead.sh ROUNDS PIPE_LOOPS HACKBENCH_LOOPS LIMIT_S
 # Prints "RESULT SCHED ROUND BENCH VALUE UNIT" lines; bench/benchlib/vm.py makes the ratios.
 # Then, in a run of its own with kernel.bpf_stats_enabled, "BPFSTAT SCHED PROG NS COUNT" lines:
@@ -60,6 +63,20 @@ unload() {
 	return 0
 }
 
+# pipe_run SCHED ROUND NAME [PREFIX...]: one perf bench sched pipe run, its RESULT line
+pipe_run() {
+	s=$1 r=$2 name=$3
+	shift 3
+	echo "START $s $r $name"
+	out=$(timeout "$limit" "$@" perf bench sched pipe -l "$pipe_loops" 2>&1)
+	rc=$?
+	v=$(echo "$out" | awk '/ops\/sec/ { print $1 }')
+	if [ -n "$v" ]; then echo "RESULT $s $r $name $v ops_per_s"
+	elif [ $rc = 124 ] || [ $rc = 143 ]; then echo "TIMEOUT $s $r $name $limit"; stalled="$stalled $s"
+	else echo "NOTE $s $name failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
+}
+
+have taskset || echo "NOTE taskset not in the image: no pinned pipe (pipe1)"
 r=1
 while [ $r -le "$rounds" ]; do
 	set -- $scheds
@@ -69,13 +86,9 @@ while [ $r -le "$rounds" ]; do
 		[ "$s" = default ] || have "$s" || continue
 		case " $stalled " in *" $s "*) continue ;; esac
 		load "$s" || continue
-		echo "START $s $r pipe"
-		out=$(timeout "$limit" perf bench sched pipe -l "$pipe_loops" 2>&1)
-		rc=$?
-		v=$(echo "$out" | awk '/ops\/sec/ { print $1 }')
-		if [ -n "$v" ]; then echo "RESULT $s $r pipe $v ops_per_s"
-		elif [ $rc = 124 ] || [ $rc = 143 ]; then echo "TIMEOUT $s $r pipe $limit"; stalled="$stalled $s"
-		else echo "NOTE $s pipe failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
+		pipe_run "$s" "$r" pipe
+		# both tasks on one CPU: what the scheduler costs per switch, without placement
+		have taskset && pipe_run "$s" "$r" pipe1 taskset -c 1
 		echo "START $s $r hackbench"
 		out=$(timeout "$limit" hackbench -g 2 -l "$hb_loops" 2>&1)
 		rc=$?
