@@ -242,7 +242,9 @@ static __always_inline bool gb_full_at_clamp(const struct em_domain *pd, u32 idx
 
 	if (perf >= em_domain_capacity(pd) || gb_saturates(work, perf))
 		return false;
-	return prev ? gb_saturates((u32)demand, perf) : demand * GB_HOLD_DEN > (u64)perf * GB_HOLD_NUM;
+	if (prev)
+		return gb_saturates((u32)demand, perf);
+	return demand * GB_HOLD_DEN > (u64)perf * GB_HOLD_NUM;
 }
 
 /* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
