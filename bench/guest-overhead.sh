@@ -65,15 +65,16 @@ unload() {
 
 # pipe_run SCHED ROUND NAME [PREFIX...]: one perf bench sched pipe run, its RESULT line
 pipe_run() {
-	s=$1 r=$2 name=$3
+	local sch=$1 rnd=$2 name=$3 out rc v
 	shift 3
-	echo "START $s $r $name"
+	echo "START $sch $rnd $name"
 	out=$(timeout "$limit" "$@" perf bench sched pipe -l "$pipe_loops" 2>&1)
 	rc=$?
 	v=$(echo "$out" | awk '/ops\/sec/ { print $1 }')
-	if [ -n "$v" ]; then echo "RESULT $s $r $name $v ops_per_s"
-	elif [ $rc = 124 ] || [ $rc = 143 ]; then echo "TIMEOUT $s $r $name $limit"; stalled="$stalled $s"
-	else echo "NOTE $s $name failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
+	if [ -n "$v" ]; then echo "RESULT $sch $rnd $name $v ops_per_s"
+	elif [ $rc = 124 ] || [ $rc = 143 ]; then
+		echo "TIMEOUT $sch $rnd $name $limit"; stalled="$stalled $sch"
+	else echo "NOTE $sch $name failed ($rc): $(echo "$out" | tail -n 2 | tr '\n' ' ')"; fi
 }
 
 have taskset || echo "NOTE taskset not in the image: no pinned pipe (pipe1)"

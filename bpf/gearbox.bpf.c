@@ -461,20 +461,19 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
  */
 static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d)
 {
+	s32 self = bpf_get_smp_processor_id();
 	const struct cpumask *idle;
 	u64 idle_bits;
 	u32 c, nr = gb_m()->nr_cpus;
 
 	/* a task pinned to the CPU running this: the wake-up reschedules it if it is idle (the
 	 * kernel's wakeup_preempt), else it dispatches before it runs anything else */
-	if (p->nr_cpus_allowed == 1 && cpu == (s32)bpf_get_smp_processor_id())
+	if (p->nr_cpus_allowed == 1 && cpu == self)
 		return;
 	idle = scx_bpf_get_idle_cpumask();
 	idle_bits = idle->bits[0];
 	scx_bpf_put_idle_cpumask(idle);
 	if (!gb_bit(idle_bits, cpu)) {
-		s32 self = bpf_get_smp_processor_id();
-
 		for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
 			if (c >= nr)
 				break;
