@@ -237,8 +237,9 @@ static __always_inline bool gb_no_room(const struct gb_task *t, u32 other, u32 c
  * A CPU whose uclamp_max holds its OPP (index idx) below what its other load plus the task's
  * work demand has no room for the task, however small its utilization looks: utilization is
  * measured at that OPP, so a CPU busy all the time there shows about the OPP's perf and no more
- * (OSPM 2024: capped busy time makes more tasks look free).  Only a clamp can hold the OPP there
- * (unclamped, the OPP serves 1.25 x util).  The task's previous CPU is full above 31/32 of that
+ * (OSPM 2024: capped busy time makes more tasks look free).  Only a clamp can hold the OPP there,
+ * so callers ask only under a uclamp_max below the capacity (unclamped, the OPP serves 1.25 x
+ * the CPU's util, which on an idle CPU may be less than other + work: gb_util_with).  The task's previous CPU is full above 31/32 of that
  * perf, any other above 15/16: without the gap, a task joining a CPU at the limit pushed the one
  * already there out at its next wake-up, round after round.  A task that saturates the clamped
  * OPP on its own is not kept out: being throttled is what its uclamp_max asks for.
@@ -284,6 +285,19 @@ static __always_inline u32 gb_util_without(const struct gb_cpu *c, u32 cpu, cons
 	if ((s32)cpu != t->prev_cpu)
 		return c->util;
 	return c->util > t->util ? c->util - t->util : 0;
+}
+
+/*
+ * The utilization a CPU shows with t woken there, other being its util without t: the kernel's
+ * cpu_util(cpu, p, dst) is max(util_avg sum + p's util_avg, util_est of the enqueued tasks +
+ * p's util_est).  On an idle CPU nothing is enqueued, so other (the blocked util of sleeping
+ * tasks) is not added to t's util_est; on a busy one other stands in for the enqueued util_est.
+ */
+static __always_inline u32 gb_util_with(u32 other, u32 nr_running, const struct gb_task *t)
+{
+	if (nr_running)
+		return other + gb_max(t->util, t->util_est);
+	return gb_max(other + t->util, t->util_est);
 }
 
 /* gb_domain_overutilized - any online CPU of domain d over its tipping point. */
@@ -426,7 +440,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u32 cap = em_domain_capacity(pd);
 	u32 work = gb_task_work(t);
 	u32 other = gb_util_without(cs, c, t);
-	u32 util_with = other + gb_max(t->util, t->util_est);
+	u32 util_with = gb_util_with(other, cs->nr_running, t);
 	u32 umax = cs->nr_running ? gb_max(gb_rq_umax(cs), t->uclamp_max) : t->uclamp_max;
 	u32 umin = gb_rq_umin(cs);
 	u32 p_util = gb_min(gb_max(ds->base_perf, gb_perf_request(util_with, umin, umax)), cap);
@@ -459,7 +473,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 		(other + work <= cap &&
 		 gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
 		 (t->uclamp_max <= cap || !gb_saturates(work, cap)))) &&
-	       !gb_full_at_clamp(pd, iu, other, work, (s32)c == t->prev_cpu);
+	       !(umax < cap && gb_full_at_clamp(pd, iu, other, work, (s32)c == t->prev_cpu));
 	r.pad = 0;
 	return r;
 }
@@ -803,12 +817,12 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	work = gb_task_work(t);
 	util = gb_util_without(ps, (u32)prev, t);
 	/* gb_price() for an idle CPU: the run queue's clamps are the task's own */
-	if (gb_min(gb_max(base_perf, gb_perf_request(util + gb_max(t->util, t->util_est), 0,
-						     t->uclamp_max)), cap) > pd->opps[base_idx].perf)
+	if (gb_min(gb_max(base_perf, gb_perf_request(gb_util_with(util, 0, t), 0, t->uclamp_max)),
+		   cap) > pd->opps[base_idx].perf)
 		return false;
 	if (cap < EM_CAPACITY_SCALE && gb_no_room(t, util, cap))
 		return false;
-	if (gb_full_at_clamp(pd, base_idx, util, work, true))
+	if (t->uclamp_max < cap && gb_full_at_clamp(pd, base_idx, util, work, true))
 		return false;
 	cost0 = pd->opps[base_idx].cost;
 	for (c = 0; c < GB_LOOP_DOMAINS; c++) {

@@ -430,6 +430,30 @@ static void test_wakeup_skips_cpus_full_at_their_clamp(void)
 	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
 }
 
+static void test_blocked_util_of_an_idle_cpu_is_not_added_to_util_est(void)
+{
+	struct gb_task t;
+	struct gb_cand idle_blocked, idle_empty, busy_cpu;
+
+	/* the task last ran long (util_est 150, util 40).  On an idle little CPU whose sleeping
+	 * task left 60 of blocked util, the kernel's cpu_util() is max(60 + 40, 150) = 150: perf
+	 * 187, little's 200 OPP, as on an empty CPU; 60 + 150 = 210 would need 262, the 250 OPP.
+	 * On a CPU running a task of util 60, that task's util_est adds: 250 */
+	reset();
+	C[0].util = 60;
+	busy(2, 60);
+	t = task(40, 0, 1024, 3);
+	t.util_est = 150;
+	gb_scan_domains(&M, C, &t, &S);
+	idle_blocked = gb_price(&M, C, &t, &S, 0);
+	idle_empty = gb_price(&M, C, &t, &S, 1);
+	busy_cpu = gb_price(&M, C, &t, &S, 2);
+	CHECK_EQ_U(idle_blocked.idx, 1);
+	CHECK_EQ_U(idle_empty.idx, 1);
+	CHECK_EQ_U(busy_cpu.idx, 2);
+	CHECK(idle_blocked.ok && idle_empty.ok && busy_cpu.ok);
+}
+
 static void test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks(void)
 {
 	struct gb_task t;
@@ -495,6 +519,7 @@ int main(void)
 	TAP_RUN(test_power_misfit_never_goes_below_uclamp_max);
 	TAP_RUN(test_wakeup_skips_cpus_the_task_would_saturate);
 	TAP_RUN(test_wakeup_skips_cpus_full_at_their_clamp);
+	TAP_RUN(test_blocked_util_of_an_idle_cpu_is_not_added_to_util_est);
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
 	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
