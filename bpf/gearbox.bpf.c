@@ -511,6 +511,12 @@ static __always_inline s32 gb_enqueue_cpu(struct task_struct *p, s32 cpu)
 	return cpu;
 }
 
+/* Is domain d's queue surely empty (see gb_dom_queued)? */
+static __always_inline bool gb_known_empty(u32 d)
+{
+	return *(volatile s64 *)&gb_dom_queued[d & (EM_MAX_DOMAINS - 1)] <= 0;
+}
+
 /* Count tc as queued for domain d (d < 0: as not queued), see gb_dom_queued. */
 static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
 {
@@ -523,11 +529,33 @@ static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
 	tc->qdom = d;
 }
 
+/*
+ * May p, woken and allowed on cpu (of domain d) only, skip d's queue for cpu's local one?  Only
+ * d's CPUs take from d's queue and only cpu may run p, so the queue would hand p to cpu anyway,
+ * at the price of a dispatch call (a pipe between two tasks pinned to one CPU paid one per
+ * switch).  But the local queue runs before d's queue and without the deadline comparison at
+ * slice expiry, so only where that changes little: nothing waits in d's queue (p passes only
+ * what comes later, for one slice: its next enqueue finds them and takes the queue), and p's
+ * deadline is at most one slice past that of a nice 0 task starting now (the domain's clock is
+ * the latest vtime a task started at there), so p has the CPU at the running task's slice
+ * expiry, or one slice later, as the queue would give it.  A task that ran beyond its weight's
+ * share (its deadline slices out), and every re-enqueue at slice expiry, take the queue.
+ */
+static __always_inline bool gb_local_ok(struct task_struct *p, s32 cpu, u32 d, u64 deadline,
+					u64 enq_flags)
+{
+	return (enq_flags & SCX_ENQ_WAKEUP) && p->nr_cpus_allowed == 1 && cpu >= 0 &&
+	       cpu < GB_SCX_MAX_CPUS && gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)].online &&
+	       gb_mask_test(p->cpus_ptr, cpu) &&
+	       !gb_vtime_before(gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * gb_slice_ns, deadline) &&
+	       (gb_known_empty(d) || scx_bpf_dsq_nr_queued(d) == 0);
+}
+
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p);
-	u64 slice = gb_slice_ns;
+	s32 tcpu = scx_bpf_task_cpu(p), cpu = tcpu;
+	u64 slice = gb_slice_ns, deadline;
 	u32 d;
 
 	gb_stat(GB_STAT_ENQUEUE);
@@ -550,19 +578,19 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	tc->misfit_to = -1;
 	slice = gb_task_slice(p);
-	gb_count_queued(tc, (s32)d);
 	gb_vtime_move(tc, d);
 	tc->vtime = gb_vtime_limit_credit(tc->vtime, gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)],
 					  gb_slice_ns, p->scx.weight);
-	scx_bpf_dsq_insert_vtime(p, d, slice, gb_vtime_deadline(tc->vtime, slice, p->scx.weight),
-				 enq_flags);
+	deadline = gb_vtime_deadline(tc->vtime, slice, p->scx.weight);
+	if (cpu == tcpu && gb_local_ok(p, cpu, d, deadline, enq_flags)) {
+		/* no kick: a task put on an idle CPU's local queue makes it reschedule */
+		gb_stat(GB_STAT_LOCAL);
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		return;
+	}
+	gb_count_queued(tc, (s32)d);
+	scx_bpf_dsq_insert_vtime(p, d, slice, deadline, enq_flags);
 	gb_kick_domain(p, cpu, d);
-}
-
-/* Is domain d's queue surely empty (see gb_dom_queued)? */
-static __always_inline bool gb_known_empty(u32 d)
-{
-	return *(volatile s64 *)&gb_dom_queued[d & (EM_MAX_DOMAINS - 1)] <= 0;
 }
 
 /* Has domain d an online CPU? */

@@ -68,6 +68,7 @@ enum gb_stat {
 	GB_STAT_HOTPLUG,       /* cpu_online/cpu_offline calls */
 	GB_STAT_CPUMASK,       /* set_cpumask calls */
 	GB_STAT_KEPT,          /* wake-ups kept on the previous CPU without a search */
+	GB_STAT_LOCAL,         /* enqueues of a one-CPU task straight to its CPU's local queue */
 	GB_NR_STATS,
 };
 

@@ -22,7 +22,7 @@ waitbg() { for j in $jobs_bg; do wait "$j"; done; jobs_bg=; }
 share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 
-echo "1..16"
+echo "1..17"
 start
 if wait_state enabled; then ok "scx_gearbox_loads_and_sched_ext_is_enabled"
 else not_ok "scx_gearbox_loads_and_sched_ext_is_enabled" "state $(state)" "$(log)"; fi
@@ -94,11 +94,19 @@ if [ "$off$on" = 00 ] && [ "$(state)" = enabled ] && [ "$(share "$seen_off" 2)" 
 else not_ok "cpu_offline_and_online_while_loaded" "offline $off online $on state $(state)" \
 	"while offline: $seen_off" "pinned to 2 after online: $seen_on" "$(log)"; fi
 
+# A pipe between two tasks pinned to one CPU: each wake-up goes to the CPU's local queue
+# (counter "local", printed at detach), not through the domain's queue and a dispatch call.
+taskset -c 1 gb-sched-probe pipes 1 2000; st_pin=$?
+
 # SIGINT: clean detach, exit status 0.
 kill -INT $pid; wait $pid; st=$?
 if [ "$st" = 0 ] && wait_state disabled && grep -q "detached" /tmp/gb.log; then
 	ok "sigint_detaches_and_exits_0"
 else not_ok "sigint_detaches_and_exits_0" "status $st state $(state)" "$(log)"; fi
+nlocal=$(grep -o ' local [0-9]*' /tmp/gb.log | tail -n 1 | awk '{print $2}')
+if [ "$st_pin" = 0 ] && [ "${nlocal:-0}" -ge 2000 ]; then
+	ok "one_cpu_wakeups_go_to_the_local_queue ($nlocal)"
+else not_ok "one_cpu_wakeups_go_to_the_local_queue" "pipes $st_pin, local '${nlocal}'" "$(log)"; fi
 if [ ! -e $sock ]; then ok "socket_removed_on_exit"; else not_ok "socket_removed_on_exit"; fi
 
 # SIGKILL: the BPF link goes with the process, the kernel falls back to the fair class.
