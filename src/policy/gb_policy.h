@@ -120,6 +120,7 @@ struct gb_task {
 /* A priced candidate CPU. */
 struct gb_cand {
 	s64 delta;         /* energy with the task there minus without (cost x util) */
+	u64 cost;          /* cost of that OPP: energy per unit of work there */
 	u32 idx;           /* OPP its domain would run at */
 	u8 raises;         /* above the domain's OPP without the task */
 	u8 ok;             /* the task fits there at all */
@@ -239,10 +240,11 @@ static __always_inline bool gb_no_room(const struct gb_task *t, u32 other, u32 c
  * measured at that OPP, so a CPU busy all the time there shows about the OPP's perf and no more
  * (OSPM 2024: capped busy time makes more tasks look free).  Only a clamp can hold the OPP there,
  * so callers ask only under a uclamp_max below the capacity (unclamped, the OPP serves 1.25 x
- * the CPU's util, which on an idle CPU may be less than other + work: gb_util_with).  The task's previous CPU is full above 31/32 of that
- * perf, any other above 15/16: without the gap, a task joining a CPU at the limit pushed the one
- * already there out at its next wake-up, round after round.  A task that saturates the clamped
- * OPP on its own is not kept out: being throttled is what its uclamp_max asks for.
+ * the CPU's util, which on an idle CPU may be less than other + work: gb_util_with).  The
+ * task's previous CPU is full above 31/32 of that perf, any other above 15/16: without the gap,
+ * a task joining a CPU at the limit pushed the one already there out at its next wake-up, round
+ * after round.  A task that saturates the clamped OPP on its own is not kept out: being
+ * throttled is what its uclamp_max asks for.
  */
 static __always_inline bool gb_full_at_clamp(const struct em_domain *pd, u32 idx, u32 other,
 					     u32 work, bool prev)
@@ -459,6 +461,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	struct gb_cand r;
 
 	r.delta = (s64)e_with - (s64)(cost0 * busy);
+	r.cost = costc;
 	r.idx = ic;
 	r.raises = ic > ds->base_idx;
 	/*
@@ -507,9 +510,18 @@ static __always_inline bool gb_better_in_domain(const struct gb_cpu *cpus, const
 	return y->runnable < x->runnable || (y->runnable == x->runnable && y->util < x->util);
 }
 
-/* Across domains: is (b, cb) better than (a, ca)?  Lower delta, but a tie within 1/16 goes to
- * the candidate that does not raise its domain's OPP. */
-static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb_cand cb)
+/*
+ * Across domains: is (b, cb) better than (a, ca)?  Lower delta, but a tie within 1/16 goes to
+ * the candidate that does not raise its domain's OPP, and when both raise it (or neither) and
+ * by_cost, to the one whose OPP costs less per unit of work: a delta is priced on the task's
+ * recent utilization, and whatever it needs beyond that costs the OPP's cost (on gs101 a sync
+ * thread priced a mid and a big CPU within 0.01%, went big and held the big domain at its
+ * second OPP for half of every 100 ms).  Not for a capacity-misfit search (by_cost false):
+ * that task is outgrowing its CPU, its utilization lags its demand, and the cheaper OPP is
+ * usually the smaller CPU (zuma's lisa_two_big_three_small: 2 more late activations on mid).
+ */
+static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb_cand cb,
+					     bool by_cost)
 {
 	s64 lo, hi, margin;
 
@@ -520,6 +532,8 @@ static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb
 	margin = (lo < 0 ? -lo : lo) >> GB_TIE_SHIFT;
 	if (hi - lo <= margin && ca.raises != cb.raises)
 		return !cb.raises;
+	if (by_cost && hi - lo <= margin && ca.cost != cb.cost)
+		return cb.cost < ca.cost;
 	return cb.delta < ca.delta;
 }
 
@@ -650,7 +664,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 		win = GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, &cwin);
 		if (win == GB_NO_CPU)
 			continue;
-		if (gb_better_across(best, cbest, cwin)) {
+		if (gb_better_across(best, cbest, cwin, !min_cap)) {
 			best = win;
 			cbest = cwin;
 			best_spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;

@@ -492,9 +492,21 @@ static void test_tie_across_domains_avoids_raising_opp(void)
 	struct gb_cand raise = { .delta = 1000, .raises = 1 }, flat = { .delta = 1050, .raises = 0 };
 	struct gb_cand dear = { .delta = 2000, .raises = 0 };
 
-	CHECK(gb_better_across(0, raise, flat));
-	CHECK(!gb_better_across(0, flat, raise));
-	CHECK(!gb_better_across(0, raise, dear));
+	CHECK(gb_better_across(0, raise, flat, true));
+	CHECK(!gb_better_across(0, flat, raise, true));
+	CHECK(!gb_better_across(0, raise, dear, true));
+	/* both raise (or neither), within 1/16: the cheaper OPP, unless by delta only (a
+	 * capacity-misfit search) */
+	{
+		struct gb_cand dear_opp = { .delta = 1000, .cost = 900, .raises = 1 };
+		struct gb_cand cheap_opp = { .delta = 1040, .cost = 700, .raises = 1 };
+
+		CHECK(gb_better_across(0, dear_opp, cheap_opp, true));
+		CHECK(!gb_better_across(0, cheap_opp, dear_opp, true));
+		CHECK(!gb_better_across(0, dear_opp, cheap_opp, false));
+		cheap_opp.delta = 1100;           /* beyond 1/16: the delta decides */
+		CHECK(!gb_better_across(0, dear_opp, cheap_opp, true));
+	}
 }
 
 int main(void)
