@@ -92,7 +92,7 @@ struct gb_task_ctx {
 	u32 vdom;               /* the domain whose clock vtime is counted against */
 	u32 woken;              /* select_cpu did this wake-up's accounting (gb_wake) */
 	s32 qdom;               /* the domain whose gb_dom_queued counts it, or -1 */
-	u32 pad;
+	u32 misfit_work;        /* its demand (gb_task_work) at that move */
 };
 
 struct {
@@ -417,7 +417,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		x = gb_fill_task(p, tc, from);
 		if (x) {
 			/* the misfit hold, kept per task as the simulator keeps it */
-			x->t.floor_cap = gb_misfit_hold(&x->t, tc->misfit_cap);
+			x->t.floor_cap = gb_misfit_hold(&x->t, tc->misfit_cap, tc->misfit_work);
 			if (!x->t.floor_cap)
 				tc->misfit_cap = 0;
 			/* the common case, an idle previous CPU nothing can beat, without the search */
@@ -793,8 +793,10 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	if (to < 0 || to == cpu || !gb_mask_test(p->cpus_ptr, to))
 		return;
 	tc->misfit_to = to;
-	if (dec.reason == GB_REASON_CAPACITY_MISFIT)
+	if (dec.reason == GB_REASON_CAPACITY_MISFIT) {
 		tc->misfit_cap = em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu)));
+		tc->misfit_work = gb_task_work(&x->t);
+	}
 	scx_bpf_task_set_slice(p, 0);
 	gb_stat(GB_STAT_MISFIT);
 	gb_emit(p, tc, cpu, &dec);

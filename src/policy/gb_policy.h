@@ -152,12 +152,13 @@ struct gb_decision {
 };
 
 /*
- * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price),
- * one CPU of pass 2 (gb_consider), one domain of pass 3 (gb_domain_offer), a whole search
- * (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and the host may route each through a function of its own: the BPF
- * scheduler makes them global subprograms, which the verifier checks once each instead of once
- * per path through the caller (bpf/gearbox_place.h).  The step's code is the same either way.
- * A hook returns 0 on success (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or GB_NO_CPU).
+ * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price), one
+ * CPU of pass 2 (gb_consider), one domain of pass 3 (gb_domain_offer), a whole search
+ * (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and the host may route each through a
+ * function of its own: the BPF scheduler makes them global subprograms, which the verifier checks
+ * once each instead of once per path through the caller (bpf/gearbox_place.h).  The step's code is
+ * the same either way.  A hook returns 0 on success (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or
+ * GB_NO_CPU).
  */
 #ifndef GB_HOOK_SCAN
 #define GB_HOOK_SCAN(m, cpus, t, s) (gb_scan_domains(m, cpus, t, s), 0)
@@ -627,7 +628,8 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
  * min_cap excludes CPUs whose capacity is <= min_cap (a capacity-misfit search), and then
  * busy CPUs too: a misfit moved to wait behind another task runs later than where it is, and
  * an idle CPU pulls it straight back (on an overloaded SoC every tick became two migrations;
- * the kernel's misfit balance also targets idle CPUs).  Fills *out; returns out->cpu.  Pass 1 and every CPU of pass 2 go through the GB_HOOK_* steps.
+ * the kernel's misfit balance also targets idle CPUs).  Fills *out; returns out->cpu.  Pass 1
+ * and every CPU of pass 2 go through the GB_HOOK_* steps.
  */
 static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const struct gb_cpu *cpus,
 					       const struct gb_task *t, u32 min_cap, u32 max_cap,
@@ -693,7 +695,8 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	if (have_prev && best != prev && best != GB_NO_CPU && cprev.ok && !min_cap && !max_cap &&
 	    gb_cpu_at(cpus, (u32)prev)->nr_running == 0 &&
 	    !s->pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)].overutilized &&
-	    cprev.delta - cbest.delta <= ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
+	    cprev.delta - cbest.delta <=
+		    ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
 		best = prev;
 		cbest = cprev;
 	}
@@ -787,14 +790,14 @@ static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
 }
 
 /*
- * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous
- * CPU, cheap enough for a host to test before the search.  True when the previous CPU is online, allowed and idle, its domain
- * is not over its tipping point, t has no uclamp_min and no misfit hold, t fits there without
- * raising the domain's OPP, and no domain's cheapest OPP costs less than the one the previous
- * CPU's domain runs at.  Then the previous CPU's price is cost x work, every other candidate's
- * is at least its domain's cheapest cost x work (cost rises with the OPP, gb_domain_min_cost), so
- * nothing is cheaper and the hysteresis keeps the previous CPU.  Fills *out as
- * gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
+ * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous CPU,
+ * cheap enough for a host to test before the search.  True when the previous CPU is online,
+ * allowed and idle, its domain is not over its tipping point, t has no uclamp_min and no misfit
+ * hold, t fits there without raising the domain's OPP, and no domain's cheapest OPP costs less
+ * than the one the previous CPU's domain runs at.  Then the previous CPU's price is cost x work,
+ * every other candidate's is at least its domain's cheapest cost x work (cost rises with the OPP,
+ * gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous CPU.  Fills
+ * *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
  * nothing, the search decides.
  */
 static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
@@ -910,14 +913,21 @@ static __always_inline u32 gb_power_misfit_min_cap(const struct gb_task *t)
  * put straight back at its next wake-up (its util decays while it sleeps, so at wake-up it
  * looks small enough for the CPU it has just left) and every period becomes two migrations.
  * The task stays off CPUs of capacity <= from_cap while its demand (gb_task_work: util_est is
- * the util of its last runs) is above 15/16 of from_cap; the band between 15/16 and
- * gb_capacity_misfit's 31/32 saturation is the hysteresis.  Returns from_cap to keep holding,
- * 0 to release for good: the host stores from_cap per task at a capacity-misfit move and
- * passes this as gb_task.floor_cap at each wake-up.
+ * the util of its last runs) is above 15/16 of from_cap -- the band between 15/16 and
+ * gb_capacity_misfit's 31/32 saturation is the hysteresis -- or more than 1/16 above
+ * from_work, its demand at the move: a task moved for running 16 ms over 80% may be under 15/16
+ * already while its util, lagging a growing demand, still rises (lisa_ramp_up on msm8998: moved
+ * at 393 of 490, put back on little at its next wake-up at 443, a misfit again 18 ms later).
+ * Without the 1/16 a steady task was held too, and gave up savings (docs/sim.md).  Returns
+ * from_cap to keep holding, 0 to release for good: the host stores from_cap and from_work per
+ * task at a capacity-misfit move and passes this as gb_task.floor_cap at each wake-up.
  */
-static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap)
+static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap, u32 from_work)
 {
-	if (from_cap && (u64)gb_task_work(t) * GB_HOLD_DEN > (u64)from_cap * GB_HOLD_NUM)
+	u32 work = gb_task_work(t);
+
+	if (from_cap && ((u64)work * GB_HOLD_DEN > (u64)from_cap * GB_HOLD_NUM ||
+			 (u64)work * 16 > (u64)from_work * 17))
 		return from_cap;
 	return 0;
 }

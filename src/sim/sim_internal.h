@@ -45,6 +45,7 @@ struct sim_task {
 	u64 deadline_us;         /* current activation's end: its reference + period; 0 before one */
 	u64 period_us;           /* of the timer that set deadline_us */
 	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
+	u32 misfit_work;         /* gearbox: its demand (gb_task_work) at that move */
 	/* scheduling class: fair (SCHED_OTHER, by nice) or RT (SCHED_FIFO/RR, by priority) */
 	u32 weight;              /* fair: the load weight of its nice value, 1024 at nice 0 */
 	u64 vruntime;            /* fair: run time x 1024 / weight, in 1/1024 us */

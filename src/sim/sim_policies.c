@@ -23,7 +23,7 @@ static s32 gearbox_select(struct sim *s, struct sim_task *t, bool fork, u32 *rea
 	sim_fill_task(s, t, &gt);
 	if (fork)
 		gt.prev_cpu = GB_NO_CPU;
-	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap);
+	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap, t->misfit_work);
 	if (!gt.floor_cap)
 		t->misfit_cap = 0;
 	gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &d);
@@ -47,8 +47,10 @@ static void gearbox_tick(struct sim *s)
 		to = gb_check_misfit(s->m, s->gcpu, &gt, c, s->now_us - t->woke_us,
 				     s->opt.push_after_us, &s->scratch, &d);
 		if (to >= 0 && to != (s32)c) {
-			if (d.reason == GB_REASON_CAPACITY_MISFIT)
+			if (d.reason == GB_REASON_CAPACITY_MISFIT) {
 				t->misfit_cap = sim_cpu_capacity(s, c);
+				t->misfit_work = gb_task_work(&gt);
+			}
 			sim_migrate(s, t, (u32)to, d.reason, d.energy_delta);
 			t->woke_us = s->now_us;
 			sim_refresh(s);

@@ -459,19 +459,31 @@ static void test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks(void)
 	struct gb_task t;
 	struct gb_decision d;
 
-	/* moved off little (250) as a capacity misfit: while its demand is above 15/16 of 250
-	 * (234) the hold keeps it off little, even though little is cheaper at wake-up */
+	/* moved off little (250) as a capacity misfit at demand 245 (saturating): while its
+	 * demand is above 15/16 of 250 (234) the hold keeps it off little, even though little is
+	 * cheaper at wake-up */
 	reset();
 	t = task(236, 0, 1024, 4);
-	t.floor_cap = gb_misfit_hold(&t, 250);
+	t.floor_cap = gb_misfit_hold(&t, 250, 245);
 	CHECK_EQ_U(t.floor_cap, 250);
 	CHECK(gb_select_cpu(&M, C, &t, &S, &d) >= 4);
 	t.floor_cap = 0;
 	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
 	/* once it has shrunk below 15/16 the hold is released for good */
 	t = task(200, 0, 1024, 4);
-	CHECK_EQ_U(gb_misfit_hold(&t, 250), 0);
-	CHECK_EQ_U(gb_misfit_hold(&t, 0), 0);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250, 245), 0);
+	CHECK_EQ_U(gb_misfit_hold(&t, 0, 0), 0);
+	/* moved at demand 205, below 15/16 (over 80% and running 16 ms without sleeping): it is
+	 * held while its demand is more than 1/16 above that (217.8: its util still lags a
+	 * growing demand), released once it is not (a steady task) */
+	t = task(220, 0, 1024, 4);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250, 205), 250);
+	t = task(218, 0, 1024, 4);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250, 205), 250);
+	t = task(217, 0, 1024, 4);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250, 205), 0);
+	t = task(205, 0, 1024, 4);
+	CHECK_EQ_U(gb_misfit_hold(&t, 250, 205), 0);
 }
 
 static void test_idle_cpu_wins_tie_within_domain(void)

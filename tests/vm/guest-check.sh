@@ -6,13 +6,18 @@
 # failing does.  "-" for none.
 # An optional "--only LIST" after KNOWN-FAILURES runs only those checks (the others are
 # reported as skipped): for a check that hangs a scheduler's guest, until that is fixed.
+# An optional "--attach-timeout S" (after --only, if both) is passed to gearbox check: for a
+# scheduler whose BPF verification alone takes seconds under the emulator.
 label=$1 known=$2; shift 2
-only=
+only= opts=
 if [ "${1:-}" = --only ]; then only=$2; shift 2; fi
+if [ "${1:-}" = --attach-timeout ]; then opts="--attach-timeout $2"; shift 2; fi
 if [ -n "$only" ]; then
-	gearbox-check --sched-log /tmp/sched.log --only "$only" -- "$@" >/tmp/check.out 2>/tmp/check.err
+	# shellcheck disable=SC2086
+	gearbox-check --sched-log /tmp/sched.log $opts --only "$only" -- "$@" >/tmp/check.out 2>/tmp/check.err
 else
-	gearbox-check --sched-log /tmp/sched.log -- "$@" >/tmp/check.out 2>/tmp/check.err
+	# shellcheck disable=SC2086
+	gearbox-check --sched-log /tmp/sched.log $opts -- "$@" >/tmp/check.out 2>/tmp/check.err
 fi
 rc=$?
 # the human output is also the record in the serial log
