@@ -927,7 +927,7 @@ static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap,
 	u32 work = gb_task_work(t);
 
 	if (from_cap && ((u64)work * GB_HOLD_DEN > (u64)from_cap * GB_HOLD_NUM ||
-			 (u64)work * 16 > (u64)from_work * 17))
+			 (u64)work * GB_HOLD_DEN > (u64)from_work * (GB_HOLD_DEN + 1)))
 		return from_cap;
 	return 0;
 }
