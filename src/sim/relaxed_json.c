@@ -26,13 +26,26 @@ struct rj {
 	size_t len, pos;
 	int depth;
 	struct strbuf out;
+	struct relaxed_json_map map;
+	size_t cap_shifts;
+	bool shift_oom;
 	struct gb_err *err;
 };
 
-/* The keys already written in one object, as written (quotes and escapes included). */
+/*
+ * The keys already written in one object, as written (quotes and escapes included), in an
+ * open-addressing hash table: a lookup is O(1) expected, so an object of k keys costs O(k).
+ * Each entry also counts the repeats written for it, so that the next repeat of a key starts
+ * numbering after them.
+ */
+struct keyslot {
+	char *key;
+	unsigned repeats;
+};
+
 struct keyset {
-	char **keys;
-	size_t n, cap;
+	struct keyslot *slots;
+	size_t n, cap;   /* cap: 0 or a power of two, at most half full */
 };
 
 static void sb_add(struct strbuf *b, const char *p, size_t n)
@@ -63,18 +76,53 @@ static void sb_addc(struct strbuf *b, char c)
 	sb_add(b, &c, 1);
 }
 
-static int rj_fail(struct rj *r, const char *reason)
+void relaxed_json_line_col(const char *text, size_t len, size_t pos, size_t *line, size_t *col)
 {
-	size_t line = 1, col = 1, i;
+	size_t i;
 
-	for (i = 0; i < r->pos && i < r->len; i++) {
-		if (r->s[i] == '\n') {
-			line++;
-			col = 1;
+	*line = *col = 1;
+	for (i = 0; i < pos && i < len; i++) {
+		if (text[i] == '\n') {
+			++*line;
+			*col = 1;
 		} else {
-			col++;
+			++*col;
 		}
 	}
+}
+
+size_t relaxed_json_source_pos(const struct relaxed_json_map *map, size_t strict_pos)
+{
+	size_t lo = 0, hi = map ? map->nr_shifts : 0;
+
+	/* the last shift at or before strict_pos */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (map->shifts[mid].out_pos <= strict_pos)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (!lo)
+		return strict_pos;
+	return strict_pos - map->shifts[lo - 1].added;
+}
+
+void relaxed_json_map_free(struct relaxed_json_map *map)
+{
+	if (!map)
+		return;
+	free(map->shifts);
+	map->shifts = NULL;
+	map->nr_shifts = 0;
+}
+
+static int rj_fail(struct rj *r, const char *reason)
+{
+	size_t line, col;
+
+	relaxed_json_line_col(r->s, r->len, r->pos, &line, &col);
 	return gb_err_set(r->err, EINVAL, "line %zu, column %zu: %s", line, col, reason);
 }
 
@@ -88,7 +136,10 @@ static char rj_peek(const struct rj *r, size_t ahead)
 	return r->pos + ahead < r->len ? r->s[r->pos + ahead] : '\0';
 }
 
-/* Copies blanks; replaces comments by the newlines they contain so line numbers survive. */
+/*
+ * Copies blanks; replaces each byte of a comment by a blank, keeping its newlines, so that
+ * lines and columns of the strict text still match the source.
+ */
 static int rj_skip_blank(struct rj *r)
 {
 	while (!rj_eof(r)) {
@@ -98,22 +149,26 @@ static int rj_skip_blank(struct rj *r)
 			sb_addc(&r->out, c);
 			r->pos++;
 		} else if (c == '/' && rj_peek(r, 1) == '/') {
-			while (!rj_eof(r) && r->s[r->pos] != '\n')
+			while (!rj_eof(r) && r->s[r->pos] != '\n') {
+				sb_addc(&r->out, ' ');
 				r->pos++;
+			}
 		} else if (c == '/' && rj_peek(r, 1) == '*') {
-			size_t start = r->pos;
+			size_t start = r->pos, out_start = r->out.len;
 
 			r->pos += 2;
+			sb_add(&r->out, "  ", 2);
 			while (!rj_eof(r) && !(r->s[r->pos] == '*' && rj_peek(r, 1) == '/')) {
-				if (r->s[r->pos] == '\n')
-					sb_addc(&r->out, '\n');
+				sb_addc(&r->out, r->s[r->pos] == '\n' ? '\n' : ' ');
 				r->pos++;
 			}
 			if (rj_eof(r)) {
 				r->pos = start;
+				r->out.len = out_start;
 				return rj_fail(r, "unterminated comment");
 			}
 			r->pos += 2;
+			sb_add(&r->out, "  ", 2);
 		} else {
 			break;
 		}
@@ -155,46 +210,85 @@ static void keyset_free(struct keyset *ks)
 {
 	size_t i;
 
-	for (i = 0; i < ks->n; i++)
-		free(ks->keys[i]);
-	free(ks->keys);
+	for (i = 0; i < ks->cap; i++)
+		free(ks->slots[i].key);
+	free(ks->slots);
 }
 
-static bool keyset_has(const struct keyset *ks, const char *key)
+/* FNV-1a, then a 64-bit finalizer: the table takes the low bits, which FNV alone spreads
+ * poorly for keys that differ only in their last characters ("k1", "k2", ...). */
+static size_t key_hash(const char *key)
 {
-	size_t i;
+	unsigned long long h = 14695981039346656037ull;
 
-	for (i = 0; i < ks->n; i++)
-		if (!strcmp(ks->keys[i], key))
-			return true;
-	return false;
+	for (; *key; key++)
+		h = (h ^ (unsigned char)*key) * 1099511628211ull;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	return (size_t)h;
 }
 
-/* How many keys of the set are repeats of key[0..n): key followed by the escaped mark. */
-static unsigned keyset_repeats(const struct keyset *ks, const char *key, size_t n)
+/* The slot holding key, or the empty slot where it would go (cap > 0). */
+static struct keyslot *keyset_slot(const struct keyset *ks, const char *key)
 {
-	unsigned count = 0;
-	size_t i;
+	size_t i = key_hash(key) & (ks->cap - 1);
 
-	for (i = 0; i < ks->n; i++)
-		if (!strncmp(ks->keys[i], key, n) && !strncmp(ks->keys[i] + n, "\\u001f", 6))
-			count++;
-	return count;
+	while (ks->slots[i].key && strcmp(ks->slots[i].key, key))
+		i = (i + 1) & (ks->cap - 1);
+	return &ks->slots[i];
 }
 
+static struct keyslot *keyset_find(const struct keyset *ks, const char *key)
+{
+	struct keyslot *slot;
+
+	if (!ks->cap)
+		return NULL;
+	slot = keyset_slot(ks, key);
+	return slot->key ? slot : NULL;
+}
+
+/* Adds key (not yet in the set; the set takes it over). */
 static int keyset_add(struct keyset *ks, char *key)
 {
-	if (ks->n == ks->cap) {
-		size_t cap = ks->cap ? ks->cap * 2 : 16;
-		char **nk = realloc(ks->keys, cap * sizeof(*nk));
+	if (2 * (ks->n + 1) > ks->cap) {
+		struct keyset grown = { .cap = ks->cap ? ks->cap * 2 : 16, .n = ks->n };
+		size_t i;
 
-		if (!nk)
+		grown.slots = calloc(grown.cap, sizeof(*grown.slots));
+		if (!grown.slots)
 			return -ENOMEM;
-		ks->keys = nk;
-		ks->cap = cap;
+		for (i = 0; i < ks->cap; i++)
+			if (ks->slots[i].key)
+				*keyset_slot(&grown, ks->slots[i].key) = ks->slots[i];
+		free(ks->slots);
+		*ks = grown;
 	}
-	ks->keys[ks->n++] = key;
+	keyset_slot(ks, key)->key = key;
+	ks->n++;
 	return 0;
+}
+
+/* Records that the output from here on is `more` bytes longer than the input. */
+static void rj_shift(struct rj *r, size_t more)
+{
+	struct relaxed_json_map *m = &r->map;
+	size_t added = (m->nr_shifts ? m->shifts[m->nr_shifts - 1].added : 0) + more;
+
+	if (m->nr_shifts == r->cap_shifts) {
+		size_t cap = r->cap_shifts ? r->cap_shifts * 2 : 64;
+		struct relaxed_json_shift *ns = realloc(m->shifts, cap * sizeof(*ns));
+
+		if (!ns) {
+			r->shift_oom = true;
+			return;
+		}
+		m->shifts = ns;
+		r->cap_shifts = cap;
+	}
+	m->shifts[m->nr_shifts++] = (struct relaxed_json_shift){ .out_pos = r->out.len,
+								 .added = added };
 }
 
 /*
@@ -205,22 +299,24 @@ static int rj_emit_key(struct rj *r, struct keyset *ks, size_t start, size_t end
 {
 	size_t inner = end - start - 2;
 	char *key = malloc(inner + 32);
+	struct keyslot *first;
 	unsigned n;
 
 	if (!key)
 		return -ENOMEM;
 	memcpy(key, r->s + start + 1, inner);
 	key[inner] = '\0';
-	if (keyset_has(ks, key)) {
-		/* Start after the repeats already written, so that a phase of k repeats costs
-		 * O(k^2) comparisons, not O(k^3); the loop only runs again on a collision with a
-		 * key the file itself wrote with the escaped mark. */
-		for (n = keyset_repeats(ks, key, inner) + 1;; n++) {
+	first = keyset_find(ks, key);
+	if (first) {
+		/* Start after the repeats already written; the loop only runs again on a
+		 * collision with a key the file itself wrote with the escaped mark. */
+		for (n = first->repeats + 1;; n++) {
 			/* RELAXED_DUP_MARK written as a JSON escape */
 			snprintf(key + inner, 32, "\\u001f%u", n);
-			if (!keyset_has(ks, key))
+			if (!keyset_find(ks, key))
 				break;
 		}
+		first->repeats = n;
 	}
 	if (keyset_add(ks, key)) {
 		free(key);
@@ -229,6 +325,8 @@ static int rj_emit_key(struct rj *r, struct keyset *ks, size_t start, size_t end
 	sb_addc(&r->out, '"');
 	sb_add(&r->out, key, strlen(key));
 	sb_addc(&r->out, '"');
+	if (first)
+		rj_shift(r, strlen(key) - inner);
 	return 0;
 }
 
@@ -282,7 +380,8 @@ static int rj_object_members(struct rj *r, struct keyset *ks)
 		if (rj_peek(r, 0) != '"')
 			return rj_fail(r, "expected a key in double quotes");
 		if (ks->n >= RELAXED_MAX_KEYS)
-			return rj_fail(r, "too many keys in one object");
+			return rj_fail(r, "more than " RELAXED_STR(RELAXED_MAX_KEYS)
+				       " keys in one object (RELAXED_MAX_KEYS)");
 		ret = rj_string_extent(r, &start);
 		if (!ret)
 			ret = rj_emit_key(r, ks, start, r->pos);
@@ -297,6 +396,7 @@ static int rj_object_members(struct rj *r, struct keyset *ks)
 		sb_addc(&r->out, ':');
 		if (bare) {
 			sb_add(&r->out, "null", 4);
+			rj_shift(r, 5);
 		} else {
 			r->pos++;
 			ret = rj_value(r);
@@ -386,7 +486,7 @@ static int rj_value(struct rj *r)
 }
 
 int relaxed_json_to_strict(const char *text, size_t len, char **out, size_t *out_len,
-			   struct gb_err *err)
+			   struct relaxed_json_map *map, struct gb_err *err)
 {
 	struct rj r = { .s = text, .len = len, .err = err };
 	int ret;
@@ -398,14 +498,18 @@ int relaxed_json_to_strict(const char *text, size_t len, char **out, size_t *out
 		ret = rj_skip_blank(&r);
 	if (!ret && !rj_eof(&r))
 		ret = rj_fail(&r, "unexpected text after the end of the document");
-	if (!ret && r.out.oom)
+	if (!ret && (r.out.oom || (map && r.shift_oom)))
 		ret = gb_err_set(err, ENOMEM, "out of memory");
 	if (ret == -ENOMEM)
 		gb_err_set(err, ENOMEM, "out of memory");
+	if (ret || !map)
+		relaxed_json_map_free(&r.map);
 	if (ret) {
 		free(r.out.p);
 		return ret;
 	}
+	if (map)
+		*map = r.map;
 	*out = r.out.p;
 	*out_len = r.out.len;
 	return 0;

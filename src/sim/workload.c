@@ -438,23 +438,33 @@ int workload_load_string(const char *text, size_t len, const char *name, struct 
 			 struct gb_err *err)
 {
 	struct wl_ctx c = { .file = name, .err = err };
+	struct relaxed_json_map map = { 0 };
 	json_error_t jerr;
 	json_t *root;
 	char *strict;
-	size_t strict_len;
+	size_t strict_len, line, col;
 	int ret;
 
 	memset(w, 0, sizeof(*w));
 	snprintf(w->name, sizeof(w->name), "%s", name);
-	ret = relaxed_json_to_strict(text, len, &strict, &strict_len, err);
+	ret = relaxed_json_to_strict(text, len, &strict, &strict_len, &map, err);
 	if (ret) {
 		gb_err_prefix(err, "%s", name);
 		return ret;
 	}
 	root = json_loadb(strict, strict_len, JSON_REJECT_DUPLICATES, &jerr);
 	free(strict);
-	if (!root)
-		return gb_err_set(err, EINVAL, "%s: line %d: %s", name, jerr.line, jerr.text);
+	if (!root) {
+		/* jansson's position is the byte after the offending token, in the strict text;
+		 * the column is that of its last byte in the file */
+		size_t pos = relaxed_json_source_pos(&map, (size_t)jerr.position);
+
+		relaxed_json_map_free(&map);
+		relaxed_json_line_col(text, len, pos ? pos - 1 : 0, &line, &col);
+		return gb_err_set(err, EINVAL, "%s: line %zu, column %zu: %s", name, line, col,
+				  jerr.text);
+	}
+	relaxed_json_map_free(&map);
 	ret = load_json(&c, root, w);
 	json_decref(root);
 	if (ret)

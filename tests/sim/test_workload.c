@@ -371,7 +371,7 @@ static void test_relaxed_json_rewrites_to_strict_in_order(void)
 	char *out = NULL;
 	size_t len = 0;
 
-	CHECK_EQ_I(relaxed_json_to_strict(text, sizeof(text) - 1, &out, &len, &err), 0);
+	CHECK_EQ_I(relaxed_json_to_strict(text, sizeof(text) - 1, &out, &len, NULL, &err), 0);
 	CHECK_STR_CONTAINS(out, "\"a\":");
 	CHECK_STR_CONTAINS(out, "\"a\\u001f1\":");
 	CHECK_STR_CONTAINS(out, "\"a\\u001f2\":");
@@ -389,7 +389,7 @@ static void test_relaxed_json_errors_give_the_source_line(void)
 	char *out = NULL;
 	size_t len = 0;
 
-	CHECK_EQ_I(relaxed_json_to_strict(text, sizeof(text) - 1, &out, &len, &err), -EINVAL);
+	CHECK_EQ_I(relaxed_json_to_strict(text, sizeof(text) - 1, &out, &len, NULL, &err), -EINVAL);
 	CHECK_STR_CONTAINS(err.msg, "line 5");
 	CHECK_STR_CONTAINS(err.msg, "expected ',' or '}'");
 	CHECK(out == NULL);

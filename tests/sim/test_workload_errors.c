@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "relaxed_json.h"
 #include "tap.h"
 #include "workload.h"
 
@@ -30,7 +31,12 @@ static const struct reject_case cases[] = {
 	{ "unterminated string", "{ \"tasks", -EINVAL, "unterminated string" },
 	{ "unquoted key", "{ tasks: {} }", -EINVAL, "expected a key in double quotes" },
 	{ "text after the document", "{ \"tasks\": {} } x", -EINVAL, "unexpected text after the end" },
-	{ "bad literal", T("\"run\": tru"), -EINVAL, "x.json: line 1:" },
+	{ "bad literal", T("\"run\": tru"), -EINVAL, "x.json: line 1, column 30: invalid token near 'tru'" },
+	/* the column is the file's, after repeated keys (renamed longer) and comments */
+	{ "bad literal after repeats", "{\"tasks\":{\"t\":{\"run\":1,\"run\":1, /* c */ \"run\": tru}}}", -EINVAL,
+	  "x.json: line 1, column 50: invalid token near 'tru'" },
+	{ "bad literal after a bare key", "{\"tasks\":{\"t\":{\n  \"suspend\", \"run\": 1.2.3}}}", -EINVAL,
+	  "x.json: line 2, column 24: '}' expected near '.'" },
 	{ "too deep", "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]", -EINVAL, "nested too deeply" },
 	{ "empty input", "", -EINVAL, "unexpected end of input" },
 	{ "control character in a string", "{ \"ta\tsks\": {} }", -EINVAL, "line 1, column 6: control character in a string" },
@@ -73,7 +79,7 @@ static const struct reject_case cases[] = {
 	{ "deadline without runtime", T("\"policy\": \"SCHED_DEADLINE\", \"run\": 1"), -EINVAL, "SCHED_DEADLINE needs 'dl-runtime' > 0 us" },
 	{ "deadline runtime over period", T("\"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 10, \"dl-period\": 5, \"run\": 1"), -EINVAL, "dl-runtime <= dl-deadline <= dl-period" },
 	{ "priority with deadline policy", T("\"policy\": \"SCHED_DEADLINE\", \"dl-runtime\": 10, \"priority\": 5, \"run\": 1"), -EINVAL, "'priority' has no meaning for SCHED_DEADLINE" },
-	{ "nul in a string", T("\"resume\": \"a\\u0000b\""), -EINVAL, "x.json: line 1: \\u0000 is not allowed" },
+	{ "nul in a string", T("\"resume\": \"a\\u0000b\""), -EINVAL, "x.json: line 1, column 40: \\u0000 is not allowed" },
 	{ "dl parameter without deadline policy", T("\"dl-runtime\": 10, \"run\": 1"), -EINVAL, "need policy SCHED_DEADLINE" },
 	{ "util_max above 1024", T("\"util_max\": 1025, \"run\": 1"), -EINVAL, "'util_max' is 1025, must be in 0..1024" },
 	{ "util_min above util_max", T("\"util_max\": 100, \"util_min\": 200, \"run\": 1"), -EINVAL, "util_min 200 is above util_max 100" },
@@ -267,6 +273,59 @@ static void test_distinct_names_resolve_to_distinct_refs(void)
 	free(s);
 }
 
+/* n tasks "t0".."t<n-1>" of one run event each */
+static char *many_tasks(unsigned n)
+{
+	char *s = malloc(32 + (size_t)n * 32);
+	size_t len;
+	unsigned i;
+
+	if (!s)
+		abort();
+	len = (size_t)sprintf(s, "{ \"tasks\": { ");
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, "%s\"t%u\": {\"run\": 1}", i ? ", " : "", i);
+	sprintf(s + len, " } }");
+	return s;
+}
+
+static void test_ten_thousand_tasks_are_refused_as_tasks_with_the_limit(void)
+{
+	char *s = many_tasks(10000);
+	struct workload w;
+	struct gb_err err;
+
+	CHECK_EQ_I(workload_load_string(s, strlen(s), "x.json", &w, &err), -E2BIG);
+	CHECK_STR_CONTAINS(err.msg, "x.json: more than 1024 tasks (WL_MAX_TASKS)");
+	free(s);
+}
+
+static void test_an_object_of_many_repeated_and_distinct_keys_is_rewritten(void)
+{
+	/* 200000 distinct keys, then 50000 repeats of one: every key kept, repeats numbered in
+	 * order (the parser's key set is a hash table; this is its correctness, not its speed) */
+	unsigned n = 200000, reps = 50000, i;
+	char *s = malloc(32 + (size_t)(n + reps) * 24), *out = NULL;
+	size_t len = 0, out_len = 0;
+	struct gb_err err;
+
+	if (!s)
+		abort();
+	len = (size_t)sprintf(s, "{");
+	for (i = 0; i < n; i++)
+		len += (size_t)sprintf(s + len, "%s\"k%u\": %u", i ? ", " : "", i, i);
+	for (i = 0; i < reps; i++)
+		len += (size_t)sprintf(s + len, ", \"k7\": 1");
+	sprintf(s + len, "}");
+	CHECK_EQ_I(relaxed_json_to_strict(s, strlen(s), &out, &out_len, NULL, &err), 0);
+	CHECK(out && strstr(out, "\"k199999\": 199999"));
+	CHECK(out && strstr(out, "\"k7\\u001f1\": 1"));
+	CHECK(out && strstr(out, "\"k7\\u001f50000\": 1}"));
+	CHECK(out && !strstr(out, "\"k7\\u001f50001\""));
+	free(out);
+	free(s);
+}
+
 int main(void)
 {
 	char name[160];
@@ -280,5 +339,7 @@ int main(void)
 	TAP_RUN(test_total_event_limit_counts_instances);
 	TAP_RUN(test_ref_limit_is_enforced_and_named);
 	TAP_RUN(test_distinct_names_resolve_to_distinct_refs);
+	TAP_RUN(test_ten_thousand_tasks_are_refused_as_tasks_with_the_limit);
+	TAP_RUN(test_an_object_of_many_repeated_and_distinct_keys_is_rewritten);
 	return tap_done();
 }
