@@ -17,7 +17,7 @@ static void usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: gearbox top [--replay TRACE.ndjson [--speed X|max] [--paused]]\n"
-	    "                   [--socket PATH] [--refresh HZ] [--no-color]\n"
+	    "                   [--socket PATH [--record FILE]] [--refresh HZ] [--no-color]\n"
 	    "\n"
 	    "Live view of perf domains, OPPs, power and the scheduler's placement decisions,\n"
 	    "from a gearbox-stream/1 trace (gearbox sim --trace) or scx_gearbox's socket.\n"
@@ -27,13 +27,18 @@ static void usage(FILE *out)
 	    "  --paused        start a replay paused (space steps one sample)\n"
 	    "  --socket PATH   connect to scx_gearbox (default %s); waits and\n"
 	    "                  reconnects when the scheduler is not running or restarts\n"
+	    "  --connect PATH  the same as --socket\n"
+	    "  --record FILE   live: also write every line received to FILE (a new file, or\n"
+	    "                  a FIFO or device written in place; an existing file is never\n"
+	    "                  replaced); --replay FILE shows the session again\n"
 	    "  --refresh HZ    screen refresh rate, 0.5..32 (default 4)\n"
 	    "  --no-color      monochrome even where the terminal has colours (or set NO_COLOR)\n"
 	    "  -h, --help      this help\n"
 	    "\n"
 	    "keys: q quit, p pause, space step, +/- speed (replay) or refresh (live), [ ] "
 	    "refresh,\n"
-	    "      tab/1/2/3 views (Domains, Decisions, Tasks), / filter, esc clear, ? help.\n"
+	    "      tab/1/2/3 views (Domains, Decisions, Tasks), / filter, esc clear, ? help,\n"
+	    "      < > F6 U M D N I: sort the tasks (util, migrations, domain, name; reverse).\n"
 	    "The terminal must be at least 80x24.  See docs/tui.md.\n",
 	    SOURCE_DEFAULT_SOCKET);
 }
@@ -54,6 +59,7 @@ int cmd_top(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 	    {"replay", required_argument, NULL, 'r'},  {"socket", required_argument, NULL, 's'},
+	    {"connect", required_argument, NULL, 's'}, {"record", required_argument, NULL, 'w'},
 	    {"speed", required_argument, NULL, 'S'},   {"paused", no_argument, NULL, 'P'},
 	    {"refresh", required_argument, NULL, 'R'}, {"no-color", no_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
@@ -72,6 +78,9 @@ int cmd_top(int argc, char **argv)
 			break;
 		case 's':
 			o.socket = optarg;
+			break;
+		case 'w':
+			o.record = optarg;
 			break;
 		case 'S':
 			if (!strcmp(optarg, "max"))
@@ -110,6 +119,11 @@ int cmd_top(int argc, char **argv)
 	}
 	if (optind < argc) {
 		fprintf(stderr, "gearbox top: error: unexpected argument '%s'\n", argv[optind]);
+		return GB_EXIT_USAGE;
+	}
+	if (o.record && o.replay) {
+		fprintf(stderr, "gearbox top: error: --record records a live stream; a --replay "
+				"file is already a recording\n");
 		return GB_EXIT_USAGE;
 	}
 	int ret = ui_run(&o, &err);

@@ -32,6 +32,8 @@ struct top_view {
 	bool utf8;
 	double refresh_hz;
 	bool frozen; /* live source paused: screen not updated */
+	enum model_sort sort; /* the task view's order */
+	bool sort_reverse;
 	const struct top_source *src;
 	int64_t now_us;
 };

@@ -42,6 +42,15 @@ void model_set_error(struct top_model *m, uint64_t line_no, const char *msg)
 	m->generation++;
 }
 
+void model_refuse(struct top_model *m, const struct stream_rec *rec, uint64_t line_no,
+		  const char *msg)
+{
+	if (rec && rec->type == STREAM_HELLO && !m->have_hello)
+		snprintf(m->hello_error, sizeof(m->hello_error), "line %llu: %s",
+			 (unsigned long long)line_no, msg);
+	model_set_error(m, line_no, msg);
+}
+
 static int apply_hello(struct top_model *m, const struct stream_hello *h, struct gb_err *err)
 {
 	int cpu_domain[STREAM_MAX_CPUS];
@@ -49,6 +58,7 @@ static int apply_hello(struct top_model *m, const struct stream_hello *h, struct
 
 	if (m->have_hello)
 		return gb_err_set(err, EINVAL, "second hello in one stream, ignored");
+	m->hello_error[0] = '\0';
 	for (int c = 0; c < STREAM_MAX_CPUS; c++)
 		cpu_domain[c] = -1;
 	for (int i = 0; i < h->nr_domains; i++) {
@@ -88,6 +98,15 @@ static int apply_hello(struct top_model *m, const struct stream_hello *h, struct
 	return 0;
 }
 
+/* A record that needs the topology, with no hello applied: say why there is none. */
+static int before_hello(const struct top_model *m, const char *what, struct gb_err *err)
+{
+	if (m->hello_error[0])
+		return gb_err_set(err, EINVAL, "%s ignored: the stream's hello was refused (%s)", what,
+				  m->hello_error);
+	return gb_err_set(err, EINVAL, "%s before hello", what);
+}
+
 static int task_find(struct top_model *m, int pid)
 {
 	for (int i = 0; i < m->nr_tasks; i++)
@@ -99,7 +118,7 @@ static int task_find(struct top_model *m, int pid)
 static int apply_sample(struct top_model *m, const struct stream_sample *s, struct gb_err *err)
 {
 	if (!m->have_hello)
-		return gb_err_set(err, EINVAL, "sample before hello");
+		return before_hello(m, "sample", err);
 	for (int i = 0; i < s->nr_domains; i++)
 		if (s->domains[i].id >= m->topo.nr_domains)
 			return gb_err_set(err, EINVAL, "domains[%d].id %d: no such domain", i,
@@ -161,7 +180,7 @@ static void task_note_decision(struct top_model *m, const struct stream_decision
 static int apply_decision(struct top_model *m, const struct stream_decision *d, struct gb_err *err)
 {
 	if (!m->have_hello)
-		return gb_err_set(err, EINVAL, "decision before hello");
+		return before_hello(m, "decision", err);
 	if (d->from >= m->topo.nr_cpus || d->to >= m->topo.nr_cpus)
 		return gb_err_set(err, EINVAL, "CPU %d: no such CPU",
 				  d->from >= m->topo.nr_cpus ? d->from : d->to);
@@ -227,7 +246,7 @@ int model_ingest_line(struct top_model *m, struct stream_rec *scratch, uint64_t 
 	if (!ret)
 		ret = model_apply(m, scratch, &err);
 	if (ret)
-		model_set_error(m, line_no, err.msg);
+		model_refuse(m, scratch, line_no, err.msg);
 	return ret;
 }
 
@@ -275,8 +294,46 @@ uint64_t model_total_power_uw(const struct top_model *m)
 	return sum;
 }
 
+const char *model_sort_name(enum model_sort key)
+{
+	static const char *const names[SORT_COUNT] = {"UTIL", "MIGR", "DOMAIN", "COMM", "PID"};
+
+	return key < SORT_COUNT ? names[key] : "?";
+}
+
+/* <0 when a sorts before b under key (before the reversal), >0 after, 0 only for one task. */
+static int task_cmp(const struct top_model *m, enum model_sort key, const struct stream_task *a,
+		    const struct stream_task *b)
+{
+	int c = 0;
+
+	switch (key) {
+	case SORT_UTIL:
+		c = (b->util > a->util) - (b->util < a->util);
+		break;
+	case SORT_MIGRATIONS:
+		c = (b->migrations > a->migrations) - (b->migrations < a->migrations);
+		break;
+	case SORT_DOMAIN: {
+		/* tasks on no CPU (-1) sort last */
+		unsigned da = (unsigned)model_cpu_domain(m, a->cpu);
+		unsigned db = (unsigned)model_cpu_domain(m, b->cpu);
+		c = (da > db) - (da < db);
+		break;
+	}
+	case SORT_NAME:
+		c = strcmp(a->comm, b->comm);
+		break;
+	case SORT_PID:
+	case SORT_COUNT:
+		break;
+	}
+	return c ? c : (a->pid > b->pid) - (a->pid < b->pid);
+}
+
 /* Insertion sort: at most MODEL_MAX_TASKS entries, and no context-less qsort callback. */
-int model_tasks_by_util(const struct top_model *m, int *order, int max)
+int model_tasks_sorted(const struct top_model *m, enum model_sort key, bool reverse, int *order,
+		       int max)
 {
 	int n = m->nr_tasks < max ? m->nr_tasks : max;
 
@@ -285,8 +342,8 @@ int model_tasks_by_util(const struct top_model *m, int *order, int max)
 		int j = i;
 
 		while (j > 0) {
-			const struct stream_task *p = &m->tasks[order[j - 1]].t;
-			if (p->util > t->util || (p->util == t->util && p->pid < t->pid))
+			int c = task_cmp(m, key, &m->tasks[order[j - 1]].t, t);
+			if (reverse ? c > 0 : c < 0)
 				break;
 			order[j] = order[j - 1];
 			j--;
@@ -294,4 +351,9 @@ int model_tasks_by_util(const struct top_model *m, int *order, int max)
 		order[j] = i;
 	}
 	return n;
+}
+
+int model_tasks_by_util(const struct top_model *m, int *order, int max)
+{
+	return model_tasks_sorted(m, SORT_UTIL, false, order, max);
 }

@@ -50,6 +50,9 @@ struct top_model {
 	uint64_t nr_records;
 	uint64_t nr_errors;
 	char last_error[MODEL_ERR_LEN]; /* "" when the stream has been clean */
+	/* Why this stream's hello was refused ("" when none was): every record after it is
+	 * refused for that reason, so the error line keeps showing it. */
+	char hello_error[MODEL_ERR_LEN];
 	uint64_t generation;		/* bumped on every change, for redraws */
 };
 
@@ -63,6 +66,13 @@ int model_apply(struct top_model *m, const struct stream_rec *rec, struct gb_err
 
 /* Records "line N: msg" as the current stream error. */
 void model_set_error(struct top_model *m, uint64_t line_no, const char *msg);
+
+/*
+ * model_set_error() for a record that was refused; rec (may be NULL) is what was decoded of it.
+ * A refused hello is remembered, so the records after it say why they cannot be shown.
+ */
+void model_refuse(struct top_model *m, const struct stream_rec *rec, uint64_t line_no,
+		  const char *msg);
 
 /* Decodes and applies one line, recording any error; scratch holds the decoded record. */
 int model_ingest_line(struct top_model *m, struct stream_rec *scratch, uint64_t line_no,
@@ -80,6 +90,19 @@ int model_opp_perf(const struct top_model *m, int d, uint32_t freq_khz);
 
 /* Sum of the domains' power in the latest sample, uW. */
 uint64_t model_total_power_uw(const struct top_model *m);
+
+/* What the task view sorts by; util, migrations: highest first; domain, name, pid: ascending. */
+enum model_sort { SORT_UTIL, SORT_MIGRATIONS, SORT_DOMAIN, SORT_NAME, SORT_PID, SORT_COUNT };
+
+/* The sort key's column title in the task view ("UTIL", "MIGR", ...). */
+const char *model_sort_name(enum model_sort key);
+
+/*
+ * Fills order[] with task indices sorted by key (ties: pid ascending), reversed when reverse
+ * is set; returns the count.
+ */
+int model_tasks_sorted(const struct top_model *m, enum model_sort key, bool reverse, int *order,
+		       int max);
 
 /* Fills order[] with task indices sorted by util, highest first; returns the count. */
 int model_tasks_by_util(const struct top_model *m, int *order, int max);

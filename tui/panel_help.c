@@ -15,6 +15,8 @@ static const char *const help_lines[] = {
     "  tab, 1 2 3    next view / Domains, Decisions, Tasks",
     "  /, F3, F4     filter decisions (task, pid, reason) and tasks",
     "  esc           clear the filter",
+    "  < > F6        tasks: sort by the previous / next column",
+    "  U M D N  I    tasks: sort by util, migrations, domain, name; I reverses",
     "  up down pgup pgdn home   scroll the view",
     "  ?, h, F1      this help (any key closes it)",
     "",

@@ -5,6 +5,7 @@
  * keeps saying so while the screen keeps its last good picture.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "draw.h"
 
@@ -25,11 +26,22 @@ void panel_status_draw(const struct top_view *v, const struct top_model *m, stru
 			draw_fill(y, a.x, a.w, draw_attr(v, C_ERROR));
 			draw_text(y, a.x, a.w, draw_attr(v, C_ERROR), " stream error (%llu): %s",
 				  (unsigned long long)m->nr_errors, m->last_error);
+		} else if (v->src && v->src->record_errno) {
+			draw_fill(y, a.x, a.w, draw_attr(v, C_ERROR));
+			draw_text(y, a.x, a.w, draw_attr(v, C_ERROR),
+				  " recording stopped after %llu lines: %s: %s",
+				  (unsigned long long)v->src->recorded_lines, v->src->record_path,
+				  strerror(v->src->record_errno));
 		} else {
-			draw_text(y, a.x, a.w, draw_attr(v, C_DIM),
-				  " %llu records, refresh %g Hz%s",
-				  (unsigned long long)m->nr_records, v->refresh_hz,
-				  v->filter[0] ? "  (filtered)" : "");
+			int used = draw_text(y, a.x, a.w, draw_attr(v, C_DIM),
+					     " %llu records, refresh %g Hz%s",
+					     (unsigned long long)m->nr_records, v->refresh_hz,
+					     v->filter[0] ? "  (filtered)" : "");
+			if (v->src && v->src->record_fd >= 0)
+				draw_text(y, a.x + used, a.w - used, draw_attr(v, C_DIM),
+					  ", recording %llu lines to %s",
+					  (unsigned long long)v->src->recorded_lines,
+					  v->src->record_path);
 		}
 		y++;
 	}

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * panel_tasks.c - the task view, sorted by util: pid, comm, util (with a bar when there is
- * room), uclamp range, CPU, domain, migrations.  The '/' filter applies to comm and pid.
+ * panel_tasks.c - the task view: pid, comm, util (with a bar when there is room), uclamp range,
+ * CPU, domain, migrations, sorted by the view's key (util by default; '<' '>' and the letter
+ * keys of ui.c change it).  The '/' filter applies to comm and pid.
  */
 #include <stdio.h>
 #include <string.h>
@@ -21,13 +22,15 @@ static bool task_matches(const struct stream_task *t, const char *filter)
 int panel_tasks_draw(const struct top_view *v, const struct top_model *m, struct area a, int scroll)
 {
 	int order[MODEL_MAX_TASKS];
-	int n = model_tasks_by_util(m, order, MODEL_MAX_TASKS), shown = 0, matching = 0;
+	int n = model_tasks_sorted(m, v->sort, v->sort_reverse, order, MODEL_MAX_TASKS);
+	int shown = 0, matching = 0;
 	int bar_w = a.w - 72;
 
 	if (a.h <= 0)
 		return 0;
 	draw_fill(a.y, a.x, a.w, draw_attr(v, C_TITLE));
-	draw_text(a.y, a.x, a.w, draw_attr(v, C_TITLE), " Tasks by util  %d%s%s%s", n,
+	draw_text(a.y, a.x, a.w, draw_attr(v, C_TITLE), " Tasks by %s%s  %d%s%s%s",
+		  model_sort_name(v->sort), v->sort_reverse ? " (reversed)" : "", n,
 		  m->tasks_from_sample ? "" : " (from decisions: the stream has no tasks[])",
 		  v->filter[0] ? "  filter: " : "", v->filter);
 	if (a.h < 2)

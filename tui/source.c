@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -27,6 +29,7 @@ static int source_alloc(struct top_source *s, enum source_kind kind, const char 
 	s->kind = kind;
 	s->path = path;
 	s->fd = -1;
+	s->record_fd = -1;
 	s->rbuf = malloc(SOURCE_RBUF);
 	s->pending = malloc(sizeof(*s->pending));
 	s->scratch = malloc(sizeof(*s->scratch));
@@ -73,8 +76,66 @@ int source_open_socket(struct top_source *s, const char *path, struct gb_err *er
 	return 0;
 }
 
+int source_record(struct top_source *s, const char *path, struct gb_err *err)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+
+	s->record_created = fd >= 0;
+	if (fd < 0 && errno == EEXIST) {
+		if (lstat(path, &st))
+			return gb_err_set(err, errno, "--record %s: %s", path, strerror(errno));
+		if (!S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode))
+			return gb_err_set(err, EEXIST,
+					  "--record %s: the file exists and is not replaced; "
+					  "choose a new name",
+					  path);
+		fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+	}
+	if (fd < 0)
+		return gb_err_set(err, errno, "--record %s: %s", path, strerror(errno));
+	s->record_fd = fd;
+	s->record_path = path;
+	return 0;
+}
+
+static void record_line(struct top_source *s, const char *line, size_t len)
+{
+	struct iovec iov[2] = {{(void *)line, len}, {(void *)"\n", 1}};
+	size_t left = len + 1;
+
+	if (s->record_fd < 0)
+		return;
+	while (left) {
+		ssize_t n = writev(s->record_fd, iov, 2);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			s->record_errno = n < 0 ? errno : EIO;
+			close(s->record_fd);
+			s->record_fd = -1;
+			return;
+		}
+		left -= (size_t)n;
+		for (int i = 0; i < 2 && n > 0; i++) {
+			size_t k = (size_t)n < iov[i].iov_len ? (size_t)n : iov[i].iov_len;
+			iov[i].iov_base = (char *)iov[i].iov_base + k;
+			iov[i].iov_len -= k;
+			n -= (ssize_t)k;
+		}
+	}
+	s->recorded_lines++;
+}
+
 void source_close(struct top_source *s)
 {
+	if (s->record_fd >= 0) {
+		if (close(s->record_fd) && !s->record_errno)
+			s->record_errno = errno;
+		if (s->record_created && !s->recorded_lines && !s->record_errno)
+			unlink(s->record_path); /* this run's own empty file */
+	}
+	s->record_fd = -1;
 	if (s->fd >= 0)
 		close(s->fd);
 	s->fd = -1;
@@ -139,7 +200,7 @@ static void replay_apply_pending(struct top_source *s, struct top_model *m)
 	struct gb_err err = {""};
 
 	if (model_apply(m, s->pending, &err))
-		model_set_error(m, s->lines.line_no, err.msg);
+		model_refuse(m, s->pending, s->lines.line_no, err.msg);
 	s->have_pending = false;
 }
 
@@ -167,11 +228,13 @@ static bool replay_fill(struct top_source *s, struct top_model *m, int64_t now_u
 		if (!len)
 			continue;
 		if (stream_decode(line, len, s->pending, &err)) {
-			model_set_error(m, s->lines.line_no, err.msg);
+			model_refuse(m, s->pending, s->lines.line_no, err.msg);
 			continue;
 		}
 		int64_t t = stream_rec_time_us(s->pending);
 		s->have_pending = true;
+		if (s->pending->type == STREAM_HELLO && m->have_hello)
+			model_new_stream(m); /* a recorded reconnection: the new scheduler's view */
 		if (t < 0) {
 			replay_apply_pending(s, m); /* hello: not timed */
 			continue;
@@ -281,6 +344,7 @@ static void socket_pump(struct top_source *s, struct top_model *m, int64_t now_u
 			m->generation++;
 			return;
 		}
+		record_line(s, line, len);
 		model_ingest_line(m, s->scratch, s->lines.line_no, line, len);
 	}
 }

@@ -51,12 +51,28 @@ struct top_source {
 	int64_t next_retry_us;
 	char status[160]; /* what the source is doing, for the status line */
 	struct stream_rec *scratch;
+
+	/* --record: every line received from the socket, as received (-1: not recording) */
+	int record_fd;
+	const char *record_path;
+	bool record_created; /* the file is this run's own: removed again if nothing was written */
+	uint64_t recorded_lines;
+	int record_errno; /* the write that stopped the recording failed with this, 0: none */
 };
 
 int source_open_replay(struct top_source *s, const char *path, double speed, bool paused,
 		       struct gb_err *err);
 int source_open_socket(struct top_source *s, const char *path, struct gb_err *err);
 void source_close(struct top_source *s);
+
+/*
+ * Records every line the socket delivers into path, as it arrives, so that `--replay path`
+ * shows the session again.  A new path is created (0644, never through a symlink); an
+ * existing FIFO or character device is written in place; an existing file of any other kind
+ * is refused (-EEXIST), never replaced.  A write error stops the recording and says so in the
+ * status line; reading goes on.
+ */
+int source_record(struct top_source *s, const char *path, struct gb_err *err);
 
 /* Reads and applies what is due at now_us (CLOCK_MONOTONIC us), at most a bounded amount. */
 void source_pump(struct top_source *s, struct top_model *m, int64_t now_us);

@@ -360,6 +360,7 @@ int stream_decode(const char *line, size_t len, struct stream_rec *rec, struct g
 	char type[STREAM_NAME_LEN];
 	int ret;
 
+	rec->type = STREAM_OTHER; /* until the type is known: callers look at it on failure */
 	json_t *root = json_loadb(line, len, 0, &jerr);
 	if (!root)
 		return gb_err_set(err, EINVAL, "not JSON: %s (column %d)", jerr.text, jerr.column);

@@ -201,6 +201,14 @@ static void change_speed(struct ui *u, double factor, int64_t now)
 	source_set_speed(&u->src, sp, now);
 }
 
+/* htop's sort keys: they also show the task view, where the order is seen. */
+static void set_sort(struct ui *u, enum model_sort key)
+{
+	u->v.sort = key;
+	u->v.view = VIEW_TASKS;
+	u->v.scroll[VIEW_TASKS] = 0;
+}
+
 static void handle_key(struct ui *u, int ch, int64_t now)
 {
 	bool replay = u->src.kind == SOURCE_REPLAY;
@@ -269,6 +277,31 @@ static void handle_key(struct ui *u, int ch, int64_t now)
 		break;
 	case 27:
 		u->v.filter[0] = '\0';
+		break;
+	case '<':
+	case ',':
+		set_sort(u, (u->v.sort + SORT_COUNT - 1) % SORT_COUNT);
+		break;
+	case '>':
+	case '.':
+	case KEY_F(6):
+		set_sort(u, (u->v.sort + 1) % SORT_COUNT);
+		break;
+	case 'U':
+		set_sort(u, SORT_UTIL);
+		break;
+	case 'M':
+		set_sort(u, SORT_MIGRATIONS);
+		break;
+	case 'D':
+		set_sort(u, SORT_DOMAIN);
+		break;
+	case 'N':
+		set_sort(u, SORT_NAME);
+		break;
+	case 'I':
+		u->v.sort_reverse = !u->v.sort_reverse;
+		u->v.view = VIEW_TASKS;
 		break;
 	case '?':
 	case 'h':
@@ -413,6 +446,10 @@ int ui_run(const struct top_options *o, struct gb_err *err)
 		ret = source_open_socket(&u->src, o->socket, err);
 	if (ret)
 		goto out;
+	if (o->record && (ret = source_record(&u->src, o->record, err))) {
+		source_close(&u->src);
+		goto out;
+	}
 	u->v.src = &u->src;
 
 	quit_signal = 0;

@@ -128,6 +128,28 @@ static void test_records_before_hello_are_errors(void)
 	CHECK(!m->have_sample);
 }
 
+static void test_a_refused_hello_stays_the_reason_on_the_error_line(void)
+{
+	model_init(m);
+	CHECK(feed("{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"nr_cpus\":2,"
+		   "\"domains\":[{\"id\":0,\"cpus\":[0,5],\"capacity\":1024}]}",
+		   1) < 0);
+	CHECK_STR_CONTAINS(m->last_error, "CPU 5 >= nr_cpus 2");
+	CHECK(feed(SAMPLE, 2) < 0);
+	/* the sample's own complaint names the hello's, not just "before hello" */
+	CHECK_STR_CONTAINS(m->last_error, "line 2: sample ignored: the stream's hello was refused");
+	CHECK_STR_CONTAINS(m->last_error, "line 1: domains[0].cpus: CPU 5 >= nr_cpus 2");
+	/* a hello that does not even decode is remembered the same way */
+	model_init(m);
+	CHECK(feed("{\"type\":\"hello\",\"format\":\"gearbox-stream/1\"}", 1) < 0);
+	CHECK(feed(SAMPLE, 2) < 0);
+	CHECK_STR_CONTAINS(m->last_error, "hello was refused (line 1:");
+	/* a good hello afterwards clears it */
+	CHECK_EQ_I(feed(HELLO, 3), 0);
+	CHECK_EQ_I(feed(SAMPLE, 4), 0);
+	CHECK(m->hello_error[0] == '\0');
+}
+
 static void test_unknown_fields_and_record_types_are_ignored(void)
 {
 	fresh();
@@ -252,6 +274,44 @@ static void test_tasks_array_replaces_the_task_table(void)
 	CHECK_EQ_I(m->tasks[1].t.uclamp_min, 512);
 	CHECK_EQ_I(m->tasks[1].t.uclamp_max, 1024); /* default when absent */
 	CHECK_EQ_I(m->tasks[1].t.cpu, -1);
+}
+
+static void test_task_view_sorts_by_each_key_and_reverses(void)
+{
+	int order[8];
+
+	fresh();
+	CHECK_EQ_I(feed("{\"type\":\"sample\",\"t_us\":1,\"domains\":[],\"tasks\":["
+			"{\"pid\":5,\"comm\":\"zed\",\"util\":10,\"cpu\":7,\"migrations\":1},"
+			"{\"pid\":3,\"comm\":\"alpha\",\"util\":900,\"cpu\":4,"
+			"\"migrations\":9},"
+			"{\"pid\":9,\"comm\":\"mid\",\"util\":300,\"cpu\":0,\"migrations\":9},"
+			"{\"pid\":4,\"comm\":\"idle\",\"util\":300}]}",
+			2),
+		   0);
+	CHECK_EQ_I(model_tasks_sorted(m, SORT_UTIL, false, order, 8), 4);
+	/* util high first, ties by pid */
+	CHECK_EQ_I(m->tasks[order[0]].t.pid, 3);
+	CHECK_EQ_I(m->tasks[order[1]].t.pid, 4);
+	CHECK_EQ_I(m->tasks[order[2]].t.pid, 9);
+	CHECK_EQ_I(m->tasks[order[3]].t.pid, 5);
+	model_tasks_sorted(m, SORT_MIGRATIONS, false, order, 8);
+	CHECK_EQ_I(m->tasks[order[0]].t.pid, 3);
+	CHECK_EQ_I(m->tasks[order[1]].t.pid, 9);
+	CHECK_EQ_I(m->tasks[order[3]].t.pid, 4);
+	/* domain ascending (little 0, mid 1, big 2), a task on no CPU last */
+	model_tasks_sorted(m, SORT_DOMAIN, false, order, 8);
+	CHECK_EQ_I(m->tasks[order[0]].t.pid, 9);
+	CHECK_EQ_I(m->tasks[order[1]].t.pid, 3);
+	CHECK_EQ_I(m->tasks[order[2]].t.pid, 5);
+	CHECK_EQ_I(m->tasks[order[3]].t.pid, 4);
+	model_tasks_sorted(m, SORT_NAME, false, order, 8);
+	CHECK_STR_CONTAINS(m->tasks[order[0]].t.comm, "alpha");
+	CHECK_STR_CONTAINS(m->tasks[order[3]].t.comm, "zed");
+	model_tasks_sorted(m, SORT_PID, true, order, 8);
+	CHECK_EQ_I(m->tasks[order[0]].t.pid, 9);
+	CHECK_EQ_I(m->tasks[order[3]].t.pid, 3);
+	CHECK(!strcmp(model_sort_name(SORT_MIGRATIONS), "MIGR"));
 }
 
 /* Feeds s through the splitter in chunks of n bytes; returns lines seen, copies the last. */
@@ -416,6 +476,7 @@ int main(void)
 	TAP_RUN(test_wrongly_typed_field_rejects_the_whole_record);
 	TAP_RUN(test_record_naming_an_unknown_domain_or_cpu_is_refused);
 	TAP_RUN(test_records_before_hello_are_errors);
+	TAP_RUN(test_a_refused_hello_stays_the_reason_on_the_error_line);
 	TAP_RUN(test_unknown_fields_and_record_types_are_ignored);
 	TAP_RUN(test_other_major_format_versions_are_refused);
 	TAP_RUN(test_second_hello_keeps_the_first_topology);
@@ -424,6 +485,7 @@ int main(void)
 	TAP_RUN(test_decision_without_opps_takes_them_from_the_latest_sample);
 	TAP_RUN(test_tasks_without_tasks_array_come_from_decisions);
 	TAP_RUN(test_tasks_array_replaces_the_task_table);
+	TAP_RUN(test_task_view_sorts_by_each_key_and_reverses);
 	TAP_RUN(test_lines_split_across_reads_are_reassembled);
 	TAP_RUN(test_last_line_without_newline_is_reported_truncated);
 	TAP_RUN(test_over_long_line_is_skipped_and_the_next_one_read);

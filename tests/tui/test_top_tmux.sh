@@ -177,6 +177,27 @@ if capture | grep -A1 -E '^ +70 game' | grep -qE '^ +43 render'; then
 else
 	fail task_view_is_sorted_by_util
 fi
+keys N
+if until_text "Tasks by COMM" && capture | grep -A1 -F 'PID COMM' | grep -qE '^ +60 bg-sync'; then
+	pass n_sorts_the_task_view_by_name
+else
+	fail n_sorts_the_task_view_by_name
+fi
+keys I
+if until_text "Tasks by COMM (reversed)" && capture | grep -A1 -F 'PID COMM' | grep -qE '^ +42 ui'
+then
+	pass i_reverses_the_task_order
+else
+	fail i_reverses_the_task_order
+fi
+keys I '>'
+if until_text "Tasks by PID" && capture | grep -A1 -F 'PID COMM' | grep -qE '^ +42 ui'; then
+	pass greater_than_sorts_by_the_next_column
+else
+	fail greater_than_sorts_by_the_next_column
+fi
+keys U
+until_text "Tasks by UTIL" >/dev/null
 keys 1
 until_text "[Domains]" >/dev/null
 
@@ -287,6 +308,18 @@ else
 	fail malformed_lines_are_reported_and_the_rest_is_read
 fi
 
+# A refused hello stays the reason on the error line, not "sample before hello".
+{
+	echo '{"type":"hello","format":"gearbox-stream/1","nr_cpus":2,"domains":[{"id":0,"cpus":[0,5],"capacity":1024}]}'
+	tail -n +2 "$tr"
+} >"$work/badhello.ndjson"
+start 200 30 "$G --replay $work/badhello.ndjson --speed max"
+if until_text "END" && has "hello was refused (line 1: domains[0].cpus: CPU 5 >= nr_cpus 2)"; then
+	pass a_refused_hello_stays_on_the_error_line
+else
+	fail a_refused_hello_stays_on_the_error_line
+fi
+
 # --- a real simulator trace (gearbox sim --trace), when the simulator and its inputs exist ---
 simtr=$work/sim.ndjson
 if $gearbox sim --profile "$top/em-profiles/sm8250.json" --policy gearbox -d 2 --trace "$simtr" \
@@ -390,6 +423,73 @@ keys q
 kill "$server_pid" 2>/dev/null
 wait "$server_pid" 2>/dev/null
 server_pid=
+
+# --- recording a live session, and replaying the recording ------------------------------------
+rec=$work/rec.ndjson
+serve "$ss" "$tr" 30
+start 100 30 "$G --connect $ss --record $rec"
+if until_text "decisions 9" && until_text "recording"; then
+	pass live_record_says_it_is_recording
+else
+	fail live_record_says_it_is_recording
+fi
+for ((i = 0; i < 100; i++)); do cmp -s "$tr" "$rec" && break; sleep 0.1; done
+if cmp -s "$tr" "$rec"; then
+	pass record_writes_every_line_received
+else
+	fail record_writes_every_line_received "$(cmp "$tr" "$rec" 2>&1)"
+fi
+keys q
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+server_pid=
+final_screen() {  # final_screen FILE OUT: the screen at the end of a replay, file name masked
+	start 100 30 "$G --replay $1 --speed max"
+	until_text "END" >/dev/null
+	sleep 0.3
+	capture | sed -e "s|$(basename "$1")|TRACE|g" -e "s/  */ /g" >"$2"
+}
+final_screen "$tr" "$work/screen-a"
+final_screen "$rec" "$work/screen-b"
+a=$(cat "$work/screen-a") b=$(cat "$work/screen-b")
+if [ -n "$a" ] && [ "$a" = "$b" ] && grep -q "decisions 9" <<<"$b"; then
+	pass recording_replays_to_the_same_final_screen
+else
+	fail recording_replays_to_the_same_final_screen "$(diff <(echo "$a") <(echo "$b"))"
+fi
+echo keep >"$work/existing"
+out=$($gearbox top --socket "$ss" --record "$work/existing" 2>&1 </dev/null)
+rc=$?
+if [ $rc = 2 ] && grep -q "existing: the file exists and is not replaced" <<<"$out" &&
+	[ "$(cat "$work/existing")" = keep ]; then
+	pass record_never_replaces_an_existing_file
+else
+	fail record_never_replaces_an_existing_file "rc=$rc $out"
+fi
+out=$($gearbox top --replay "$tr" --record "$work/new.ndjson" 2>&1 </dev/null)
+rc=$?
+if [ $rc = 2 ] && grep -q -- "--record records a live stream" <<<"$out" && [ ! -e "$work/new.ndjson" ]
+then
+	pass record_with_replay_is_a_usage_error
+else
+	fail record_with_replay_is_a_usage_error "rc=$rc $out"
+fi
+mkfifo "$work/fifo"
+timeout 60 cat "$work/fifo" >"$work/from-fifo" &
+cat_pid=$!
+serve "$ss" "$tr" 30
+start 100 30 "$G --connect $ss --record $work/fifo"
+until_text "decisions 9" >/dev/null
+keys q
+wait "$cat_pid"
+kill "$server_pid" 2>/dev/null
+wait "$server_pid" 2>/dev/null
+server_pid=
+if [ -p "$work/fifo" ] && cmp -s "$tr" "$work/from-fifo"; then
+	pass record_into_a_fifo_writes_in_place
+else
+	fail record_into_a_fifo_writes_in_place
+fi
 
 echo "1..$n"
 [ $failed = 0 ]
