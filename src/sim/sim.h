@@ -27,7 +27,8 @@ enum sim_policy_id {
 };
 
 struct sim_options {
-	u64 duration_us;        /* 0: the workload's; required when the workload is unbounded */
+	u64 duration_us;        /* 0: the workload's; without one, until every task has exited
+				 * (refused when a task loops forever) */
 	u64 seed;               /* perturbs the start of each task by up to 1 ms (0: no jitter) */
 	u64 tick_us;            /* scheduler tick, default 4000 (HZ=250) */
 	u64 dvfs_rate_us;       /* minimum time between two OPP changes of a domain, default 500 */
@@ -80,6 +81,9 @@ struct sim_result {
 	u64 decisions;                /* placement decisions taken */
 	u32 nr_tasks;                 /* in tasks[], at most SIM_MAX_REPORT_TASKS */
 	struct sim_task_result tasks[SIM_MAX_REPORT_TASKS];
+	/* the first thing the run had to decide that the workload did not say, "" if none
+	 * (a task whose loop takes no time, stopped); the command prints it as a warning */
+	char warning[256];
 };
 
 /* "gearbox" -> SIM_POLICY_GEARBOX ...; -1 when unknown. */

@@ -226,6 +226,8 @@ int cmd_sim(int argc, char **argv)
 			}
 		}
 		r = sim_run(prof, &w, ids[i], &o, &res[i], &err);
+		if (!r && res[i].warning[0] && (!i || strcmp(res[i].warning, res[i - 1].warning)))
+			fprintf(stderr, "gearbox sim: warning: %s\n", res[i].warning);
 		if (o.trace && fclose(o.trace) && !r)
 			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
 		if (r) {

@@ -684,9 +684,16 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	s->policy = policy;
 	s->ops = sim_policy_ops_of(policy);
 	s->end_us = opt->duration_us ? opt->duration_us : w->global.duration_us;
-	if (!s->end_us)
-		return gb_err_set(err, EINVAL, "%s: the workload runs forever: give --duration",
-				  w->name);
+	if (!s->end_us) {
+		const struct wl_task *forever = workload_forever_task(w);
+
+		if (forever)
+			return gb_err_set(err, EINVAL, "%s: task %s loops forever (loop -1) and the "
+					  "workload has no global duration: give --duration",
+					  w->name, forever->name);
+		s->until_done = true;   /* until the last task exits (sim_prog_finished) */
+		s->end_us = WL_MAX_DURATION_US;
+	}
 	s->pcal = w->global.calibration_cpu >= 0 ? sim_cpu_capacity(s, (u32)w->global.calibration_cpu)
 						 : EM_CAPACITY_SCALE;
 	for (u32 i = 0; i < w->nr_tasks; i++)
@@ -794,6 +801,12 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 		update_frequencies(s);
 		if (s->opt.trace)
 			sim_trace_samples_until(s, at, true);
+		if (s->until_done && (ret = sim_prog_finished(s, err)) != 0) {
+			if (ret < 0)
+				goto out;
+			s->end_us = s->now_us;
+			ret = 0;
+		}
 	}
 	if (s->opt.trace)
 		sim_trace_end(s);

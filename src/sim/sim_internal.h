@@ -106,6 +106,8 @@ struct sim {
 	const struct sim_policy_ops *ops;
 	enum sim_policy_id policy;
 	u64 now_us, end_us;
+	bool until_done;         /* no duration: the run ends when every task has exited */
+	char warning[256];       /* the first warning (sim_result.warning) */
 	u32 pcal;                /* perf of the calibration CPU at its top OPP */
 	u32 nr_tasks;
 	struct sim_task *tasks;
@@ -132,6 +134,9 @@ enum sim_prog {
 };
 
 enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t);
+/* An until-done run: 1 when every task has exited, 0 while one can still go on, -EINVAL
+ * (err set) when the tasks left all wait for each other (rt-app would never end). */
+int sim_prog_finished(const struct sim *s, struct gb_err *err);
 /* a sleeping or blocked task whose event completed continues its program (may need a CPU) */
 void sim_wake(struct sim *s, struct sim_task *t);
 

@@ -6,7 +6,14 @@
  * (suspend, barrier), or nothing more (done).  Events that complete at once (a timer already
  * past, resume, the last arrival at a barrier, yield) are consumed in the same call.
  */
+#include <errno.h>
+#include <stdio.h>
+
 #include "sim_internal.h"
+
+/* Events one task may go through at one instant: a loop of events that all take no time
+ * would otherwise never hand back. */
+#define SIM_PROG_MAX_STEPS (1u << 20)
 
 /* Applies the attributes of a phase iteration's start; false when the task is finished. */
 static bool prog_normalize(struct sim *s, struct sim_task *t)
@@ -67,7 +74,7 @@ static void wake_blocked(struct sim *s, u8 kind, u32 ref)
 
 enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 {
-	for (u32 guard = 0; guard < 1u << 20; guard++) {
+	for (u32 guard = 0; guard < SIM_PROG_MAX_STEPS; guard++) {
 		const struct wl_event *e;
 		u64 *next;
 
@@ -139,5 +146,32 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 		}
 		t->ev++;
 	}
+	if (!s->warning[0])
+		snprintf(s->warning, sizeof(s->warning), "%s: task %s: %u events in a row at t=%llu us "
+			 "took no time (its loop has no run, runtime, sleep or timer of non-zero "
+			 "length): the task was stopped there", s->w->name, t->wt->name,
+			 SIM_PROG_MAX_STEPS, (unsigned long long)s->now_us);
 	return PROG_DONE;
+}
+
+int sim_prog_finished(const struct sim *s, struct gb_err *err)
+{
+	const struct sim_task *waiting = NULL;
+
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		const struct sim_task *t = &s->tasks[i];
+
+		if (t->state == TS_BLOCKED && !waiting)
+			waiting = t;
+		else if (t->state != TS_DONE && t->state != TS_BLOCKED)
+			return 0;
+	}
+	if (!waiting)
+		return 1;
+	return gb_err_set(err, EINVAL, "%s: at t=%llu us every task left waits (task %s on %s '%s') "
+			  "and none can wake it: the workload never ends", s->w->name,
+			  (unsigned long long)s->now_us, waiting->wt->name,
+			  waiting->block_kind == 1 ? "suspend" : "barrier",
+			  waiting->block_kind == 1 ? s->w->queues[waiting->block_ref].name
+						   : s->w->barriers[waiting->block_ref].name);
 }

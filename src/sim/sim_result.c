@@ -61,9 +61,10 @@ static double lat_percentile(const struct sim *s, double q)
 
 void sim_collect_results(const struct sim *s, struct sim_result *res)
 {
-	double dur = (double)s->end_us;
+	double dur = s->end_us ? (double)s->end_us : 1.0;   /* tasks that all ended at t=0 */
 
 	memset(res, 0, sizeof(*res));
+	memcpy(res->warning, s->warning, sizeof(res->warning));
 	res->policy = s->policy;
 	res->duration_us = s->end_us;
 	res->nr_domains = s->m->nr_domains;

@@ -472,6 +472,20 @@ int workload_load_string(const char *text, size_t len, const char *name, struct 
 	return ret;
 }
 
+const struct wl_task *workload_forever_task(const struct workload *w)
+{
+	for (u32 i = 0; i < w->nr_tasks; i++) {
+		const struct wl_task *t = &w->tasks[i];
+
+		if (t->loop == WL_LOOP_FOREVER)
+			return t;
+		for (u32 p = 0; p < t->nr_phases; p++)
+			if (t->phases[p].loop == WL_LOOP_FOREVER)
+				return t;
+	}
+	return NULL;
+}
+
 int workload_load_file(const char *path, struct workload *w, struct gb_err *err)
 {
 	FILE *f = fopen(path, "rb");

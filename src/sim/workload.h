@@ -231,6 +231,13 @@ void workload_free(struct workload *w);
  */
 int workload_check_model(const struct workload *w, const struct em_model *m, struct gb_err *err);
 
+/*
+ * The first task that never exits (its loop, or a loop of one of its phases, is
+ * WL_LOOP_FOREVER), or NULL when every task ends after a finite number of loops.  A workload
+ * without a global duration whose tasks all end runs until the last one has exited.
+ */
+const struct wl_task *workload_forever_task(const struct workload *w);
+
 /* "run", "timer", ...; and "SCHED_OTHER", ... */
 const char *wl_event_type_name(enum wl_event_type type);
 const char *wl_policy_name(enum wl_policy policy);

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_sim_report.c - what a run of the simulator reports about its workload as a whole: a
+ * workload whose tasks all end runs until the last one exits (rt-app's own finite files), and
+ * a loop that takes no time is stopped with a warning.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "tap.h"
+
+static struct em_profile *sm8250;
+static struct gb_err err;
+
+static const char *src_root(void)
+{
+	return getenv("GB_SRC") ? getenv("GB_SRC") : ".";
+}
+
+static int load_fixture(const char *name, struct workload *w)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/tests/sim/workloads/%s", src_root(), name);
+	return workload_load_file(path, w, &err);
+}
+
+static int run_text(const char *json, enum sim_policy_id pol, const struct sim_options *opt,
+		    struct sim_result *res)
+{
+	struct workload w = { 0 };
+	int ret = workload_load_string(json, strlen(json), "test.json", &w, &err);
+
+	if (!ret)
+		ret = sim_run(sm8250, &w, pol, opt, res, &err);
+	workload_free(&w);
+	return ret;
+}
+
+static struct sim_result *res;
+
+/* rt-app's tutorial example3: 12 threads, 10 periods of 30 ms light then 10 heavy, loop 1 */
+static void test_finite_rtapp_file_runs_until_its_last_task_exits(void)
+{
+	struct sim_options opt = { .seed = 1 };
+	struct workload w;
+
+	CHECK_EQ_I(load_fixture("rtapp-example3.json", &w), 0);
+	CHECK_EQ_U(w.global.duration_us, WL_DURATION_UNBOUNDED);
+	CHECK_EQ_I(sim_run(sm8250, &w, SIM_POLICY_GEARBOX, &opt, res, &err), 0);
+	printf("# example3: %llu us, %llu activations, %llu late\n",
+	       (unsigned long long)res->duration_us, (unsigned long long)res->activations,
+	       (unsigned long long)res->late);
+	/* each thread ends at its 20th period, 600 ms after its start (jitter < 1 ms); an
+	 * overrun of the heavy phase (27 ms of CPU7's work per 30 ms) would end it later */
+	CHECK(res->duration_us >= 600000 && res->duration_us < 601000 + 30000 * res->late);
+	CHECK_EQ_U(res->activations, 12 * 20);
+	/* --duration still caps it */
+	opt.duration_us = 300000;
+	CHECK_EQ_I(sim_run(sm8250, &w, SIM_POLICY_GEARBOX, &opt, res, &err), 0);
+	CHECK_EQ_U(res->duration_us, 300000);
+	CHECK(res->activations < 12 * 11);
+	workload_free(&w);
+}
+
+/* cpufreq_governor_efficiency: calibration.json (2 ms run, 2 ms sleep, once) and dvfs.json
+ * (SCHED_FIFO on CPU 1, 10 loops of a 1.2 s timer and 900 ms of work at capacity 1024) */
+static void test_rtapp_calibration_and_dvfs_files_run_to_their_end(void)
+{
+	struct sim_options opt = { .seed = 1 };
+	struct workload w;
+	u64 run_us = 0;
+
+	CHECK_EQ_I(load_fixture("rtapp-calibration.json", &w), 0);
+	CHECK_EQ_I(sim_run(sm8250, &w, SIM_POLICY_MAINLINE, &opt, res, &err), 0);
+	printf("# calibration: %llu us\n", (unsigned long long)res->duration_us);
+	/* the run (on big, faster than CPU0), then 2 ms of sleep, after a start under 1 ms */
+	CHECK(res->duration_us > 2000 && res->duration_us < 5000);
+	workload_free(&w);
+
+	CHECK_EQ_I(load_fixture("rtapp-dvfs.json", &w), 0);
+	CHECK_EQ_I(sim_run(sm8250, &w, SIM_POLICY_GEARBOX, &opt, res, &err), 0);
+	for (u32 d = 0; d < res->nr_domains; d++)
+		run_us += res->tasks[0].run_us[d];
+	printf("# dvfs: %llu us, %llu us running\n", (unsigned long long)res->duration_us,
+	       (unsigned long long)run_us);
+	CHECK_EQ_U(res->activations, 10);
+	/* 10 x 900 ms of capacity-1024 work on a little CPU takes longer than 10 x 900 ms;
+	 * the run ends when that work is done */
+	CHECK(run_us > 10 * 900000ull);
+	CHECK(res->duration_us >= run_us && res->duration_us < run_us + 10 * 1200000ull + 1000);
+	workload_free(&w);
+}
+
+static void test_workload_that_loops_forever_needs_a_duration(void)
+{
+	static const char wl[] =
+		"{\"tasks\":{\"ok\":{\"loop\":2,\"run\":100,\"sleep\":100},"
+		"\"spin\":{\"phases\":{\"a\":{\"loop\":-1,\"run\":100}}}}}";
+	struct sim_options opt = { 0 };
+
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "test.json: task spin-0 loops forever (loop -1) and the "
+			   "workload has no global duration: give --duration");
+	opt.duration_us = 10000;
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), 0);
+}
+
+static void test_tasks_left_waiting_for_each_other_are_an_error(void)
+{
+	/* b waits at the barrier a third time, a has exited after two */
+	static const char wl[] =
+		"{\"tasks\":{\"a\":{\"loop\":2,\"run\":100,\"barrier\":\"x\"},"
+		"\"b\":{\"loop\":3,\"run\":100,\"barrier\":\"x\"}}}";
+	struct sim_options opt = { 0 };
+
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "every task left waits (task b-0 on barrier 'x') and none can "
+			   "wake it");
+}
+
+static void test_a_loop_that_takes_no_time_is_stopped_with_a_warning(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900},"
+		"\"busy\":{\"run\":0,\"yield\":\"\"}}}";
+	static const char fine[] =
+		"{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900}}}";
+	struct sim_options opt = { 0 };
+
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), 0);
+	CHECK_STR_CONTAINS(res->warning, "test.json: task busy-0: 1048576 events in a row at t=0 us "
+			   "took no time");
+	CHECK(res->activations == 0 && res->tasks[0].run_us[0] + res->tasks[0].run_us[1] +
+	      res->tasks[0].run_us[2] > 0);   /* the other task still ran */
+	CHECK_EQ_I(run_text(fine, SIM_POLICY_GEARBOX, &opt, res), 0);
+	CHECK(res->warning[0] == '\0');
+}
+
+int main(void)
+{
+	char path[4096];
+
+	sm8250 = calloc(1, sizeof(*sm8250));
+	res = calloc(1, sizeof(*res));
+	snprintf(path, sizeof(path), "%s/em-profiles/sm8250.json", src_root());
+	if (!sm8250 || !res || em_profile_load_file(path, sm8250, false, NULL, &err)) {
+		printf("Bail out! %s\n", err.msg);
+		return 1;
+	}
+	TAP_RUN(test_finite_rtapp_file_runs_until_its_last_task_exits);
+	TAP_RUN(test_rtapp_calibration_and_dvfs_files_run_to_their_end);
+	TAP_RUN(test_workload_that_loops_forever_needs_a_duration);
+	TAP_RUN(test_tasks_left_waiting_for_each_other_are_an_error);
+	TAP_RUN(test_a_loop_that_takes_no_time_is_stopped_with_a_warning);
+	free(sm8250);
+	free(res);
+	return tap_done();
+}
