@@ -47,6 +47,11 @@ struct sim_task_result {
 	u64 late;                     /* timer events reached after their activation time */
 	u64 missed;                   /* periods that ended without their activation done (below) */
 	u64 migrations;
+	/* work done: running time x the perf of its CPU's OPP at the time (0..1024), so that
+	 * work_perf_us / 1024 is in us at capacity 1024 (a CPU of capacity 1024 at its top OPP) */
+	u64 work_perf_us;
+	bool periodic;                /* has a timer event (else throughput_pct is its figure) */
+	double throughput_pct;        /* work done per us of the run, % of capacity 1024 */
 };
 
 struct sim_domain_result {
@@ -77,6 +82,8 @@ struct sim_result {
 	double wake_lat_p99_us;
 	double overutilized_pct;      /* time any domain was over-utilized (mainline: rd->overutilized) */
 	u64 migrations;
+	double work_s;                /* work done by every task, s at capacity 1024 */
+	double energy_per_work;       /* energy_j / work_s: J per second of capacity-1024 work */
 	u64 misfit_moves;             /* capacity or power misfit migrations */
 	u64 decisions;                /* placement decisions taken */
 	u32 nr_tasks;                 /* in tasks[], at most SIM_MAX_REPORT_TASKS */

@@ -553,6 +553,7 @@ static void advance(struct sim *s, u64 to_us)
 			s->doms[d].energy_puj += (u64)pd->opps[s->doms[d].opp].power_uw * dt;
 			sc->busy_us += dt;
 			t->st.run_us[d] += dt;
+			t->st.work_perf_us += perf * dt;
 			if (!t->rt)
 				t->vruntime += (dt << 20) / t->weight;
 			if (!t->run_end_us)

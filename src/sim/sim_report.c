@@ -15,18 +15,23 @@ void sim_report_table(FILE *out, const struct em_profile *prof, const struct wor
 
 	fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
 		n ? (double)res[0].duration_us / 1e6 : 0.0);
-	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s\n", "policy", "energy_J",
-		"ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr", "misfit");
+	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
+		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr",
+		"misfit", "work_s", "J/work_s");
 	for (unsigned i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 
-		fprintf(out, "%-12s %10.4f %7.3f %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu\n",
+		fprintf(out, "%-12s %10.4f %7.3f %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
+			"%9.4f %9.4f\n",
 			sim_policy_name(r->policy), r->energy_j, r->energy_j / base,
 			(unsigned long long)r->late, (unsigned long long)r->missed,
 			(unsigned long long)r->activations,
 			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
-			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves);
+			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves,
+			r->work_s, r->energy_per_work);
 	}
+	fprintf(out, "\nwork_s: work done, s at capacity 1024 (run time x OPP perf / 1024); "
+		"J/work_s: energy per unit of it\n");
 	fprintf(out, "\nper domain: energy J / average frequency MHz / busy %% / over-utilized %%\n");
 	fprintf(out, "%-12s", "policy");
 	for (u32 d = 0; n && d < res[0].nr_domains; d++)
@@ -59,6 +64,8 @@ static json_t *result_json(const struct sim_result *r, double base)
 	json_object_set_new(o, "wake_latency_p99_us", json_real(r->wake_lat_p99_us));
 	json_object_set_new(o, "overutilized_pct", json_real(r->overutilized_pct));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)r->migrations));
+	json_object_set_new(o, "work_s", json_real(r->work_s));
+	json_object_set_new(o, "energy_j_per_work_s", json_real(r->energy_per_work));
 	json_object_set_new(o, "misfit_moves", json_integer((json_int_t)r->misfit_moves));
 	json_object_set_new(o, "decisions", json_integer((json_int_t)r->decisions));
 	for (u32 d = 0; d < r->nr_domains; d++) {
@@ -86,6 +93,11 @@ static json_t *result_json(const struct sim_result *r, double base)
 		json_object_set_new(jt, "late_activations", json_integer((json_int_t)t->late));
 		json_object_set_new(jt, "missed_periods", json_integer((json_int_t)t->missed));
 		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
+		json_object_set_new(jt, "work_us",
+				    json_real((double)t->work_perf_us / EM_CAPACITY_SCALE));
+		json_object_set_new(jt, "periodic", json_boolean(t->periodic));
+		if (!t->periodic)
+			json_object_set_new(jt, "throughput_pct", json_real(t->throughput_pct));
 		json_array_append_new(tasks, jt);
 	}
 	json_object_set_new(o, "tasks", tasks);

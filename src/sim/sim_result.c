@@ -59,9 +59,19 @@ static double lat_percentile(const struct sim *s, double q)
 	return 0;
 }
 
+static bool has_timer(const struct wl_task *wt)
+{
+	for (u32 p = 0; p < wt->nr_phases; p++)
+		for (u32 e = 0; e < wt->phases[p].nr_events; e++)
+			if (wt->phases[p].events[e].type == WL_EV_TIMER)
+				return true;
+	return false;
+}
+
 void sim_collect_results(const struct sim *s, struct sim_result *res)
 {
 	double dur = s->end_us ? (double)s->end_us : 1.0;   /* tasks that all ended at t=0 */
+	double work_perf_us = 0;
 
 	memset(res, 0, sizeof(*res));
 	memcpy(res->warning, s->warning, sizeof(res->warning));
@@ -87,6 +97,10 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 		struct sim_task_result st = s->tasks[i].st;
 		const struct sim_task *t = &s->tasks[i];
 
+		st.periodic = has_timer(t->wt);
+		st.throughput_pct = 100.0 * (double)st.work_perf_us / EM_CAPACITY_SCALE / dur;
+		work_perf_us += st.work_perf_us;
+
 		/* an activation still running at the end has missed every period it overran */
 		if (t->state != TS_DONE && t->deadline_us && t->deadline_us < s->end_us)
 			st.missed += 1 + (s->end_us - t->deadline_us) / t->period_us;
@@ -96,6 +110,8 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 		if (i < SIM_MAX_REPORT_TASKS)
 			res->tasks[res->nr_tasks++] = st;
 	}
+	res->work_s = work_perf_us / EM_CAPACITY_SCALE / 1e6;
+	res->energy_per_work = res->work_s > 0 ? res->energy_j / res->work_s : 0;
 	res->wakeups = s->wakeups;
 	res->wake_lat_p50_us = lat_percentile(s, 0.50);
 	res->wake_lat_p99_us = lat_percentile(s, 0.99);

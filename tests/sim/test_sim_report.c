@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_sim_report.c - what a run of the simulator reports about its workload as a whole: a
- * workload whose tasks all end runs until the last one exits (rt-app's own finite files), and
- * a loop that takes no time is stopped with a warning.
+ * workload whose tasks all end runs until the last one exits (rt-app's own finite files), a
+ * loop that takes no time is stopped with a warning, and work done (run time x OPP perf)
+ * shows a task put on a slower CPU or starved.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -140,6 +141,71 @@ static void test_a_loop_that_takes_no_time_is_stopped_with_a_warning(void)
 	CHECK(res->warning[0] == '\0');
 }
 
+static double task_work_us(const struct sim_result *r, u32 i)
+{
+	return (double)r->tasks[i].work_perf_us / EM_CAPACITY_SCALE;
+}
+
+/* A build-like hog for 2 s: on a little CPU it does less work than on the big one, and the
+ * report says so (work per task, throughput, the total, energy per unit of work). */
+static void test_a_task_on_a_little_cpu_shows_less_work_done(void)
+{
+	static const char little[] =
+		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[0],\"run\":100000000}}}";
+	static const char big[] =
+		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[7],\"run\":100000000}}}";
+	const struct em_domain *ld = &sm8250->model.domains[sm8250->model.cpu_domain[0]];
+	const struct em_domain *bd = &sm8250->model.domains[sm8250->model.cpu_domain[7]];
+	struct sim_options opt = { 0 };
+	double wl, wb, epw_l;
+
+	CHECK_EQ_I(run_text(little, SIM_POLICY_GEARBOX, &opt, res), 0);
+	wl = task_work_us(res, 0);
+	epw_l = res->energy_per_work;
+	CHECK(!res->tasks[0].periodic);
+	/* busy the whole run at the top OPP (after the governor's ramp): work = time x perf */
+	CHECK(wl <= 2e6 * ld->opps[ld->nr_opps - 1].perf / 1024 + 1);
+	CHECK(wl > 0.9 * 2e6 * ld->opps[ld->nr_opps - 1].perf / 1024);
+	CHECK(res->tasks[0].throughput_pct > 0 && res->tasks[0].throughput_pct * 2e6 / 100 > wl - 1 &&
+	      res->tasks[0].throughput_pct * 2e6 / 100 < wl + 1);
+	CHECK(res->work_s * 1e6 > wl - 1 && res->work_s * 1e6 < wl + 1);
+	CHECK(epw_l > 0 && epw_l * res->work_s > res->energy_j * 0.999 &&
+	      epw_l * res->work_s < res->energy_j * 1.001);
+	CHECK_EQ_I(run_text(big, SIM_POLICY_GEARBOX, &opt, res), 0);
+	wb = task_work_us(res, 0);
+	printf("# work on little %.0f us, on big %.0f us (at capacity 1024)\n", wl, wb);
+	CHECK(wb > 0.9 * 2e6 * bd->opps[bd->nr_opps - 1].perf / 1024);
+	CHECK(wl < wb);
+}
+
+/* An RT hog on the CPU a fair task is pinned to starves it: its work done is about nil, while
+ * its run time alone (it never runs either) says nothing of the work it did not do.  The
+ * policy comparison: a capped hog pushed down to a little CPU by gearbox (power misfit) does
+ * less work in the same time than under performance, and energy per work shows both. */
+static void test_a_starved_task_shows_less_work_done(void)
+{
+	static const char starve[] =
+		"{\"global\":{\"duration\":1},\"tasks\":{"
+		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"cpus\":[7],\"run\":100000000},"
+		"\"build\":{\"cpus\":[7],\"delay\":10000,\"run\":100000000}}}";
+	static const char capped[] =
+		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"util_max\":300,"
+		"\"run\":100000000}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result *perf = calloc(1, sizeof(*perf));
+
+	CHECK_EQ_I(run_text(starve, SIM_POLICY_GEARBOX, &opt, res), 0);
+	CHECK(task_work_us(res, 1) < 1.0);
+	CHECK(task_work_us(res, 0) > 0.9e6);
+	CHECK_EQ_I(run_text(capped, SIM_POLICY_GEARBOX, &opt, res), 0);
+	CHECK_EQ_I(run_text(capped, SIM_POLICY_PERFORMANCE, &opt, perf), 0);
+	printf("# capped hog: gearbox %.3f s of work, %.4f J/work_s; performance %.3f s, %.4f J/work_s\n",
+	       res->work_s, res->energy_per_work, perf->work_s, perf->energy_per_work);
+	CHECK(res->work_s < perf->work_s);
+	CHECK(res->energy_per_work > 0 && perf->energy_per_work > 0);
+	free(perf);
+}
+
 int main(void)
 {
 	char path[4096];
@@ -156,6 +222,8 @@ int main(void)
 	TAP_RUN(test_workload_that_loops_forever_needs_a_duration);
 	TAP_RUN(test_tasks_left_waiting_for_each_other_are_an_error);
 	TAP_RUN(test_a_loop_that_takes_no_time_is_stopped_with_a_warning);
+	TAP_RUN(test_a_task_on_a_little_cpu_shows_less_work_done);
+	TAP_RUN(test_a_starved_task_shows_less_work_done);
 	free(sm8250);
 	free(res);
 	return tap_done();
