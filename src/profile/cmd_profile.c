@@ -15,18 +15,31 @@
 #include "commands.h"
 #include "kernel_em.h"
 #include "linux.h"
+#include "prof_files.h"
 #include "profile.h"
 #include "report.h"
 #include "sim.h"
 
 #define PROG "gearbox profile"
+/* Another profile (or --restore) holds the machine's profile lock: nothing was done. */
+#define PROF_EXIT_BUSY 4
 
 /* Set from signal handlers; the measurement loop stops at the next window and we restore. */
 static volatile sig_atomic_t stop_signal;
+/* The board while its cpufreq is ours, for a fatal signal's handler. */
+static struct prof_linux *volatile board;
 
 static void on_signal(int sig)
 {
 	stop_signal = sig;
+}
+
+/* A fault (or abort) leaves nothing to return to: restore with system calls only, then die of
+ * the signal (SA_RESETHAND made its action the default again; it is delivered on return). */
+static void on_fatal_signal(int sig)
+{
+	prof_linux_restore_now(board);
+	raise(sig);
 }
 
 static void usage(FILE *out)
@@ -327,15 +340,36 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 			     "model (ground truth)", res, err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
 }
 
+/*
+ * Every signal whose default action ends the process is caught.  Those that come from outside
+ * (a terminal, kill, timers, resource limits, a closed pipe, the real-time ones) stop the loop at
+ * its next window; run_linux then restores as after any error.  Faults cannot be returned from
+ * into the loop: their handler restores on the spot and the process dies of them.
+ */
 static void install_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	static const int stop_sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
+		SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+#ifdef SIGPWR
+		SIGPWR,
+#endif
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
+	struct sigaction fa = { .sa_handler = on_fatal_signal, .sa_flags = SA_RESETHAND };
 
-	sigemptyset(&sa.sa_mask);
-	for (unsigned i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaction(sigs[i], &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	sigfillset(&sa.sa_mask);
+	sigfillset(&fa.sa_mask);
+	for (unsigned i = 0; i < sizeof(stop_sigs) / sizeof(stop_sigs[0]); i++)
+		sigaction(stop_sigs[i], &sa, NULL);
+	for (int sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaction(sig, &sa, NULL);
+	for (unsigned i = 0; i < sizeof(fatal_sigs) / sizeof(fatal_sigs[0]); i++)
+		sigaction(fatal_sigs[i], &fa, NULL);
 }
 
 /* --show-kernel-em: the kernel's EM as an em-profile; exit 2 when there is none. */
@@ -353,6 +387,26 @@ static int show_kernel_em(const struct args *a, struct em_profile *prof, struct 
 		fprintf(stderr, "profile: %s: %u perf domains\n", name, prof->model.nr_domains);
 	return em_profile_save(prof, a->output ? a->output : "-", err) < 0 ? GB_EXIT_FAIL :
 									     GB_EXIT_OK;
+}
+
+/* --restore: what a state file recorded, after a crash or SIGKILL. */
+static int restore(const struct args *a, struct gb_err *err)
+{
+	int ret = prof_linux_restore(a->lo.state_path, a->lo.sysfs_cpu, err);
+
+	if (ret == -ENOENT) {
+		if (!a->po.quiet)
+			fprintf(stderr, "profile: nothing to restore (%s does not exist)\n",
+				a->lo.state_path);
+		return GB_EXIT_OK;
+	}
+	if (ret < 0)
+		return ret == -EPERM || ret == -EINVAL || ret == -E2BIG || ret == -ELOOP ?
+			       GB_EXIT_USAGE : GB_EXIT_FAIL;
+	if (!a->po.quiet)
+		fprintf(stderr, "profile: governors and limits restored from %s\n",
+			a->lo.state_path);
+	return GB_EXIT_OK;
 }
 
 static int run_linux(const struct args *a, struct em_profile *ref, struct prof_result *res,
@@ -379,16 +433,18 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		snprintf(no_ref, sizeof(no_ref), "no reference model: no --reference, and no "
 			 "kernel EM (%s)", rerr.msg);
 	}
-	install_signals();
 	ret = prof_linux_open(&a->lo, &lx, err);
 	if (ret < 0)
 		return ret == -ENODEV || ret == -EEXIST || ret == -EACCES || ret == -EROFS ||
 		       ret == -EPERM ? GB_EXIT_USAGE : GB_EXIT_FAIL;
+	board = lx;
 	prof_linux_platform(lx, &pf, &topo);
 	po.stop = &stop_signal;
 	ret = prof_measure(&pf, &topo, &po, res, err);
+	board = NULL;
 	rret = prof_linux_close(lx, &rerr);
-	if (ret == -EINTR)
+	/* a signal also makes a load switch or a meter read fail: say what really happened */
+	if (ret < 0 && stop_signal)
 		gb_err_set(err, EINTR, "interrupted by signal %d%s", (int)stop_signal,
 			   rret < 0 ? "" : "; governors and limits restored");
 	if (rret < 0) {
@@ -406,6 +462,24 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	summary(a, res, false);
 	return write_outputs(a, prof, ref_name ? ref : NULL, ref_name ? ref_name : no_ref, res,
 			     err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
+}
+
+/* The board is profiled (or restored) only under the machine's profile lock. */
+static int locked(const struct args *a, struct em_profile *ref, struct prof_result *res,
+		  struct em_profile *prof, struct gb_err *err)
+{
+	int fd, status, ret = prof_lock_take(prof_lock_path(), &fd, err);
+
+	if (ret == -EBUSY)
+		return PROF_EXIT_BUSY;
+	if (ret < 0)
+		return GB_EXIT_USAGE;
+	if (a->restore)
+		status = restore(a, err);
+	else
+		status = run_linux(a, ref, res, prof, err);
+	prof_lock_release(&fd);
+	return status;
 }
 
 int cmd_profile(int argc, char **argv)
@@ -442,27 +516,13 @@ int cmd_profile(int argc, char **argv)
 	}
 	a.po.progress = a.po.quiet ? NULL : stderr;
 	a.po.progress_tty = isatty(STDERR_FILENO);
-	if (a.restore) {
-		int ret = prof_linux_restore(a.lo.state_path, &err);
-
-		if (ret == -ENOENT) {
-			if (!a.po.quiet)
-				fprintf(stderr, "profile: nothing to restore (%s does not exist)\n",
-					a.lo.state_path);
-		} else if (ret < 0) {
-			status = GB_EXIT_FAIL;
-		} else if (!a.po.quiet) {
-			fprintf(stderr, "profile: governors and limits restored from %s\n",
-				a.lo.state_path);
-		}
-		goto out;
-	}
+	install_signals();
 	if (a.show_kernel_em)
 		status = show_kernel_em(&a, ref, &err);
-	else if (a.sim)
+	else if (a.sim && !a.restore)
 		status = run_sim(&a, ref, res, prof, &err);
 	else
-		status = run_linux(&a, ref, res, prof, &err);
+		status = locked(&a, ref, res, prof, &err);
 out:
 	if (status != GB_EXIT_OK)
 		gb_report_error(PROG, &err);

@@ -200,6 +200,12 @@ void prof_linux_platform(struct prof_linux *lx, struct prof_platform *pf,
 	*topo = lx->topo;
 }
 
+void prof_linux_restore_now(const struct prof_linux *lx)
+{
+	if (lx)
+		lx_cpufreq_restore_now(&lx->cf);
+}
+
 int prof_linux_close(struct prof_linux *lx, struct gb_err *err)
 {
 	int ret;

@@ -17,7 +17,7 @@
  *   temperature hwmon temperature channels through libsensors (thermal guard, provenance)
  *
  * Restoring.  Before the first write, every file that will be written is recorded with its
- * value in a state file (fsync'ed).  prof_linux_close() writes them back and removes the file;
+ * value in a state file (fsync'ed, a private file of prof_files.h).  prof_linux_close() writes them back and removes the file;
  * `gearbox profile --restore` does the same from the file after a crash or SIGKILL.
  */
 #ifndef GEARBOX_PROF_LINUX_H
@@ -77,11 +77,17 @@ struct prof_linux;
 int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, struct gb_err *err);
 void prof_linux_platform(struct prof_linux *lx, struct prof_platform *pf,
 			 struct prof_topology *topo);
+/* prof_linux_restore_now - restores governors and limits with system calls only: for a signal
+ * handler of a fatal signal (SIGSEGV, SIGABRT, ...) before the process dies of it. */
+void prof_linux_restore_now(const struct prof_linux *lx);
 /* prof_linux_close - restores governors and limits, stops the load, frees; NULL is fine. */
 int prof_linux_close(struct prof_linux *lx, struct gb_err *err);
 
-/* prof_linux_restore - writes back what a state file recorded, then removes it.  -ENOENT
- * when there is no state file (nothing to restore). */
-int prof_linux_restore(const char *state_path, struct gb_err *err);
+/* prof_linux_restore - writes back what a state file recorded, then removes it.  Only
+ * sysfs_cpu/cpufreq/policyN/{scaling_governor,scaling_min_freq,scaling_max_freq,
+ * scaling_setspeed} are written, with governor names or kHz values: a file naming anything else
+ * is refused (-EPERM) before anything is written.  -ENOENT when there is no state file (nothing
+ * to restore).  The caller holds the profile lock (prof_files.h). */
+int prof_linux_restore(const char *state_path, const char *sysfs_cpu, struct gb_err *err);
 
 #endif

@@ -20,6 +20,7 @@
 #include "cpulist.h"
 #include "em_import.h"
 #include "linux_impl.h"
+#include "prof_files.h"
 
 #define STATE_MAGIC "gearbox-profile-state/1"
 
@@ -43,7 +44,7 @@ int lx_read_str(const char *path, char *buf, size_t len)
 /* One write of "s\n", as `echo s > path` does: sysfs takes a value per write. */
 int lx_write_str(const char *path, const char *s)
 {
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
 	char buf[256];
 	ssize_t n;
 	int e, len;
@@ -210,52 +211,34 @@ static int save_file(struct lx_cpufreq *cf, const char *dir, const char *file, s
 	return 0;
 }
 
-static int mkdirs(const char *path)
-{
-	char tmp[LX_PATH];
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = 0;
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -errno;
-		*p = '/';
-	}
-	return 0;
-}
-
 static int write_state(const struct lx_cpufreq *cf, struct gb_err *err)
 {
-	char tmp[LX_PATH + 8];
-	FILE *f;
-	int ok;
+	size_t cap = 64 + (size_t)cf->nr_saved * (LX_PATH + 130), len;
+	char *buf = malloc(cap);
+	int ret;
 
-	if (mkdirs(cf->state_path) < 0)
-		return gb_err_set(err, errno, "%s: cannot create its directory: %s", cf->state_path,
-				  strerror(errno));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", cf->state_path);
-	f = fopen(tmp, "w");
-	if (!f)
-		return gb_err_set(err, errno, "%s: %s", tmp, strerror(errno));
-	fprintf(f, "%s\n", STATE_MAGIC);
+	if (!buf)
+		return gb_err_set(err, ENOMEM, "out of memory");
+	len = (size_t)snprintf(buf, cap, "%s\n", STATE_MAGIC);
 	for (u32 i = 0; i < cf->nr_saved; i++)
-		fprintf(f, "%s\t%s\n", cf->saved[i].path, cf->saved[i].value);
-	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
-	if (fclose(f) != 0 || !ok || rename(tmp, cf->state_path) < 0) {
-		unlink(tmp);
-		return gb_err_set(err, EIO, "%s: cannot write the state file", cf->state_path);
-	}
-	return 0;
+		len += (size_t)snprintf(buf + len, cap - len, "%s\t%s\n", cf->saved[i].path,
+					cf->saved[i].value);
+	ret = prof_private_write(cf->state_path, buf, len, err);
+	free(buf);
+	if (ret < 0)
+		gb_err_prefix(err, "the state file");
+	return ret;
 }
 
 int lx_cpufreq_take(struct lx_cpufreq *cf, const char *state_path, struct gb_err *err)
 {
 	char path[LX_PATH + 64];
+	struct stat st;
 	int ret;
 
-	if (access(state_path, F_OK) == 0)
+	/* the caller holds the profile lock: nothing can create the file between this check and
+	 * the rename that writes it */
+	if (lstat(state_path, &st) == 0)
 		return gb_err_set(err, EEXIST, "%s exists: a previous profile did not finish; run "
 				  "'gearbox profile --restore' first", state_path);
 	snprintf(cf->state_path, sizeof(cf->state_path), "%s", state_path);
@@ -369,43 +352,135 @@ int lx_cpufreq_restore(struct lx_cpufreq *cf, struct gb_err *err)
 	return 0;
 }
 
-int prof_linux_restore(const char *state_path, struct gb_err *err)
+/* Writes s, then a newline, with nothing but system calls. */
+static bool write_raw(const char *path, const char *s)
 {
-	struct lx_cpufreq *cf = calloc(1, sizeof(*cf));
-	char line[LX_PATH + 160];
-	FILE *f;
-	int ret = 0;
+	char buf[sizeof(((struct lx_saved *)0)->value) + 1];
+	size_t n = strlen(s);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_NOFOLLOW | O_CLOEXEC);
+	bool ok;
 
-	if (!cf)
-		return gb_err_set(err, ENOMEM, "out of memory");
-	f = fopen(state_path, "r");
-	if (!f) {
-		ret = gb_err_set(err, errno, "%s: %s", state_path, strerror(errno));
-		free(cf);
-		return ret;
-	}
-	if (!fgets(line, sizeof(line), f) || strncmp(line, STATE_MAGIC, strlen(STATE_MAGIC))) {
-		ret = gb_err_set(err, EINVAL, "%s: not a gearbox profile state file", state_path);
-		goto out;
-	}
-	while (fgets(line, sizeof(line), f) && cf->nr_saved < LX_MAX_SAVED) {
-		struct lx_saved *s = &cf->saved[cf->nr_saved];
-		char *tab = strchr(line, '\t'), *nl = strchr(line, '\n');
+	if (fd < 0)
+		return false;
+	memcpy(buf, s, n);
+	buf[n] = '\n';
+	ok = write(fd, buf, n + 1) == (ssize_t)(n + 1);
+	return close(fd) == 0 && ok;
+}
 
-		if (!tab)
+void lx_cpufreq_restore_now(const struct lx_cpufreq *cf)
+{
+	bool all = false;
+
+	/* as lx_cpufreq_restore: a limit refused on the first pass is taken on the second */
+	for (int pass = 0; pass < 2 && !all; pass++) {
+		all = true;
+		for (u32 i = 0; i < cf->nr_saved; i++)
+			if (!pass || is_limit(cf->saved[i].path))
+				all &= write_raw(cf->saved[i].path, cf->saved[i].value);
+	}
+	if (all && cf->state_written)
+		unlink(cf->state_path);
+}
+
+/* The files a state file may name: cpufreq policy attributes, nothing else. */
+static const char *const restorable[] = {
+	"scaling_governor", "scaling_min_freq", "scaling_max_freq", "scaling_setspeed",
+};
+
+/*
+ * A saved entry is restored only if its path is SYSFS_CPU/cpufreq/policyN/ATTR with ATTR one of
+ * restorable[], and its value a governor name or a frequency in kHz: a state file that names
+ * anything else (edited, planted, corrupted) is refused as a whole.  NULL when valid, else why.
+ */
+static const char *bad_entry(const char *sysfs_cpu, const struct lx_saved *s)
+{
+	char prefix[LX_PATH];
+	const char *p, *attr;
+	size_t n;
+
+	n = (size_t)snprintf(prefix, sizeof(prefix), "%s/cpufreq/policy", sysfs_cpu);
+	if (strncmp(s->path, prefix, n))
+		return "not under the cpufreq policy directories";
+	p = s->path + n;
+	n = strspn(p, "0123456789");
+	if (n == 0 || n > 4 || p[n] != '/')
+		return "not under the cpufreq policy directories";
+	attr = p + n + 1;
+	for (size_t i = 0; i < sizeof(restorable) / sizeof(restorable[0]); i++) {
+		if (strcmp(attr, restorable[i]))
 			continue;
-		if (nl)
-			*nl = 0;
+		if (i == 0) {
+			n = strspn(s->value, "abcdefghijklmnopqrstuvwxyz0123456789_-");
+			return n && n < 32 && !s->value[n] ? NULL : "not a governor name";
+		}
+		n = strspn(s->value, "0123456789");
+		return n && n <= 10 && !s->value[n] ? NULL : "not a frequency in kHz";
+	}
+	return "not a cpufreq attribute the profiler changes (scaling_governor, "
+	       "scaling_min_freq, scaling_max_freq, scaling_setspeed)";
+}
+
+/* Parses a state file's text into cf->saved; every line is checked before anything is
+ * written. */
+static int parse_state(const char *state_path, const char *sysfs_cpu, char *text,
+		       struct lx_cpufreq *cf, struct gb_err *err)
+{
+	char *save = NULL, *line = strtok_r(text, "\n", &save);
+	u32 lineno = 1;
+
+	if (!line || strcmp(line, STATE_MAGIC))
+		return gb_err_set(err, EINVAL, "%s: not a gearbox profile state file (line 1 is not "
+				  "\"%s\")", state_path, STATE_MAGIC);
+	while ((line = strtok_r(NULL, "\n", &save))) {
+		struct lx_saved *s = &cf->saved[cf->nr_saved];
+		char *tab = strchr(line, '\t');
+		const char *why;
+
+		lineno++;
+		if (cf->nr_saved >= LX_MAX_SAVED)
+			return gb_err_set(err, E2BIG, "%s: line %u: more than %d entries", state_path,
+					  lineno, LX_MAX_SAVED);
+		if (!tab || (size_t)(tab - line) >= sizeof(s->path) ||
+		    strlen(tab + 1) >= sizeof(s->value))
+			return gb_err_set(err, EINVAL, "%s: line %u: expected PATH<tab>VALUE",
+					  state_path, lineno);
 		*tab = 0;
 		snprintf(s->path, sizeof(s->path), "%s", line);
 		snprintf(s->value, sizeof(s->value), "%s", tab + 1);
+		why = bad_entry(sysfs_cpu, s);
+		if (why)
+			return gb_err_set(err, EPERM, "%s: line %u: '%.200s' = '%.40s': %s; refused, "
+					  "nothing restored", state_path, lineno, s->path, s->value,
+					  why);
 		cf->nr_saved++;
 	}
-	snprintf(cf->state_path, sizeof(cf->state_path), "%s", state_path);
-	cf->state_written = true;
-	ret = lx_cpufreq_restore(cf, err);
-out:
-	fclose(f);
+	return 0;
+}
+
+int prof_linux_restore(const char *state_path, const char *sysfs_cpu, struct gb_err *err)
+{
+	size_t cap = 64 + LX_MAX_SAVED * (LX_PATH + 130);
+	struct lx_cpufreq *cf = calloc(1, sizeof(*cf));
+	char *text = malloc(cap);
+	int ret;
+
+	if (!cf || !text) {
+		free(cf);
+		free(text);
+		return gb_err_set(err, ENOMEM, "out of memory");
+	}
+	ret = prof_private_read(state_path, text, cap, err);
+	if (ret == -ENOENT)
+		gb_err_set(err, ENOENT, "%s: %s", state_path, strerror(ENOENT));
+	if (ret == 0)
+		ret = parse_state(state_path, sysfs_cpu, text, cf, err);
+	if (ret == 0) {
+		snprintf(cf->state_path, sizeof(cf->state_path), "%s", state_path);
+		cf->state_written = true;
+		ret = lx_cpufreq_restore(cf, err);
+	}
+	free(text);
 	free(cf);
 	return ret;
 }

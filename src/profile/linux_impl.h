@@ -44,6 +44,9 @@ int lx_cpufreq_set(struct lx_cpufreq *cf, u32 d, u32 freq_khz, struct gb_err *er
 int lx_cpufreq_cur_khz(const struct lx_cpufreq *cf, u32 d, u32 *khz);
 /* Writes the saved values back and removes the state file. */
 int lx_cpufreq_restore(struct lx_cpufreq *cf, struct gb_err *err);
+/* The same with system calls only (no stdio, no allocation, no error text): for a signal
+ * handler when the process is about to die.  The state file stays if a write failed. */
+void lx_cpufreq_restore_now(const struct lx_cpufreq *cf);
 
 int lx_read_str(const char *path, char *buf, size_t len);
 int lx_write_str(const char *path, const char *s);

@@ -28,12 +28,15 @@ if [ "${GB_FAKE_INSIDE:-}" != 1 ]; then
 fi
 
 WORK=$(mktemp -d /tmp/gb-profile-fake.XXXXXX)
+# the machine's profile lock, private to this test (in a directory the profiler creates)
+export GEARBOX_PROFILE_LOCK=$WORK/run/profile.lock
 CPU=/sys/devices/system/cpu
 CF=$CPU/cpufreq
 STATE=$WORK/state
 BOARD_PID=
 PROFILE_PID=
-trap 'kill $BOARD_PID $PROFILE_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
+PROFILE2_PID=
+trap 'kill $BOARD_PID $PROFILE_PID $PROFILE2_PID 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"' EXIT
 
 # A 2-CPU board: policy0 (CPU 0) offers the userspace governor, policy1 (CPU 1) does not,
 # so that both setspeed and min=max pinning run.  "pair": one policy of both CPUs (related_cpus
@@ -293,6 +296,123 @@ check load_dies_with_the_profiler '[ $rc = 0 ]'
 "$GEARBOX" profile --restore --state $STATE 2>$WORK/err
 rc=$?
 check restore_after_sigkill_brings_every_file_back '[ $rc = 0 -a "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+[ "$before" = "$(snapshot)" ] || diff <(echo "$before") <(snapshot) | sed 's/^/# /'
+
+# --- the machine's profile lock ----------------------------------------------------------
+# A second profile, with another --state or the same one, and --restore, all find the lock
+# taken while a profile runs: exit 4 naming the holder's pid, nothing touched.
+start_long_profile() { # STATE
+	"$GEARBOX" profile $FAST --state "$1" --opp-cap 30 --target 0.01 --verify cur-freq -q \
+		-o $WORK/x.json 2>$WORK/err &
+	PROFILE_PID=$!
+	wait_for "grep -q userspace $CF/policy0/scaling_governor"
+}
+start_long_profile $STATE
+during=$(snapshot)
+"$GEARBOX" profile $FAST --state $WORK/state2 -q -o $WORK/y.json 2>$WORK/err2
+rc=$?
+check second_profile_with_another_state_exits_4_naming_the_holder \
+	'[ $rc = 4 ] && grep -q "another profile (pid $PROFILE_PID) holds the lock $GEARBOX_PROFILE_LOCK" $WORK/err2 && [ ! -e $WORK/state2 -a ! -e $WORK/y.json ]'
+[ $rc = 4 ] || sed 's/^/# /' $WORK/err2
+"$GEARBOX" profile $FAST -q -o $WORK/y.json 2>$WORK/err2
+rc=$?
+check second_profile_with_the_same_state_exits_4 '[ $rc = 4 ] && grep -q "pid $PROFILE_PID" $WORK/err2'
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err2
+rc=$?
+check restore_while_a_profile_runs_exits_4_and_restores_nothing \
+	'[ $rc = 4 ] && grep -q "pid $PROFILE_PID" $WORK/err2 && [ -e $STATE ] && grep -q userspace $CF/policy0/scaling_governor'
+check lock_directory_is_created_private '[ "$(stat -c %a $WORK/run)" = 700 ]'
+kill -TERM $PROFILE_PID
+wait $PROFILE_PID
+rc=$?
+PROFILE_PID=
+check first_profile_still_restores_after_the_refused_ones '[ $rc = 1 -a "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+# Two profiles started together with the same --state: exactly one runs.
+for try in 1 2 3; do
+	"$GEARBOX" profile $FAST --opp-cap 1 --verify cur-freq --perf-clock wall -q -o $WORK/a.json 2>$WORK/err-a &
+	PROFILE_PID=$!
+	"$GEARBOX" profile $FAST --opp-cap 1 --verify cur-freq --perf-clock wall -q -o $WORK/b.json 2>$WORK/err-b &
+	PROFILE2_PID=$!
+	wait $PROFILE_PID; rc_a=$?
+	wait $PROFILE2_PID; rc_b=$?
+	PROFILE_PID= PROFILE2_PID=
+	echo "# try $try: exit $rc_a and $rc_b"
+	[ "$rc_a$rc_b" = 04 -o "$rc_a$rc_b" = 40 ] || { sed 's/^/# a: /' $WORK/err-a; sed 's/^/# b: /' $WORK/err-b; break; }
+done
+check two_profiles_started_together_one_runs_one_exits_4 \
+	'[ "$rc_a$rc_b" = 04 -o "$rc_a$rc_b" = 40 ] && [ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+
+# --- the state file ------------------------------------------------------------------------
+# Symlinks planted where the old fixed temporary name was, and beside the state file: the
+# state is written through none of them.
+echo precious >$WORK/victim
+ln -s $WORK/victim $STATE.tmp
+start_long_profile $STATE
+kill -TERM $PROFILE_PID
+wait $PROFILE_PID
+PROFILE_PID=
+check state_file_is_not_written_through_a_planted_symlink \
+	'[ "$(cat $WORK/victim)" = precious ] && [ -L $STATE.tmp ] && [ "$before" = "$(snapshot)" ]'
+rm -f $STATE.tmp
+# a state directory others can write to is refused before anything is touched
+mkdir -m 777 $WORK/open
+"$GEARBOX" profile $FAST --state $WORK/open/state -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check state_in_a_directory_others_can_write_exits_2 \
+	'[ $rc = 2 ] && grep -q "$WORK/open: the directory must belong to uid 0 and be writable by nobody else" $WORK/err && [ "$before" = "$(snapshot)" -a ! -e $WORK/open/state ]'
+[ $rc = 2 ] || sed 's/^/# /' $WORK/err
+# --restore writes only cpufreq policy attributes: a file naming anything else is refused as
+# a whole, before anything is written (the valid first line included).
+printf 'gearbox-profile-state/1\n%s\t%s\n%s\t%s\n' $CF/policy0/scaling_governor performance \
+	$WORK/victim pwned >$STATE
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_refuses_a_path_outside_cpufreq_and_writes_nothing \
+	'[ $rc = 2 ] && grep -q "$STATE: line 3: .$WORK/victim. = .pwned.: not under the cpufreq policy directories; refused, nothing restored" $WORK/err && [ "$(cat $WORK/victim)" = precious ] && [ "$before" = "$(snapshot)" -a -e $STATE ]'
+[ $rc = 2 ] || sed 's/^/# /' $WORK/err
+printf 'gearbox-profile-state/1\n%s\t%s\n' $CF/policy0/../../online 0 >$STATE
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_refuses_a_path_escaping_the_policy_directory '[ $rc = 2 ] && grep -q "refused" $WORK/err && [ "$before" = "$(snapshot)" ]'
+printf 'gearbox-profile-state/1\n%s\t%s\n' $CF/policy0/cpuinfo_max_freq 1 >$STATE
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_refuses_a_cpufreq_attribute_it_never_changes '[ $rc = 2 ] && grep -q "not a cpufreq attribute the profiler changes" $WORK/err && [ "$before" = "$(snapshot)" ]'
+printf 'gearbox-profile-state/1\n%s\t%s\n' $CF/policy0/scaling_max_freq '1000000 x' >$STATE
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_refuses_a_value_that_is_not_a_frequency '[ $rc = 2 ] && grep -q "not a frequency in kHz" $WORK/err && [ "$before" = "$(snapshot)" ]'
+rm -f $STATE
+printf 'gearbox-profile-state/1\n%s\t%s\n' $CF/policy0/scaling_governor performance >$WORK/planted
+ln -s $WORK/planted $STATE
+"$GEARBOX" profile --restore --state $STATE 2>$WORK/err
+rc=$?
+check restore_refuses_a_state_file_that_is_a_symlink '[ $rc = 2 ] && grep -q "a symlink: refused" $WORK/err && [ "$before" = "$(snapshot)" ]'
+[ $rc = 2 ] || sed 's/^/# /' $WORK/err
+rm -f $STATE
+
+# --- every signal whose default action ends the process restores cpufreq ------------------
+for sig in QUIT USR1 USR2 ALRM PIPE XCPU VTALRM RTMIN; do
+	start_long_profile $STATE
+	sleep 0.2
+	kill -$sig $PROFILE_PID
+	wait $PROFILE_PID
+	rc=$?
+	PROFILE_PID=
+	check sig${sig}_stops_the_profile_and_restores \
+		'[ $rc = 1 ] && grep -q "interrupted by signal $(kill -l $sig 2>/dev/null || echo x); governors and limits restored" $WORK/err && [ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+	[ "$before" = "$(snapshot)" ] || diff <(echo "$before") <(snapshot) | sed 's/^/# /'
+	[ $rc = 1 ] || sed 's/^/# /' $WORK/err
+done
+# a fault (here SIGABRT; SIGSEGV, SIGBUS, ... alike) restores from its handler, then the
+# process dies of it
+start_long_profile $STATE
+sleep 0.2
+kill -ABRT $PROFILE_PID
+wait $PROFILE_PID
+rc=$?
+PROFILE_PID=
+check sigabrt_restores_then_dies_of_the_signal '[ $rc = 134 ] && [ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
 [ "$before" = "$(snapshot)" ] || diff <(echo "$before") <(snapshot) | sed 's/^/# /'
 
 # --- bad input ----------------------------------------------------------------------------

@@ -14,6 +14,7 @@ ok() { N=$((N + 1)); echo "ok $N - $1"; }
 fail() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 check() { if eval "$2"; then ok "$1"; else fail "$1" "failed: $2" "$(head -c 600 $WORK/err 2>/dev/null)"; fi; }
 WORK=$(mktemp -d /tmp/gb-profile-cli.XXXXXX)
+export GEARBOX_PROFILE_LOCK=$WORK/profile.lock
 trap 'rm -rf "$WORK"' EXIT
 
 "$GEARBOX" profile --help >$WORK/out.help 2>$WORK/err
