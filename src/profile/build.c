@@ -82,11 +82,66 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 		append(p->conditions, sizeof(p->conditions), "; static/dynamic split from 1 and "
 		       "%u busy CPUs (fewer in smaller domains)", res->split_cpus);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
-		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++)
-			if (res->opp[d][k].not_applied)
+		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++) {
+			const struct prof_opp_result *r = &res->opp[d][k];
+
+			if (r->not_applied)
 				append(p->conditions, sizeof(p->conditions),
 				       "; %s %u kHz did not apply, left out", res->topo.dom[d].name,
-				       res->opp[d][k].freq_khz);
+				       r->freq_khz);
+			else if (r->perf_inconsistent || r->power_inconsistent)
+				append(p->conditions, sizeof(p->conditions),
+				       "; %s %u kHz %s out of order after %u measurements, fitted "
+				       "(raw: measured)", res->topo.dom[d].name, r->freq_khz,
+				       r->perf_inconsistent && r->power_inconsistent ? "perf and power" :
+				       r->perf_inconsistent ? "perf" : "power", r->measurements);
+		}
+}
+
+/* Linear in frequency between the neighbours' values (a CPU-bound loop's perf is proportional
+ * to frequency; power is smooth in it), kept strictly between them; from the one neighbour at
+ * either end. */
+static u32 fit_between(const struct em_opp *o, u32 n, u32 i, bool perf, u32 max)
+{
+	double f = o[i].freq_khz, v;
+	double lo = i > 0 ? (perf ? o[i - 1].perf : o[i - 1].power_uw) : 0;
+	double hi = i + 1 < n ? (perf ? o[i + 1].perf : o[i + 1].power_uw) : max + 1.0;
+
+	if (i > 0 && i + 1 < n)
+		v = lo + (hi - lo) * (f - o[i - 1].freq_khz) / (o[i + 1].freq_khz - o[i - 1].freq_khz);
+	else if (i > 0)
+		v = lo * f / o[i - 1].freq_khz;
+	else
+		v = hi * f / o[i + 1].freq_khz;
+	return clamp_u32(v, lo + 1, hi - 1 < 1 ? 1 : hi - 1);
+}
+
+/*
+ * An OPP the measurement marked out of order (its perf or power not above the previous OPP's
+ * after the re-measurements) keeps its place in the model with a fitted value, and its
+ * measured means in "raw": the model stays valid (perf must rise) and says what was measured.
+ */
+static void fit_marked(struct em_domain *pd, struct em_opp_meta *meta,
+		       const struct prof_opp_result *const *src)
+{
+	for (u32 i = 0; i < pd->nr_opps; i++) {
+		struct em_opp *o = &pd->opps[i];
+
+		if (!src[i]->perf_inconsistent && !src[i]->power_inconsistent)
+			continue;
+		meta[i].has_raw = true;
+		meta[i].raw_power_uw = o->power_uw;
+		meta[i].raw_perf = o->perf;
+		if (src[i]->perf_inconsistent)
+			o->perf = fit_between(pd->opps, pd->nr_opps, i, true, EM_CAPACITY_SCALE);
+		if (src[i]->power_inconsistent)
+			o->power_uw = fit_between(pd->opps, pd->nr_opps, i, false, EM_MAX_POWER_UW);
+		if (meta[i].has_split) {
+			meta[i].dynamic_uw = meta[i].dynamic_uw < o->power_uw ? meta[i].dynamic_uw :
+										o->power_uw;
+			meta[i].static_uw = o->power_uw - meta[i].dynamic_uw;
+		}
+	}
 }
 
 int prof_build_profile(const struct prof_result *res, const char *source,
@@ -105,6 +160,7 @@ int prof_build_profile(const struct prof_result *res, const char *source,
 	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
 	for (u32 d = 0; d < res->topo.nr_domains; d++) {
 		const struct prof_domain_info *di = &res->topo.dom[d];
+		const struct prof_opp_result *src[EM_MAX_OPPS];
 		struct em_domain *pd = &m->domains[d];
 		u32 n = 0;
 
@@ -144,11 +200,12 @@ int prof_build_profile(const struct prof_result *res, const char *source,
 				meta->dynamic_uw = clamp_u32(r->dynamic_uw, 1, o->power_uw);
 				meta->static_uw = o->power_uw - meta->dynamic_uw;
 			}
-			n++;
+			src[n++] = r;
 		}
 		pd->nr_opps = n;
 		if (n == 0)
 			return gb_err_set(err, EIO, "%s: no OPP applied", di->name);
+		fit_marked(pd, out->meta[d], src);
 		if (em_compute_costs(pd) < 0)
 			return gb_err_set(err, EIO, "%s: an OPP measured zero performance", di->name);
 	}

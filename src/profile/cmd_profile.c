@@ -21,6 +21,8 @@
 #include "sim.h"
 
 #define PROG "gearbox profile"
+/* The model was written, with OPPs marked out of order (docs/profiling.md, Exit status). */
+#define PROF_EXIT_WARNINGS 3
 /* Another profile (or --restore) holds the machine's profile lock: nothing was done. */
 #define PROF_EXIT_BUSY 4
 
@@ -288,6 +290,22 @@ static void summary(const struct args *a, const struct prof_result *res, bool si
 				fprintf(stderr, "profile: warning: %s %u kHz did not apply (the "
 						"load ran at another frequency); left out of the model\n",
 					res->topo.dom[d].name, res->opp[d][k].freq_khz);
+			else if (res->opp[d][k].perf_inconsistent ||
+				 res->opp[d][k].power_inconsistent)
+				fprintf(stderr, "profile: warning: %s %u kHz: %s not above the "
+						"previous OPP's after %u measurements; kept with a "
+						"fitted value, the measured one in \"raw\"\n",
+					res->topo.dom[d].name, res->opp[d][k].freq_khz,
+					res->opp[d][k].perf_inconsistent ? "perf" : "power",
+					res->opp[d][k].measurements);
+}
+
+/* The status of a profile whose model and report were written (ret: their writing). */
+static int written_status(int ret, const struct prof_result *res)
+{
+	if (ret < 0)
+		return GB_EXIT_FAIL;
+	return res->nr_inconsistent ? PROF_EXIT_WARNINGS : GB_EXIT_OK;
 }
 
 /* Writes the model and the report; the reference is optional. */
@@ -336,8 +354,8 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 		if (em_profile_load_file(a->reference, truth, false, NULL, err) < 0)
 			return GB_EXIT_USAGE;
 	}
-	return write_outputs(a, prof, truth, a->reference ? a->reference : "the simulated "
-			     "model (ground truth)", res, err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
+	return written_status(write_outputs(a, prof, truth, a->reference ? a->reference :
+					    "the simulated model (ground truth)", res, err), res);
 }
 
 /*
@@ -460,8 +478,8 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	if (ret < 0)
 		return GB_EXIT_FAIL;
 	summary(a, res, false);
-	return write_outputs(a, prof, ref_name ? ref : NULL, ref_name ? ref_name : no_ref, res,
-			     err) < 0 ? GB_EXIT_FAIL : GB_EXIT_OK;
+	return written_status(write_outputs(a, prof, ref_name ? ref : NULL,
+					    ref_name ? ref_name : no_ref, res, err), res);
 }
 
 /* The board is profiled (or restored) only under the machine's profile lock. */
@@ -524,7 +542,7 @@ int cmd_profile(int argc, char **argv)
 	else
 		status = locked(&a, ref, res, prof, &err);
 out:
-	if (status != GB_EXIT_OK)
+	if (status != GB_EXIT_OK && status != PROF_EXIT_WARNINGS)
 		gb_report_error(PROG, &err);
 	free(ref);
 	free(prof);

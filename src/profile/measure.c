@@ -135,7 +135,7 @@ static int one_window(struct loop *l, const struct em_cpumask *cpus, struct prof
 }
 
 static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq_khz,
-		     const struct prof_opp_result *r)
+		     const struct prof_opp_result *r, bool again)
 {
 	const struct prof_opts *o = l->o;
 	u64 elapsed = l->pf->now_ns(l->pf->ctx) - l->start_ns;
@@ -162,8 +162,10 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 			snprintf(split, sizeof(split), ", static %.1f + %u x %.1f mW",
 				 r->static_uw / 1000, r->split_cpus, r->dynamic_uw / 1000);
 		fprintf(o->progress,
-			"profile: %u/%u %s %u kHz: %.1f mW +-%.2f%%, %.4g %s/s%s%s, %u samples%s%s\n",
-			l->opps_done, l->opps_total, di->name, freq_khz, r->power_uw / 1000,
+			"profile: %u/%u (ETA %dm%02ds) %s %u kHz%s: %.1f mW +-%.2f%%, %.4g %s/s%s%s, "
+			"%u samples%s%s\n", l->opps_done, l->opps_total, eta_s / 60, eta_s % 60,
+			di->name, freq_khz,
+			again ? " again (out of order)" : "", r->power_uw / 1000,
 			r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
 			l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc, split,
 			r->samples, r->converged ? "" : " (time cap)",
@@ -341,6 +343,27 @@ static void split_power(struct prof_opp_result *r, const struct phase *pk, u32 k
 			       pk->power_ci_uw * pk->power_ci_uw) / km1;
 }
 
+/*
+ * Did the load run at OPP k's frequency?  Its cycles per second must be within verify_tol_pct
+ * of it, and closer to it than to either neighbour's: two OPPs a few percent apart (2363 and
+ * 2400 MHz) are both within the tolerance of each other, and one that stayed at its
+ * neighbour's clock would otherwise pass.
+ */
+static enum prof_cycles_check cycles_check(const struct loop *l, u32 d, u32 k)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	double eff = l->res->opp[d][k].eff_khz, f = di->freq_khz[k], off = fabs(eff - f);
+
+	if (eff <= 0)
+		return PROF_CYCLES_NOT_COUNTED;
+	if (off > l->o->verify_tol_pct / 100 * f)
+		return PROF_CYCLES_OFF;
+	if ((k > 0 && fabs(eff - di->freq_khz[k - 1]) < off) ||
+	    (k + 1 < di->nr_opps && fabs(eff - di->freq_khz[k + 1]) < off))
+		return PROF_CYCLES_OFF;
+	return PROF_CYCLES_MATCH;
+}
+
 static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
 {
 	const struct prof_platform *pf = l->pf;
@@ -376,11 +399,10 @@ static int measure_opp(struct loop *l, u32 d, u32 k, struct gb_err *err)
 	r->rejected = ph.rejected;
 	r->converged = ph.converged;
 	r->eff_khz = ph.eff_khz;
-	r->cycles = r->eff_khz <= 0 ? PROF_CYCLES_NOT_COUNTED :
-		    fabs(r->eff_khz - r->freq_khz) > l->o->verify_tol_pct / 100 * r->freq_khz ?
-		    PROF_CYCLES_OFF : PROF_CYCLES_MATCH;
-	if (r->cycles == PROF_CYCLES_OFF)
-		r->not_applied = true;
+	r->measurements++;
+	r->perf_inconsistent = r->power_inconsistent = false;
+	r->cycles = cycles_check(l, d, k);
+	r->not_applied = r->cycles == PROF_CYCLES_OFF;
 	/* a domain of one CPU has nothing to split; an OPP that did not apply is left out */
 	if (nk >= 2 && !r->not_applied) {
 		ret = measure_phase(l, &many, false, &ph, err);
@@ -403,31 +425,143 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The domain's median iterations (or instructions) per kHz over its OPPs; 0 when n < 3. */
+static double median_rate_per_khz(const struct loop *l, u32 d)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	double sorted[EM_MAX_OPPS];
+	u32 n = di->nr_opps;
+
+	if (n < 3)
+		return 0;
+	for (u32 k = 0; k < n; k++)
+		sorted[k] = l->res->opp[d][k].rate / di->freq_khz[k];
+	qsort(sorted, n, sizeof(double), cmp_double);
+	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+}
+
 /*
  * Without a cycle counter: a CPU-bound loop does a fixed amount of work per cycle, so its
  * iterations per kHz are the same at every OPP of a domain.  An OPP far from the domain's
- * median ran at some other frequency.
+ * median ran at some other frequency; so did one whose rate is nearer to what a neighbour's
+ * frequency gives than to its own, by more than its own 95% interval (a neighbour a few percent
+ * away is within the tolerance).
  */
 static void verify_by_rate(struct loop *l, u32 d)
 {
 	const struct prof_domain_info *di = &l->res->topo.dom[d];
-	double ratio[EM_MAX_OPPS], sorted[EM_MAX_OPPS], med;
-	u32 k, n = di->nr_opps;
+	double med = median_rate_per_khz(l, d);
+	u32 n = di->nr_opps;
 
-	if (n < 3)
+	if (med <= 0)
 		return;
-	for (k = 0; k < n; k++) {
-		const struct prof_opp_result *r = &l->res->opp[d][k];
-
-		if (r->eff_khz > 0)
+	for (u32 k = 0; k < n; k++)
+		if (l->res->opp[d][k].eff_khz > 0)
 			return;     /* cycles already verified this domain */
-		ratio[k] = sorted[k] = r->rate / r->freq_khz;
+	for (u32 k = 0; k < n; k++) {
+		struct prof_opp_result *r = &l->res->opp[d][k];
+		double off = fabs(r->rate - med * di->freq_khz[k]);
+		bool nearer = (k > 0 && fabs(r->rate - med * di->freq_khz[k - 1]) < off) ||
+			      (k + 1 < n && fabs(r->rate - med * di->freq_khz[k + 1]) < off);
+
+		if (off > l->o->verify_tol_pct / 100 * med * di->freq_khz[k] ||
+		    (nearer && off > r->rate_ci))
+			r->not_applied = true;
 	}
-	qsort(sorted, n, sizeof(double), cmp_double);
-	med = n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-	for (k = 0; k < n; k++)
-		if (fabs(ratio[k] - med) > l->o->verify_tol_pct / 100 * med)
-			l->res->opp[d][k].not_applied = true;
+}
+
+/* The previous OPP of d before k that applied, or -1. */
+static int prev_applied(const struct prof_result *res, u32 d, u32 k)
+{
+	while (k-- > 0)
+		if (!res->opp[d][k].not_applied)
+			return (int)k;
+	return -1;
+}
+
+/* Marks in redo[] both OPPs of every applied pair whose perf (rate) or power does not rise;
+ * returns how many are marked. */
+static u32 find_not_rising(const struct loop *l, u32 d, bool *redo)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	u32 n = 0;
+
+	memset(redo, 0, sizeof(bool) * EM_MAX_OPPS);
+	for (u32 k = 0; k < di->nr_opps; k++) {
+		const struct prof_opp_result *r = &l->res->opp[d][k];
+		int j = prev_applied(l->res, d, k);
+
+		if (r->not_applied)
+			continue;
+		if (r->power_uw <= 0 && !redo[k])
+			redo[k] = true, n++;
+		if (j < 0 || (r->rate > l->res->opp[d][j].rate &&
+			      r->power_uw > l->res->opp[d][j].power_uw))
+			continue;
+		n += !redo[k] + !redo[j];
+		redo[k] = redo[j] = true;
+	}
+	return n;
+}
+
+/* After the re-measurements: the suspect OPP of each pair still out of order is marked. */
+static void mark_not_rising(struct loop *l, u32 d)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	double med = median_rate_per_khz(l, d);
+
+	for (u32 k = 0; k < di->nr_opps; k++) {
+		struct prof_opp_result *r = &l->res->opp[d][k];
+		int j = prev_applied(l->res, d, k);
+		struct prof_opp_result *p = j >= 0 ? &l->res->opp[d][j] : NULL;
+
+		if (r->not_applied || !p)
+			continue;
+		if (r->rate <= p->rate) {
+			/* the one further from the domain's rate per kHz; the higher one when the
+			 * domain is too small to have a median */
+			double dk = med > 0 ? fabs(r->rate / r->freq_khz - med) : 1;
+			double dj = med > 0 ? fabs(p->rate / p->freq_khz - med) : 0;
+
+			if (dj > dk)
+				p->perf_inconsistent = true;
+			else
+				r->perf_inconsistent = true;
+		}
+		if (r->power_uw <= p->power_uw)
+			r->power_inconsistent = true;
+	}
+}
+
+/* A domain's OPPs are all measured: verify them, measure again (bounded) the OPPs of pairs that
+ * do not rise, and mark what is still out of order. */
+static int settle_domain(struct loop *l, u32 d, struct gb_err *err)
+{
+	const struct prof_domain_info *di = &l->res->topo.dom[d];
+	bool redo[EM_MAX_OPPS];
+	int ret;
+
+	for (u32 round = 0;; round++) {
+		verify_by_rate(l, d);
+		if (!find_not_rising(l, d, redo) || round == PROF_REMEASURE)
+			break;
+		for (u32 k = 0; k < di->nr_opps; k++) {
+			if (!redo[k])
+				continue;
+			ret = measure_opp(l, d, k, err);
+			if (ret < 0) {
+				gb_err_prefix(err, "%s, %u kHz", di->name, di->freq_khz[k]);
+				return ret;
+			}
+			progress(l, di, di->freq_khz[k], &l->res->opp[d][k], true);
+		}
+		/* the rate check starts afresh on the new measurements */
+		for (u32 k = 0; k < di->nr_opps; k++)
+			l->res->opp[d][k].not_applied =
+				l->res->opp[d][k].cycles == PROF_CYCLES_OFF;
+	}
+	mark_not_rising(l, d);
+	return 0;
 }
 
 const char *prof_perf_src_name(enum prof_perf_src src)
@@ -463,10 +597,11 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 				break;
 			}
 			l.opps_done++;
-			progress(&l, &topo->dom[d], topo->dom[d].freq_khz[k], &res->opp[d][k]);
+			progress(&l, &topo->dom[d], topo->dom[d].freq_khz[k], &res->opp[d][k],
+				 false);
 		}
 		if (ret == 0)
-			verify_by_rate(&l, d);
+			ret = settle_domain(&l, d, err);
 	}
 	if (ret == 0) {
 		ret = pf->set_load(pf->ctx, NULL, err);
@@ -477,8 +612,11 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 	}
 	res->total_ns = pf->now_ns(pf->ctx) - l.start_ns;
 	for (u32 d = 0; d < topo->nr_domains; d++)
-		for (u32 k = 0; k < topo->dom[d].nr_opps; k++)
+		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
 			res->nr_not_applied += res->opp[d][k].not_applied;
+			res->nr_inconsistent += res->opp[d][k].perf_inconsistent ||
+						res->opp[d][k].power_inconsistent;
+		}
 	prof_samples_free(&l.active);
 	prof_samples_free(&l.idle);
 	prof_samples_free(&l.rate);

@@ -20,7 +20,14 @@
  *   5. verify that the OPP really applied: cycles per second of the load (when the platform
  *      counts cycles) must match the requested frequency; otherwise the load's iterations per
  *      kHz must match the domain's median (a CPU-bound loop has constant work per cycle).
- *      An OPP that fails is reported and left out of the model.
+ *      An OPP that fails is reported and left out of the model.  Neighbouring OPPs within a
+ *      few percent of each other are told apart: an OPP whose cycles (or rate) are closer to
+ *      a neighbour's frequency than to its own ran at the neighbour's;
+ *   6. consistency: along a domain, perf and power must rise with frequency.  The OPPs of a
+ *      pair that does not are measured again, at most PROF_REMEASURE times; a pair still out
+ *      of order is kept, the suspect OPP marked (perf: the one further from the domain's rate
+ *      per kHz; power: the higher OPP) and written with a value fitted between its neighbours
+ *      (the measured means in the model's "raw", docs/em-profile.md).
  *
  * Performance is the load's rate (instructions per second where the platform counts them,
  * else its iterations per second: topo.perf_src) normalised so that the fastest OPP of the
@@ -45,6 +52,8 @@
  * biases the mean, so only gross errors are cut. */
 #define PROF_REJECT_SIGMAS_ENERGY 20.0
 #define PROF_MAX_WINDOW_SAMPLES 4096
+/* Extra measurements of an OPP whose perf or power does not rise over its neighbour's. */
+#define PROF_REMEASURE 2
 
 struct prof_domain_info {
 	char name[EM_NAME_LEN];
@@ -144,6 +153,10 @@ struct prof_opp_result {
 	bool converged;                    /* reached the target before the cap */
 	bool not_applied;                  /* the frequency did not apply: left out */
 	int temp_mc;                       /* at the end of the measurement; INT_MIN: unknown */
+	u32 measurements;                  /* 1, more when re-measured (PROF_REMEASURE) */
+	/* Still not above the previous applied OPP's after the re-measurements: kept, marked,
+	 * and written with a fitted value (prof_build_profile). */
+	bool perf_inconsistent, power_inconsistent;
 	/* static/dynamic split (prof_opts.split_cpus): P(k) = static + k * dynamic */
 	bool has_split;
 	u32 split_cpus;                    /* k of the second measurement */
@@ -158,6 +171,7 @@ struct prof_result {
 	u64 total_ns;
 	int temp_min_mc, temp_max_mc;      /* INT_MIN when unknown */
 	u32 nr_not_applied;
+	u32 nr_inconsistent;               /* OPPs marked perf_ or power_inconsistent */
 	u32 cool_waits;
 	u32 split_cpus;                    /* prof_opts.split_cpus */
 };

@@ -206,6 +206,13 @@ static int write_comparison(const char *path, const struct em_profile *prof,
 				fprintf(f, "not applied: %s %u kHz (measured %s), left out\n",
 					res->topo.dom[d].name, r->freq_khz,
 					r->eff_khz > 0 ? "cycles off" : "iteration rate off");
+			else if (r->perf_inconsistent || r->power_inconsistent)
+				fprintf(f, "out of order: %s %u kHz, %s not above the previous "
+					"OPP's after %u measurements; fitted in the model, the "
+					"measured values in its \"raw\"\n", res->topo.dom[d].name,
+					r->freq_khz, r->perf_inconsistent && r->power_inconsistent ?
+					"perf and power" : r->perf_inconsistent ? "perf" : "power",
+					r->measurements);
 			else if (!r->converged)
 				fprintf(f, "time cap: %s %u kHz stopped at +-%.1f%%\n",
 					res->topo.dom[d].name, r->freq_khz,

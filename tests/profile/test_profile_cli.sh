@@ -33,7 +33,7 @@ check report_compares_with_ground_truth 'grep -q "against the simulated model (g
 check model_and_report_record_the_iteration_fallback 'grep -q "\"perf_source\": \"iterations\"" $WORK/sm8250.json && grep -q "^performance: load iterations per second" $WORK/rep/comparison.txt && grep -q "^profile: performance from load iterations" $WORK/err'
 check report_says_cycles_not_counted_per_opp '[ $(grep -c "^little .* not counted$" $WORK/rep/comparison.txt) = 17 ]'
 check model_records_the_simulated_duration 'grep -q "\"duration_ms\": [1-9][0-9]*," $WORK/sm8250.json && grep -q "^profile time: [0-9.]* s (simulated wall time" $WORK/rep/comparison.txt'
-check non_tty_progress_is_plain_lines 'grep -q "^profile: 1/55 little 300000 kHz: " $WORK/err && ! grep -q $'"'"'\r'"'"' $WORK/err'
+check non_tty_progress_is_plain_lines_with_an_eta_beside_the_counter 'grep -q "^profile: 1/55 (ETA [0-9]*m[0-5][0-9]s) little 300000 kHz: " $WORK/err && grep -q "^profile: 55/55 (ETA 0m00s) " $WORK/err && ! grep -q $'"'"'\r'"'"' $WORK/err'
 
 "$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" --sim-cycles --sim-instructions \
 	-o $WORK/instr.json --report $WORK/rep-instr >$WORK/out 2>$WORK/err
@@ -42,9 +42,37 @@ check sim_instructions_are_the_perf_source_and_cycles_are_checked_per_opp '[ $? 
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --split-cpus 4 --sim-static 30 -o $WORK/split.json \
 	--report $WORK/rep-split >$WORK/out 2>$WORK/err
 check split_cpus_writes_a_valid_model_with_a_split_per_opp '[ $? = 0 ] && "$GEARBOX" em validate $WORK/split.json >/dev/null 2>&1 && [ $(grep -c "\"split\": { \"static_uw\": [0-9]*, \"dynamic_uw\": [0-9]*, \"cpus\": [24] }" $WORK/split.json) = 42 ]'
-check split_is_in_the_progress_lines_and_the_report 'grep -q "^profile: 1/43 little 300000 kHz: .*, static [0-9.]* + 4 x [0-9.]* mW" $WORK/err && grep -q "^split: with k CPUs busy" $WORK/rep-split/comparison.txt && grep -q "static/dynamic split from 1 and 4 busy CPUs" $WORK/split.json'
+check split_is_in_the_progress_lines_and_the_report 'grep -q "^profile: 1/43 (ETA [0-9]*m[0-9]*s) little 300000 kHz: .*, static [0-9.]* + 4 x [0-9.]* mW" $WORK/err && grep -q "^split: with k CPUs busy" $WORK/rep-split/comparison.txt && grep -q "static/dynamic split from 1 and 4 busy CPUs" $WORK/split.json'
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --split-cpus 1 >$WORK/out 2>$WORK/err
 check split_cpus_below_2_exits_2 '[ $? = 2 ] && grep -q -- "--split-cpus '"'"'1'"'"'" $WORK/err'
+
+# An OPP stuck at its neighbour's frequency 2.2% below it (zuma's mid 712 MHz at 697 MHz): within
+# the 3% tolerance of both, told apart by which one its cycles (or its rate) are nearer to.
+for pmu in "" --sim-cycles; do
+	"$GEARBOX" profile --sim "$SRC/em-profiles/zuma.json" --sim-stuck 1:3 $pmu -o $WORK/zuma.json \
+		>$WORK/out 2>$WORK/err
+	rc=$?
+	check stuck_opp_2pct_from_its_neighbour_is_left_out${pmu:+_with_cycles} \
+		'[ $rc = 0 ] && grep -q "mid 712000 kHz did not apply" $WORK/err && ! grep -q "\"freq_khz\": 712000" $WORK/zuma.json && grep -q "\"freq_khz\": 697000" $WORK/zuma.json'
+done
+# A board whose power at one OPP is below the previous OPP's (real measurements have it): the
+# pair is measured again, twice; still out of order, the model is written with the OPP kept,
+# its power fitted and the measured means in "raw", the report says so, and the status is 3.
+python3 - "$SRC/em-profiles/sm8250.json" $WORK/dip.json <<'EOF2'
+import json, sys
+m = json.load(open(sys.argv[1]))
+o = m["domains"][0]["opps"]
+o[5]["power_uw"] = int(o[4]["power_uw"] * 0.9)
+json.dump(m, open(sys.argv[2], "w"))
+EOF2
+"$GEARBOX" profile --sim $WORK/dip.json --sim-stuck none -o $WORK/dip-out.json --report $WORK/rep-dip \
+	>$WORK/out 2>$WORK/err
+rc=$?
+check out_of_order_opp_is_measured_again_twice '[ $(grep -c "^profile: .* little 787200 kHz again (out of order)" $WORK/err) = 2 ]'
+check out_of_order_opp_exits_3_with_the_model_written_and_a_warning \
+	'[ $rc = 3 ] && grep -q "^profile: warning: little 787200 kHz: power not above the previous OPP.s after 3 measurements" $WORK/err && "$GEARBOX" em validate --strict $WORK/dip-out.json >/dev/null 2>&1'
+check out_of_order_opp_is_marked_in_the_model_and_the_report \
+	'grep -q "\"freq_khz\": 787200, .*\"raw\": { \"power_uw\": " $WORK/dip-out.json && grep -q "little 787200 kHz power out of order after 3 measurements" $WORK/dip-out.json && grep -q "^out of order: little 787200 kHz, power not above" $WORK/rep-dip/comparison.txt'
 
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" -q --sim-stuck none >$WORK/out 2>$WORK/err
 check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $WORK/err ] && grep -q "\"format\": \"gearbox-em/1\"" $WORK/out'
