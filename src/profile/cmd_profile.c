@@ -94,8 +94,13 @@ static void usage(FILE *out)
 		"      --sim-static PCT   the domains' static share of the model's power, where\n"
 		"                         the model has no split (default 20)\n"
 		"      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
-		"                         middle OPP of the last domain)\n",
-		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE);
+		"                         middle OPP of the last domain)\n\n"
+		"A board is profiled (or restored) under the machine's lock %s\n"
+		"(environment: GEARBOX_PROFILE_LOCK names another file).\n"
+		"Exit status: 0 done, 1 failed (cpufreq restored), 2 bad usage or nothing to profile\n"
+		"with, 3 model written with warnings (OPPs out of order, fitted and marked),\n"
+		"4 another profile holds the lock.\n",
+		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE, PROF_LOCK_PATH);
 }
 
 enum {
