@@ -11,27 +11,106 @@
 
 #include "sched_stream.h"
 
+#define STR_(x) #x
+#define STR(x) STR_(x)
+
+static int fill_addr(struct sockaddr_un *sa, const char *path, struct gb_err *err)
+{
+	if (strlen(path) >= sizeof(sa->sun_path))
+		return gb_err_set(err, ENAMETOOLONG, "--socket %s: path too long for a Unix socket", path);
+	memcpy(sa->sun_path, path, strlen(path) + 1);
+	return 0;
+}
+
+/*
+ * Is there a process listening on the socket at sa?  Connecting tells: a stale socket (its
+ * server gone) refuses with ECONNREFUSED.  Without blocking: a server whose backlog is full
+ * (EAGAIN) is alive too.
+ */
+static int probe_live(const struct sockaddr_un *sa, const char *path, struct gb_err *err)
+{
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), rc;
+
+	if (fd < 0)
+		return gb_err_set(err, errno, "socket: %s", strerror(errno));
+	rc = connect(fd, (const struct sockaddr *)sa, sizeof(*sa));
+	if (rc == 0 || errno != ECONNREFUSED) {
+		int e = rc == 0 || errno == EAGAIN ? EADDRINUSE : errno;
+
+		close(fd);
+		if (e == EADDRINUSE)
+			return gb_err_set(err, e, "--socket %s: a running process serves this socket "
+					  "(another scx_gearbox?); stop it or choose another path", path);
+		return gb_err_set(err, e, "--socket %s: cannot tell whether it is in use: %s", path,
+				  strerror(e));
+	}
+	close(fd);
+	return 0;
+}
+
+int sched_stream_check(const char *path, bool *stale, struct gb_err *err)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct stat st;
+	int rc;
+
+	*stale = false;
+	if ((rc = fill_addr(&sa, path, err)))
+		return rc;
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		return gb_err_set(err, errno, "--socket %s: %s", path, strerror(errno));
+	}
+	if (!S_ISSOCK(st.st_mode))
+		return gb_err_set(err, EEXIST, "--socket %s: exists and is not a socket (%s); "
+				  "it is left alone: remove it or choose another path", path,
+				  S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?
+				  "a directory" : S_ISREG(st.st_mode) ? "a regular file" :
+				  "a special file");
+	if ((rc = probe_live(&sa, path, err)))
+		return rc;
+	*stale = true;
+	return 0;
+}
+
 int sched_stream_open(struct sched_stream *s, const char *path, mode_t mode, struct gb_err *err)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	int fd, i;
+	mode_t old_umask;
+	bool stale;
+	int fd, i, rc;
 
 	for (i = 0; i < SCHED_STREAM_MAX_CLIENTS; i++)
 		s->fds[i] = -1;
 	s->listen_fd = -1;
 	s->dropped = 0;
-	if (strlen(path) >= sizeof(sa.sun_path))
-		return gb_err_set(err, ENAMETOOLONG, "--socket %s: path too long for a Unix socket", path);
+	s->refused = 0;
+	if ((rc = fill_addr(&sa, path, err)) || (rc = sched_stream_check(path, &stale, err)))
+		return rc;
 	snprintf(s->path, sizeof(s->path), "%s", path);
-	memcpy(sa.sun_path, path, strlen(path) + 1);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return gb_err_set(err, errno, "socket: %s", strerror(errno));
-	unlink(path);           /* a stale socket of an earlier run */
-	if (bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || chmod(path, mode) || listen(fd, 8)) {
+	if (stale && unlink(path) && errno != ENOENT) {
 		int e = errno;
 
 		close(fd);
+		return gb_err_set(err, e, "--socket %s: removing the stale socket: %s", path,
+				  strerror(e));
+	}
+	/* the mode from the start: bind creates the file with 0777 & ~umask (no chmod after,
+	 * which would leave a window and follow a symbolic link put in its place) */
+	old_umask = umask(~mode & 0777);
+	rc = bind(fd, (struct sockaddr *)&sa, sizeof(sa));
+	umask(old_umask);
+	if (rc || listen(fd, 8)) {
+		int e = errno;
+
+		close(fd);
+		if (e == EADDRINUSE)
+			return gb_err_set(err, e, "--socket %s: created by another process meanwhile; "
+					  "it is left alone", path);
 		return gb_err_set(err, e, "--socket %s: %s", path, strerror(e));
 	}
 	s->listen_fd = fd;
@@ -62,7 +141,16 @@ void sched_stream_accept(struct sched_stream *s)
 		for (i = 0; i < SCHED_STREAM_MAX_CLIENTS && s->fds[i] >= 0; i++)
 			;
 		if (i == SCHED_STREAM_MAX_CLIENTS) {
+			/* one line saying why, rather than an EOF the reader cannot tell from a
+			 * scheduler that went away */
+			static const char full[] = "{\"type\":\"error\",\"message\":\"too many "
+				"readers: scx_gearbox serves at most "
+				STR(SCHED_STREAM_MAX_CLIENTS) " at once\"}\n";
+
+			if (send(fd, full, sizeof(full) - 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
+				s->dropped++;
 			close(fd);
+			s->refused++;
 			continue;
 		}
 		s->fds[i] = fd;

@@ -3,9 +3,14 @@
  * sched_stream.h - scx_gearbox's live stats stream (docs/stream.md, gearbox-stream/1).
  *
  * The server: a Unix stream socket (mode 0600 by default) accepting up to
- * SCHED_STREAM_MAX_CLIENTS readers.  Each new reader gets the hello line, then every record
- * broadcast.  Writes never block: a reader whose socket buffer cannot take a whole record is
- * disconnected (it sees EOF and may reconnect), so a slow reader costs the scheduler nothing.
+ * SCHED_STREAM_MAX_CLIENTS readers; one more gets an `error` line and is disconnected.  Each
+ * new reader gets the hello line, then every record broadcast.  Writes never block: a reader
+ * whose socket buffer cannot take a whole record is disconnected (it sees EOF and may
+ * reconnect), so a slow reader costs the scheduler nothing.
+ *
+ * The path: nothing but a stale socket (one nobody listens on, tested by connecting) is ever
+ * removed; a live socket, a file, a directory or a symbolic link there is refused and left
+ * alone.  The socket is created with its mode (no window with wider permissions).
  *
  * The records: hello, sample and decision lines formatted from the model, the BPF side's state
  * and its ring-buffer events.
@@ -13,6 +18,7 @@
 #ifndef GEARBOX_SCHED_STREAM_H
 #define GEARBOX_SCHED_STREAM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -27,11 +33,20 @@ struct sched_stream {
 	int listen_fd;
 	int fds[SCHED_STREAM_MAX_CLIENTS];
 	unsigned long dropped;          /* readers disconnected for not keeping up */
+	unsigned long refused;          /* readers turned away: SCHED_STREAM_MAX_CLIENTS reached */
 	char *hello;                    /* the hello line, newline included */
 	size_t hello_len;
 	char path[108];
 };
 
+/*
+ * May the stream be opened at path?  0 when nothing is there or a stale socket is (*stale: it
+ * will be replaced), else a negative errno with the reason in err: -EADDRINUSE a live socket,
+ * -EEXIST anything that is not a socket, -ENAMETOOLONG a path too long.  Changes nothing.
+ */
+int sched_stream_check(const char *path, bool *stale, struct gb_err *err);
+/* Checks as above, removes a stale socket, creates and listens with the given mode; 0 or a
+ * negative errno (as above, or from the socket calls). */
 int sched_stream_open(struct sched_stream *s, const char *path, mode_t mode, struct gb_err *err);
 /* Accepts pending readers (call when listen_fd is readable) and sends them the hello. */
 void sched_stream_accept(struct sched_stream *s);

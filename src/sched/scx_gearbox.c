@@ -5,13 +5,12 @@
  *   scx_gearbox --profile P.json [--mode energy|balanced|performance] [--socket PATH]
  *               [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]
  *
- * Reads and validates the energy model, checks it against this machine (sched_topo.h), puts it
- * in the BPF object's read-only data, loads and attaches the struct_ops through a BPF link (so
- * the scheduler dies with this process, even on SIGKILL), then serves the stats stream until
- * SIGINT/SIGTERM or until the kernel ejects the scheduler, whose reason it prints.
- *
- * Exit status: 0 after a signal or an unregistration, 1 when loading failed or the kernel
- * ejected the scheduler for an error, 2 on bad usage or a model that does not fit the machine.
+ * Reads and validates the energy model, checks it against this machine (sched_topo.h), refuses
+ * to run beside another sched_ext scheduler or on a socket path in use, puts the model in the
+ * BPF object's read-only data, loads and attaches the struct_ops through a BPF link (so the
+ * scheduler dies with this process, even on SIGKILL), opens the stats socket, then serves the
+ * stats stream until SIGINT/SIGTERM or until the kernel ejects the scheduler, whose reason it
+ * prints.  Exit statuses: see usage().
  */
 #include <errno.h>
 #include <getopt.h>
@@ -35,9 +34,20 @@
 #include "gearbox.skel.h"
 
 #define PROG "scx_gearbox"
+#define STR_(x) #x
+#define STR(x) STR_(x)
 #define SCX_EXIT_ERROR 1024                /* enum scx_exit_kind */
 #define SCX_ECODE_ACT_RESTART (1ull << 48) /* enum scx_exit_code */
 #define DEFAULT_SOCKET "/run/scx_gearbox.sock"
+#define EXIT_REFUSED 3
+
+/* The kernel's sched_ext directory; $GEARBOX_SYSFS_SCHED_EXT instead in tests. */
+static const char *scx_dir(void)
+{
+	const char *d = getenv("GEARBOX_SYSFS_SCHED_EXT");
+
+	return d && *d ? d : "/sys/kernel/sched_ext";
+}
 
 struct opts {
 	const char *profile;
@@ -68,10 +78,40 @@ static void on_signal(int sig)
 
 static const char *const mode_names[] = { "energy", "balanced", "performance" };
 
-static void usage(FILE *f)
+static void usage(FILE *f, bool full)
 {
 	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance]\n"
 		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]\n");
+	if (!full)
+		return;
+	fprintf(f, "\n"
+		"The energy-aware sched_ext scheduler: loads until SIGINT or SIGTERM (or until the kernel\n"
+		"ejects it) and serves its stats stream (gearbox-stream/1) on a Unix socket.\n"
+		"\n"
+		"  -p, --profile P.json    the energy model of this machine (required)\n"
+		"  -m, --mode MODE         energy (no frequency floor), balanced (floor at each domain's\n"
+		"                          cheapest OPP) or performance (top OPP, tasks placed as if\n"
+		"                          uclamp_min were 1024); default: energy\n"
+		"  -s, --socket PATH       the stats socket; default: " DEFAULT_SOCKET "\n"
+		"                          Only a stale socket there (nobody listening) is replaced;\n"
+		"                          anything else is refused and left alone.  It serves at\n"
+		"                          most " STR(SCHED_STREAM_MAX_CLIENTS) " readers at once; "
+		"one more gets an error line.\n"
+		"  -M, --socket-mode OCTAL the socket's permissions; default: 0600\n"
+		"  -i, --stats-interval MS a sample every MS milliseconds, 10 to 60000; default: 100\n"
+		"  -v, --verbose           the verifier's statistics at load, the counters at each sample\n"
+		"  -f, --force             load a model that does not match this machine's CPUs or\n"
+		"                          cpufreq policies (the CPUs beyond it share one global queue);\n"
+		"                          default: refuse\n"
+		"  -h, --help              this help\n"
+		"\n"
+		"Exit status:\n"
+		"  0  stopped by SIGINT or SIGTERM, or unregistered by the kernel (e.g. sysrq-S)\n"
+		"  1  loading or attaching failed (no sched_ext, not root, verifier), the socket could\n"
+		"     not be created, or the kernel ejected the scheduler for an error\n"
+		"  2  bad usage, or a model that is invalid or does not fit this machine\n"
+		"  3  refused: another sched_ext scheduler is loaded, or the socket path is in use\n"
+		"     (a live socket, or something that is not a socket); nothing of it was touched\n");
 }
 
 static int parse_uint(const char *s, unsigned base, unsigned lo, unsigned hi, unsigned *out)
@@ -103,7 +143,7 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 	int c;
 
 	*o = (struct opts){ .socket = DEFAULT_SOCKET, .socket_mode = 0600, .interval_ms = 100 };
-	while ((c = getopt_long(argc, argv, "p:m:s:i:vfh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "p:m:s:M:i:vfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
@@ -132,7 +172,7 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 			o->force = true;
 			break;
 		case 'h':
-			usage(stdout);
+			usage(stdout, true);
 			exit(0);
 		default:
 			return gb_err_set(err, EINVAL, "bad usage (see --help)");
@@ -282,8 +322,8 @@ static void print_stats(struct gearbox *skel, const struct run *r)
 				sum += vals[i];
 		fprintf(stderr, " %s %llu", names[k], sum);
 	}
-	fprintf(stderr, " readers %u dropped %lu\n", sched_stream_readers(&r->stream),
-		r->stream.dropped);
+	fprintf(stderr, " readers %u dropped %lu refused %lu\n", sched_stream_readers(&r->stream),
+		r->stream.dropped, r->stream.refused);
 	free(vals);
 }
 
@@ -321,7 +361,10 @@ static void verifier_stats_print(struct gearbox *skel)
 	}
 }
 
-/* Loads, attaches and serves until a signal or an exit, whose kind and code it returns. */
+/*
+ * Loads, attaches, opens the socket (the first time) and serves until a signal or an exit,
+ * whose kind and code it returns.  0, or -1 on failure (-EXIT_REFUSED: the socket path).
+ */
 static int run_once(struct run *r, unsigned long long *kind, unsigned long long *code)
 {
 	struct ring_buffer *rb = NULL;
@@ -352,6 +395,17 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 			strerror(errno));
 		rc = -1;
 		goto out;
+	}
+	/* the socket only now: a run that cannot attach leaves the path as it found it */
+	if (r->stream.listen_fd < 0) {
+		struct gb_err err = { 0 };
+		int e = sched_stream_open(&r->stream, r->o->socket, r->o->socket_mode, &err);
+
+		if (e) {
+			gb_report_error(PROG, &err);
+			rc = e == -EADDRINUSE || e == -EEXIST ? -EXIT_REFUSED : -1;
+			goto out;
+		}
 	}
 	r->t0_ns = mono_ns();
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.gb_events), on_event, r, NULL);
@@ -393,6 +447,52 @@ out:
 	return rc;
 }
 
+/* The first line of dir/name into buf ("" when unreadable). */
+static void read_line(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	buf[0] = 0;
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = 0;
+	buf[strcspn(buf, "\n")] = 0;
+	fclose(f);
+}
+
+/*
+ * Before anything is loaded: is sched_ext free, and is the socket path ours to use?  0, or the
+ * exit status with err set: EXIT_REFUSED when another scheduler or process holds what we need
+ * (nothing of it is touched), 1 when the kernel has no sched_ext.  Attaching settles a race
+ * with a scheduler loaded meanwhile; the socket is checked again when it is opened.
+ */
+static int refuse_if_busy(const struct opts *o, struct gb_err *err)
+{
+	char state[64], ops[128];
+	bool stale;
+	int rc;
+
+	read_line(scx_dir(), "state", state, sizeof(state));
+	if (!state[0]) {
+		gb_err_set(err, ENOENT, "this kernel has no sched_ext (%s/state is missing)", scx_dir());
+		return 1;
+	}
+	if (strcmp(state, "disabled")) {
+		read_line(scx_dir(), "root/ops", ops, sizeof(ops));
+		gb_err_set(err, EBUSY, "another sched_ext scheduler is loaded (%s, state %s); stop it first",
+			   ops[0] ? ops : "name unknown", state);
+		return EXIT_REFUSED;
+	}
+	rc = sched_stream_check(o->socket, &stale, err);
+	if (rc)
+		return rc == -ENAMETOOLONG ? 2 : rc == -EADDRINUSE || rc == -EEXIST ? EXIT_REFUSED : 1;
+	return 0;
+}
+
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG)
@@ -408,10 +508,11 @@ int main(int argc, char **argv)
 	char assumed[512];
 	struct gb_err err = { 0 };
 	struct opts o;
+	int st, i;
 
 	if (parse_args(argc, argv, &o, &err)) {
 		gb_report_error(PROG, &err);
-		usage(stderr);
+		usage(stderr, false);
 		return 2;
 	}
 	r.o = &o;
@@ -428,10 +529,14 @@ int main(int argc, char **argv)
 	}
 	if (assumed[0])
 		fprintf(stderr, PROG ": %s%s\n", o.force ? "--force: " : "", assumed);
-	if (sched_stream_open(&r.stream, o.socket, o.socket_mode, &err)) {
+	st = refuse_if_busy(&o, &err);
+	if (st) {
 		gb_report_error(PROG, &err);
-		return 1;
+		return st;
 	}
+	r.stream.listen_fd = -1;
+	for (i = 0; i < SCHED_STREAM_MAX_CLIENTS; i++)
+		r.stream.fds[i] = -1;
 	r.stream.hello = sched_fmt_hello(&prof, mode_names[o.mode], &r.stream.hello_len);
 	libbpf_set_print(libbpf_print);
 	signal(SIGINT, on_signal);
@@ -439,9 +544,11 @@ int main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 	do {
 		kind = code = 0;
-		if (run_once(&r, &kind, &code) < 0) {
+		int rc = run_once(&r, &kind, &code);
+
+		if (rc < 0) {
 			sched_stream_close(&r.stream);
-			return 1;
+			return rc == -EXIT_REFUSED ? EXIT_REFUSED : 1;
 		}
 	} while (!stop_requested && (code & SCX_ECODE_ACT_RESTART));
 	sched_stream_close(&r.stream);

@@ -22,7 +22,7 @@ waitbg() { for j in $jobs_bg; do wait "$j"; done; jobs_bg=; }
 share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 
-echo "1..17"
+echo "1..18"
 start
 if wait_state enabled; then ok "scx_gearbox_loads_and_sched_ext_is_enabled"
 else not_ok "scx_gearbox_loads_and_sched_ext_is_enabled" "state $(state)" "$(log)"; fi
@@ -35,6 +35,14 @@ head -n 1 /tmp/stream.out | grep -q '"type":"hello","format":"gearbox-stream/1",
 	grep -q '"type":"sample"' /tmp/stream.out
 if [ $? = 0 ]; then ok "stream_starts_with_hello_then_samples"
 else not_ok "stream_starts_with_hello_then_samples" "$(head -c 600 /tmp/stream.out)"; fi
+# A second scx_gearbox is refused (status 3) before it touches the first one's socket.
+out=$(scx_gearbox --profile /opt/gb/vm4.json --socket $sock 2>&1); st=$?
+gb-sched-probe stream $sock 1 >/tmp/stream1.out 2>&1
+if [ "$st" = 3 ] && echo "$out" | grep -q "another sched_ext scheduler is loaded (gearbox, state enabled)" &&
+	grep -q '"type":"hello"' /tmp/stream1.out && [ "$(state)" = enabled ]; then
+	ok "a_second_instance_is_refused_and_the_first_keeps_its_socket"
+else not_ok "a_second_instance_is_refused_and_the_first_keeps_its_socket" "status $st: $out" \
+	"stream: $(head -c 300 /tmp/stream1.out)"; fi
 for i in 1 2 3 4; do bg gb-sched-probe duty 1000; done
 gb-sched-probe stream $sock 60 >/tmp/stream2.out 2>&1
 waitbg

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_sched_topo.c - the loader's host-side parts: the model/machine check against fake sysfs
- * trees, the stream records, and the stats socket's treatment of slow readers.
+ * trees, the stream records, and the stats socket: slow readers, readers beyond the limit, its
+ * mode, and what it does with whatever is at its path.
  *
  *   test_sched_topo EM_PROFILES_DIR TESTS_SCHED_DIR
  */
@@ -10,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/inotify.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -262,6 +264,227 @@ static void test_socket_is_0600_and_a_slow_reader_is_dropped_not_waited_for(void
 	CHECK(access(path, F_OK) != 0);
 }
 
+/* A directory of its own for each socket test: tmp.sock.d/s (removed with its contents). */
+static void sock_dir(char *dir, size_t dlen, char *path, size_t plen)
+{
+	char cmd[400];
+
+	snprintf(dir, dlen, "%s.sock.d", tmp);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+	if (system(cmd) != 0)
+		printf("# could not make %s\n", dir);
+	snprintf(path, plen, "%s/s", dir);
+}
+
+static void rm_dir(const char *dir)
+{
+	char cmd[400];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	if (system(cmd) != 0)
+		printf("# could not remove %s\n", dir);
+}
+
+/* A socket bound at path: listening (live) or closed at once, leaving the file (stale). */
+static int bind_at(const char *path, bool live)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
+
+	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || (live && listen(fd, 8))) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!live) {
+		close(fd);
+		return 0;
+	}
+	return fd;
+}
+
+static bool file_holds(const char *path, const char *text)
+{
+	char buf[128] = { 0 };
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return false;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	return n == strlen(text) && !memcmp(buf, text, n);
+}
+
+/*
+ * bind creates the socket with its mode: no later chmod, which would leave a window with the
+ * umask's permissions and follow a symbolic link put in its place.  inotify sees a chmod as
+ * IN_ATTRIB.  The process umask is 0 here, so a mode that comes from it would be 0777.
+ */
+static void test_socket_is_created_with_its_mode_no_chmod_after(void)
+{
+	static const unsigned modes[] = { 0600, 0660 };
+	char dir[300], path[320];
+	unsigned k;
+
+	for (k = 0; k < 2; k++) {
+		struct sched_stream s = { 0 };
+		struct gb_err err = { 0 };
+		char ev[4096] __attribute__((aligned(8)));
+		bool created = false, attrib = false;
+		mode_t old = umask(0);
+		struct stat st;
+		ssize_t n;
+		int in;
+
+		sock_dir(dir, sizeof(dir), path, sizeof(path));
+		in = inotify_init1(IN_NONBLOCK);
+		CHECK(in >= 0 && inotify_add_watch(in, dir, IN_CREATE | IN_ATTRIB) >= 0);
+		CHECK_EQ_I(sched_stream_open(&s, path, modes[k], &err), 0);
+		umask(old);
+		CHECK(stat(path, &st) == 0 && S_ISSOCK(st.st_mode));
+		CHECK_EQ_U(st.st_mode & 0777, modes[k]);
+		while ((n = read(in, ev, sizeof(ev))) > 0) {
+			ssize_t off = 0;
+
+			while (off < n) {
+				const struct inotify_event *e = (const void *)(ev + off);
+
+				created |= (e->mask & IN_CREATE) && e->len && !strcmp(e->name, "s");
+				attrib |= (e->mask & IN_ATTRIB) != 0;
+				off += (ssize_t)(sizeof(*e) + e->len);
+			}
+		}
+		CHECK(created);
+		CHECK(!attrib);
+		close(in);
+		sched_stream_close(&s);
+		rm_dir(dir);
+	}
+}
+
+/* Anything but a socket at the path is refused and left as it was: a file, a directory, a
+ * symbolic link (to a file: the file is untouched too). */
+static void test_a_file_directory_or_symlink_at_the_socket_path_is_refused_and_kept(void)
+{
+	char dir[300], path[320], target[340];
+	struct sched_stream s = { 0 };
+	struct gb_err err = { 0 };
+	struct stat st;
+	bool stale = true;
+	FILE *f;
+
+	sock_dir(dir, sizeof(dir), path, sizeof(path));
+	f = fopen(path, "w");
+	if (f) {
+		fputs("precious\n", f);
+		fclose(f);
+	}
+	CHECK_EQ_I(sched_stream_check(path, &stale, &err), -EEXIST);
+	CHECK(!stale);
+	CHECK_STR_CONTAINS(err.msg, "exists and is not a socket (a regular file)");
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), -EEXIST);
+	CHECK(file_holds(path, "precious\n"));
+
+	unlink(path);
+	snprintf(target, sizeof(target), "%s/target", dir);
+	f = fopen(target, "w");
+	if (f) {
+		fputs("target\n", f);
+		fclose(f);
+	}
+	CHECK(symlink(target, path) == 0);
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), -EEXIST);
+	CHECK_STR_CONTAINS(err.msg, "(a symbolic link)");
+	CHECK(lstat(path, &st) == 0 && S_ISLNK(st.st_mode));
+	CHECK(file_holds(target, "target\n"));
+
+	unlink(path);
+	CHECK(mkdir(path, 0700) == 0);
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), -EEXIST);
+	CHECK_STR_CONTAINS(err.msg, "(a directory)");
+	CHECK(lstat(path, &st) == 0 && S_ISDIR(st.st_mode));
+	rm_dir(dir);
+}
+
+/* A socket someone listens on (another scx_gearbox) is refused, and still theirs; a stale one,
+ * whose server has gone, is replaced. */
+static void test_a_live_socket_is_refused_and_a_stale_one_replaced(void)
+{
+	char dir[300], path[320];
+	struct sched_stream s = { 0 };
+	struct gb_err err = { 0 };
+	struct stat before, after;
+	bool stale = false;
+	int srv, c;
+
+	sock_dir(dir, sizeof(dir), path, sizeof(path));
+	srv = bind_at(path, true);
+	CHECK(srv >= 0 && stat(path, &before) == 0);
+	CHECK_EQ_I(sched_stream_check(path, &stale, &err), -EADDRINUSE);
+	CHECK_STR_CONTAINS(err.msg, "a running process serves this socket");
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), -EADDRINUSE);
+	CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino);
+	c = connect_to(path);
+	CHECK(c >= 0);
+	if (c >= 0)
+		close(c);
+	if (srv >= 0)
+		close(srv);
+
+	/* its server gone, the file is stale */
+	CHECK_EQ_I(sched_stream_check(path, &stale, &err), 0);
+	CHECK(stale);
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), 0);
+	c = connect_to(path);
+	CHECK(c >= 0);
+	sched_stream_accept(&s);
+	CHECK_EQ_U(sched_stream_readers(&s), 1);
+	if (c >= 0)
+		close(c);
+	sched_stream_close(&s);
+
+	/* and a stale socket is not touched by a check */
+	CHECK_EQ_I(bind_at(path, false), 0);
+	CHECK(stat(path, &before) == 0);
+	CHECK_EQ_I(sched_stream_check(path, &stale, &err), 0);
+	CHECK(stale && stat(path, &after) == 0 && after.st_ino == before.st_ino);
+	rm_dir(dir);
+}
+
+/* Reader SCHED_STREAM_MAX_CLIENTS + 1 gets one error line saying why, then EOF; the others
+ * keep their place. */
+static void test_a_reader_beyond_the_limit_gets_an_error_line(void)
+{
+	char dir[300], path[320], buf[512];
+	struct sched_stream s = { 0 };
+	struct gb_err err = { 0 };
+	int fds[SCHED_STREAM_MAX_CLIENTS + 1], i;
+	ssize_t n, got = 0;
+
+	sock_dir(dir, sizeof(dir), path, sizeof(path));
+	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), 0);
+	for (i = 0; i <= SCHED_STREAM_MAX_CLIENTS; i++) {
+		fds[i] = connect_to(path);     /* the listen backlog is shorter than the limit */
+		sched_stream_accept(&s);
+	}
+	CHECK_EQ_U(sched_stream_readers(&s), SCHED_STREAM_MAX_CLIENTS);
+	CHECK_EQ_U(s.refused, 1);
+	memset(buf, 0, sizeof(buf));
+	while (fds[SCHED_STREAM_MAX_CLIENTS] >= 0 && got < (ssize_t)sizeof(buf) - 1 &&
+	       (n = read(fds[SCHED_STREAM_MAX_CLIENTS], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+		got += n;
+	CHECK(got > 0 && buf[got - 1] == '\n');
+	CHECK_STR_CONTAINS(buf, "{\"type\":\"error\",\"message\":\"too many readers: scx_gearbox "
+				"serves at most 16 at once\"}");
+	for (i = 0; i <= SCHED_STREAM_MAX_CLIENTS; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	sched_stream_close(&s);
+	rm_dir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
@@ -276,6 +499,10 @@ int main(int argc, char **argv)
 	TAP_RUN(test_decision_record_converts_cost_to_microwatts);
 	TAP_RUN(test_sample_estimates_power_from_the_opp_and_utilization);
 	TAP_RUN(test_socket_is_0600_and_a_slow_reader_is_dropped_not_waited_for);
+	TAP_RUN(test_socket_is_created_with_its_mode_no_chmod_after);
+	TAP_RUN(test_a_file_directory_or_symlink_at_the_socket_path_is_refused_and_kept);
+	TAP_RUN(test_a_live_socket_is_refused_and_a_stale_one_replaced);
+	TAP_RUN(test_a_reader_beyond_the_limit_gets_an_error_line);
 	{
 		char cmd[300];
 
