@@ -68,6 +68,9 @@ u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see g
  * it is counted.
  */
 s64 gb_dom_queued[EM_MAX_DOMAINS];
+/* Every CPU of the machine (also beyond the model): 1 from its cpu_online to its cpu_offline,
+ * when it may kick (gb_may_kick).  The loader sets the CPUs online at load. */
+u8 gb_cpu_up[EM_MAX_CPUS];
 u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
 GB_SCX_EXIT_INFO;
 
@@ -454,6 +457,27 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 }
 
 /*
+ * May this CPU kick another?  scx_bpf_kick_cpu() queues an irq_work on the calling CPU, and
+ * enqueue still runs on a CPU going offline after its last irq_work flush (smpcfd_dying_cpu).
+ * An irq_work queued then never runs and stays on the CPU's list, pending: when the CPU is back
+ * its kicks are dropped, and every later irq_work queued there (an RCU or SRCU wake-up,
+ * sched_ext's disable, a ring buffer's wake-up) finds the list not empty, raises no interrupt
+ * and waits until the CPU's next offline -- the hotplug wedge of docs/scheduler.md.  So no
+ * kick from a CPU from its cpu_offline to its cpu_online (counter `nokick`); a task queued
+ * then has the kernel's own resched of its run queue's CPU (wakeup_preempt: an idle CPU
+ * runs dispatch), so it is queued in that CPU's domain.
+ */
+static __always_inline bool gb_may_kick(void)
+{
+	s32 self = bpf_get_smp_processor_id();
+
+	if (self >= 0 && self < GB_SCX_MAX_CPUS && gb_cpu_up[(u32)self & (EM_MAX_CPUS - 1)])
+		return true;
+	gb_stat(GB_STAT_NOKICK);
+	return false;
+}
+
+/*
  * p was queued on domain d for cpu: wake cpu if it is idle, else another idle CPU of d that p
  * may use.  Only d's CPUs take from d's queue at once, and an idle CPU takes nothing until it
  * is woken: kicking cpu alone left the task waiting while cpu ran something else -- for a long
@@ -556,6 +580,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 tcpu = scx_bpf_task_cpu(p), cpu = tcpu;
 	u64 slice = gb_slice_ns, deadline;
+	bool kick;
 	u32 d;
 
 	gb_stat(GB_STAT_ENQUEUE);
@@ -567,13 +592,15 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		 * to change its clamps, and there is no running callback to read them at */
 		gb_read_uclamp(p, tc);
 	}
-	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to))
+	kick = gb_may_kick();
+	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to) && kick)
 		cpu = tc->misfit_to;
 	cpu = gb_enqueue_cpu(p, cpu);
 	d = gb_cpu_dom(cpu);
 	if (!tc || d >= gb_m()->nr_domains) {
 		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
-		scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+		if (kick)
+			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 		return;
 	}
 	tc->misfit_to = -1;
@@ -590,7 +617,8 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	gb_count_queued(tc, (s32)d);
 	scx_bpf_dsq_insert_vtime(p, d, slice, deadline, enq_flags);
-	gb_kick_domain(p, cpu, d);
+	if (kick)
+		gb_kick_domain(p, cpu, d);
 }
 
 /* Has domain d an online CPU? */
@@ -851,6 +879,7 @@ static __always_inline void gb_set_online(s32 cpu, u8 online)
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
 	gb_stat(GB_STAT_HOTPLUG);
+	gb_cpu_up[c] = online;
 	gb_cpus[c].online = online;
 	gb_cpus[c].idle = online;
 	gb_cpus[c].nr_running = 0;

@@ -69,6 +69,7 @@ enum gb_stat {
 	GB_STAT_CPUMASK,       /* set_cpumask calls */
 	GB_STAT_KEPT,          /* wake-ups kept on the previous CPU without a search */
 	GB_STAT_LOCAL,         /* enqueues of a one-CPU task straight to its CPU's local queue */
+	GB_STAT_NOKICK,        /* kicks not sent: the calling CPU was not online (gb_may_kick) */
 	GB_NR_STATS,
 };
 

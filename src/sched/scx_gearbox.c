@@ -227,6 +227,9 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 		skel->bss->gb_doms[d].perf_target = em_domain_capacity(&m->domains[d]);
 		skel->bss->gb_doms[d].opp_idx = m->domains[d].nr_opps - 1;
 	}
+	/* every CPU of the machine, also those beyond a --force'd model (gb_may_kick) */
+	for (c = 0; c < r->topo.nr_cpus && c < EM_MAX_CPUS; c++)
+		skel->bss->gb_cpu_up[c] = em_cpumask_test(&r->topo.online, c);
 	for (c = 0; c < m->nr_cpus && c < EM_MAX_CPUS; c++) {
 		struct gb_cpu *cs = &skel->bss->gb_cpus[c];
 		int dom = em_domain_of_cpu(m, c);
@@ -305,7 +308,7 @@ static void send_sample(struct run *r, struct gearbox *skel)
 static void print_stats(struct gearbox *skel, const struct run *r)
 {
 	static const char *const names[GB_NR_STATS] = { "select", "direct", "enqueue",
-		"fallback", "pull", "misfit", "lost", "hotplug", "cpumask", "kept", "local" };
+		"fallback", "pull", "misfit", "lost", "hotplug", "cpumask", "kept", "local", "nokick" };
 	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.gb_stats);
 	unsigned long long *vals = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*vals));
 	unsigned k;

@@ -6,8 +6,10 @@ n=0 fail=0
 ok() { n=$((n + 1)); echo "ok $n - $1"; }
 not_ok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 state() { cat /sys/kernel/sched_ext/state; }
+# wait_state STATE [TRIES]: 0.02 s apart, 15000 by default (the verifier takes seconds under
+# TCG, minutes on a loaded host)
 wait_state() { i=0; while [ "$(state)" != "$1" ]; do
-	i=$((i + 1)); [ $i -gt "${2:-1500}" ] && return 1; sleep 0.02; done; }
+	i=$((i + 1)); [ $i -gt "${2:-15000}" ] && return 1; sleep 0.02; done; }
 log() { sed 's/^/# /' /tmp/gb.log; }
 sock=/tmp/gb.sock
 start() {
