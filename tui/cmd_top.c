@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "headless.h"
 #include "source.h"
 #include "ui.h"
 
@@ -17,6 +18,7 @@ static void usage(FILE *out)
 	fprintf(
 	    out,
 	    "usage: gearbox top [--replay TRACE.ndjson [--speed X|max] [--paused]]\n"
+	    "                   [--headless]\n"
 	    "                   [--socket PATH [--record FILE]] [--refresh HZ] [--no-color]\n"
 	    "\n"
 	    "Live view of perf domains, OPPs, power and the scheduler's placement decisions,\n"
@@ -28,6 +30,10 @@ static void usage(FILE *out)
 	    "  --socket PATH   connect to scx_gearbox (default %s); waits and\n"
 	    "                  reconnects when the scheduler is not running or restarts\n"
 	    "  --connect PATH  the same as --socket\n"
+	    "  --headless      no screen: read until the stream ends (the scheduler closes\n"
+	    "                  it, the replay's end, or SIGINT/SIGTERM), then print a summary\n"
+	    "                  (domains, samples, decisions by reason); exit 0, or 1 when no\n"
+	    "                  hello was seen\n"
 	    "  --record FILE   live: also write every line received to FILE (a new file, or\n"
 	    "                  a FIFO or device written in place; an existing file is never\n"
 	    "                  replaced); --replay FILE shows the session again\n"
@@ -60,6 +66,7 @@ int cmd_top(int argc, char **argv)
 	static const struct option longopts[] = {
 	    {"replay", required_argument, NULL, 'r'},  {"socket", required_argument, NULL, 's'},
 	    {"connect", required_argument, NULL, 's'}, {"record", required_argument, NULL, 'w'},
+	    {"headless", no_argument, NULL, 'H'},
 	    {"speed", required_argument, NULL, 'S'},   {"paused", no_argument, NULL, 'P'},
 	    {"refresh", required_argument, NULL, 'R'}, {"no-color", no_argument, NULL, 'C'},
 	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
@@ -67,6 +74,7 @@ int cmd_top(int argc, char **argv)
 	struct top_options o = {
 	    .socket = SOURCE_DEFAULT_SOCKET, .speed = 1, .refresh_hz = 4, .color = true};
 	struct gb_err err = {""};
+	bool headless = false;
 	int c;
 
 	optind = 1;
@@ -81,6 +89,9 @@ int cmd_top(int argc, char **argv)
 			break;
 		case 'w':
 			o.record = optarg;
+			break;
+		case 'H':
+			headless = true;
 			break;
 		case 'S':
 			if (!strcmp(optarg, "max"))
@@ -126,7 +137,7 @@ int cmd_top(int argc, char **argv)
 				"file is already a recording\n");
 		return GB_EXIT_USAGE;
 	}
-	int ret = ui_run(&o, &err);
+	int ret = headless ? headless_run(&o, &err) : ui_run(&o, &err);
 	if (ret < 0) {
 		gb_report_error("gearbox top", &err);
 		return ret == -ENOMEM ? GB_EXIT_FAIL : GB_EXIT_USAGE;

@@ -491,5 +491,27 @@ else
 	fail record_into_a_fifo_writes_in_place
 fi
 
+# --- headless: no screen, read until the stream ends, then a summary ---------------------------
+serve "$ss" "$tr" 0
+out=$(timeout 60 $gearbox top --headless --connect "$ss" --record "$work/headless.ndjson" </dev/null)
+rc=$?
+wait "$server_pid" 2>/dev/null
+server_pid=
+if [ $rc = 0 ] && grep -q "stream: sm8250, policy gearbox, source sim, 8 CPUs, 3 domains" <<<"$out" &&
+	grep -qE "domain big +cpus 7 " <<<"$out" && grep -q "decisions 9," <<<"$out" &&
+	grep -qE "^  capacity_misfit +1$" <<<"$out" && cmp -s "$tr" "$work/headless.ndjson" &&
+	grep -q "recorded $(wc -l <"$tr") lines to $work/headless.ndjson" <<<"$out"; then
+	pass headless_records_until_the_scheduler_closes_and_summarises
+else
+	fail headless_records_until_the_scheduler_closes_and_summarises "rc=$rc $out"
+fi
+out=$(timeout 60 $gearbox top --headless --replay "$work/badhello.ndjson" </dev/null)
+rc=$?
+if [ $rc = 1 ] && grep -q "no stream: line .*hello was refused" <<<"$out"; then
+	pass headless_without_a_hello_exits_1_saying_why
+else
+	fail headless_without_a_hello_exits_1_saying_why "rc=$rc $out"
+fi
+
 echo "1..$n"
 [ $failed = 0 ]
