@@ -62,8 +62,17 @@ struct sim_domain_result {
 	double busy_pct;              /* CPU-time busy / (CPUs x duration) */
 };
 
+/* What became of a policy's run.  Only SIM_RAN has figures. */
+enum sim_outcome {
+	SIM_RAN,
+	SIM_INFEASIBLE,    /* oracle: no plan it tried keeps every deadline: no bound */
+	SIM_SKIPPED,       /* oracle: the workload has a non-periodic task */
+};
+
 struct sim_result {
 	enum sim_policy_id policy;
+	enum sim_outcome outcome;
+	char note[256];               /* why infeasible or skipped; the oracle's plan when it ran */
 	u64 duration_us;
 	u32 nr_domains;
 	struct sim_domain_result domains[EM_MAX_DOMAINS];
@@ -102,7 +111,9 @@ void sim_options_defaults(struct sim_options *opt);
 
 /*
  * Runs w on prof's model under policy.  Returns 0, or a negative errno with err set:
- * -EINVAL when the workload cannot run on the model or (oracle) has no periodic form.
+ * -EINVAL when the workload cannot run on the model.  The oracle returns 0 with
+ * res->outcome SIM_SKIPPED (a non-periodic task) or SIM_INFEASIBLE (no plan kept every
+ * deadline) and res->note saying why.
  */
 int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
 	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err);

@@ -748,12 +748,22 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
 	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err)
 {
+	if (policy == SIM_POLICY_ORACLE)
+		return sim_oracle_run(prof, w, opt, res, err);   /* plans, then sim_run_plan() */
+	return sim_run_plan(prof, w, policy, opt, NULL, res, err);
+}
+
+int sim_run_plan(const struct em_profile *prof, const struct workload *w,
+		 enum sim_policy_id policy, const struct sim_options *opt, const s32 *plan,
+		 struct sim_result *res, struct gb_err *err)
+{
 	struct sim *s = calloc(1, sizeof(*s));
 	u64 next_tick, same = 0, last = ~0ull;
 	int ret;
 
 	if (!s)
 		return gb_err_set(err, ENOMEM, "out of memory");
+	s->plan = plan;
 	ret = workload_check_model(w, &prof->model, err);
 	if (!ret)
 		ret = sim_init(s, prof, w, policy, opt, err);

@@ -107,6 +107,7 @@ struct sim {
 	enum sim_policy_id policy;
 	u64 now_us, end_us;
 	bool until_done;         /* no duration: the run ends when every task has exited */
+	const s32 *plan;         /* oracle: the CPU of each task (sim_run_plan), else NULL */
 	char warning[256];       /* the first warning (sim_result.warning) */
 	u32 pcal;                /* perf of the calibration CPU at its top OPP */
 	u32 nr_tasks;
@@ -141,6 +142,14 @@ int sim_prog_finished(const struct sim *s, struct gb_err *err);
 void sim_wake(struct sim *s, struct sim_task *t);
 
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
+
+/* One run; under the oracle, plan gives each task's CPU (NULL for the other policies). */
+int sim_run_plan(const struct em_profile *prof, const struct workload *w,
+		 enum sim_policy_id policy, const struct sim_options *opt, const s32 *plan,
+		 struct sim_result *res, struct gb_err *err);
+/* The oracle (sim_oracle.c): plans static placements, runs them, keeps the best feasible. */
+int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
+		   const struct sim_options *opt, struct sim_result *res, struct gb_err *err);
 
 /* The task running on cpu if it is a fair task, the only kind the policies may move. */
 static inline struct sim_task *sim_fair_curr(struct sim *s, u32 cpu)

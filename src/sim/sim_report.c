@@ -8,22 +8,48 @@
 
 #include "sim.h"
 
+/* The energy ratios' base: the first policy's energy, 0 (no ratios) when it did not run. */
+static double ratio_base(const struct sim_result *res, unsigned n)
+{
+	return n && res[0].outcome == SIM_RAN ? res[0].energy_j : 0;
+}
+
+static const char *outcome_word(enum sim_outcome o)
+{
+	return o == SIM_INFEASIBLE ? "infeasible" : o == SIM_SKIPPED ? "skipped" : "ran";
+}
+
 void sim_report_table(FILE *out, const struct em_profile *prof, const struct workload *w,
 		      const struct sim_result *res, unsigned n)
 {
-	double base = n && res[0].energy_j > 0 ? res[0].energy_j : 1;
+	double base = ratio_base(res, n);
+	const struct sim_result *ran = NULL;
 
+	for (unsigned i = 0; i < n && !ran; i++)
+		if (res[i].outcome == SIM_RAN)
+			ran = &res[i];
 	fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
-		n ? (double)res[0].duration_us / 1e6 : 0.0);
+		ran ? (double)ran->duration_us / 1e6 : 0.0);
+	ran = NULL;
 	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
 		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr",
 		"misfit", "work_s", "J/work_s");
 	for (unsigned i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
+		char ratio[16] = "-";
 
-		fprintf(out, "%-12s %10.4f %7.3f %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
+		if (r->outcome != SIM_RAN) {
+			fprintf(out, "%-12s %s: %s\n", sim_policy_name(r->policy),
+				outcome_word(r->outcome), r->note);
+			continue;
+		}
+		if (!ran)
+			ran = r;
+		if (base > 0)
+			snprintf(ratio, sizeof(ratio), "%.3f", r->energy_j / base);
+		fprintf(out, "%-12s %10.4f %7s %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
 			"%9.4f %9.4f\n",
-			sim_policy_name(r->policy), r->energy_j, r->energy_j / base,
+			sim_policy_name(r->policy), r->energy_j, ratio,
 			(unsigned long long)r->late, (unsigned long long)r->missed,
 			(unsigned long long)r->activations,
 			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
@@ -32,12 +58,17 @@ void sim_report_table(FILE *out, const struct em_profile *prof, const struct wor
 	}
 	fprintf(out, "\nwork_s: work done, s at capacity 1024 (run time x OPP perf / 1024); "
 		"J/work_s: energy per unit of it\n");
+	for (unsigned i = 0; i < n; i++)
+		if (res[i].outcome == SIM_RAN && res[i].note[0])
+			fprintf(out, "%s: %s\n", sim_policy_name(res[i].policy), res[i].note);
 	fprintf(out, "\nper domain: energy J / average frequency MHz / busy %% / over-utilized %%\n");
 	fprintf(out, "%-12s", "policy");
-	for (u32 d = 0; n && d < res[0].nr_domains; d++)
-		fprintf(out, " %27s", res[0].domains[d].name);
+	for (u32 d = 0; ran && d < ran->nr_domains; d++)
+		fprintf(out, " %27s", ran->domains[d].name);
 	fputc('\n', out);
 	for (unsigned i = 0; i < n; i++) {
+		if (res[i].outcome != SIM_RAN)
+			continue;
 		fprintf(out, "%-12s", sim_policy_name(res[i].policy));
 		for (u32 d = 0; d < res[i].nr_domains; d++) {
 			const struct sim_domain_result *dr = &res[i].domains[d];
@@ -51,11 +82,23 @@ void sim_report_table(FILE *out, const struct em_profile *prof, const struct wor
 
 static json_t *result_json(const struct sim_result *r, double base)
 {
-	json_t *o = json_object(), *doms = json_array(), *tasks = json_array();
+	json_t *o = json_object(), *doms, *tasks;
 
 	json_object_set_new(o, "policy", json_string(sim_policy_name(r->policy)));
+	if (r->outcome == SIM_SKIPPED) {
+		json_object_set_new(o, "skipped", json_string(r->note));
+		return o;
+	}
+	if (r->policy == SIM_POLICY_ORACLE) {
+		json_object_set_new(o, "feasible", json_boolean(r->outcome == SIM_RAN));
+		json_object_set_new(o, "note", json_string(r->note));
+	}
+	if (r->outcome != SIM_RAN)
+		return o;
+	doms = json_array();
+	tasks = json_array();
 	json_object_set_new(o, "energy_j", json_real(r->energy_j));
-	json_object_set_new(o, "energy_ratio", json_real(base > 0 ? r->energy_j / base : 0));
+	json_object_set_new(o, "energy_ratio", base > 0 ? json_real(r->energy_j / base) : json_null());
 	json_object_set_new(o, "activations", json_integer((json_int_t)r->activations));
 	json_object_set_new(o, "late_activations", json_integer((json_int_t)r->late));
 	json_object_set_new(o, "missed_periods", json_integer((json_int_t)r->missed));
@@ -108,13 +151,17 @@ void sim_report_json(FILE *out, const struct em_profile *prof, const struct work
 		     const struct sim_result *res, unsigned n)
 {
 	json_t *root = json_object(), *arr = json_array();
-	double base = n ? res[0].energy_j : 0;
+	double base = ratio_base(res, n);
+	const struct sim_result *ran = NULL;
 
+	for (unsigned i = 0; i < n && !ran; i++)
+		if (res[i].outcome == SIM_RAN)
+			ran = &res[i];
 	json_object_set_new(root, "format", json_string("gearbox-sim/1"));
 	json_object_set_new(root, "soc", json_string(prof->soc));
 	json_object_set_new(root, "workload", json_string(w->name));
 	json_object_set_new(root, "duration_us",
-			    json_integer(n ? (json_int_t)res[0].duration_us : 0));
+			    json_integer(ran ? (json_int_t)ran->duration_us : 0));
 	for (unsigned i = 0; i < n; i++)
 		json_array_append_new(arr, result_json(&res[i], base));
 	json_object_set_new(root, "results", arr);

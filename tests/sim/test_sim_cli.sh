@@ -29,7 +29,21 @@ expect json_report_is_versioned 0 '"format": "gearbox-sim/1"' "$gb" sim -p sm825
 expect unknown_policy_exits_2 2 "unknown policy 'fast'" "$gb" sim -p sm8250 -P gearbox,fast "$wl"
 expect cpu_outside_model_exits_2_naming_task 2 "task pinned.*CPU 9" "$gb" sim -p sm8250 "$tmp/pin.json"
 expect malformed_json_exits_2_naming_file 2 "bad.json" "$gb" sim -p sm8250 "$tmp/bad.json"
-expect oracle_rejects_aperiodic_task 2 "task spin-0: the oracle needs periodic tasks" "$gb" sim -p sm8250 -P oracle "$tmp/spin.json"
+expect oracle_skips_aperiodic_task 0 "oracle  *skipped: task spin-0 has no timer in its loop" "$gb" sim -p sm8250 -P oracle "$tmp/spin.json"
+# the README's demo: the oracle is skipped with a note, the other policies' results print
+expect oracle_skipped_others_print 0 "^mainline  *[0-9]" "$gb" sim -p sm8250 -P gearbox,mainline,oracle workloads/demo-mobile.json
+grep -q "^oracle  *skipped: task .* has no timer" "$tmp/out" && grep -q "^gearbox  *[0-9]" "$tmp/out" && ok oracle_skipped_note_in_table || nok oracle_skipped_note_in_table
+printf '{"global":{"duration":1,"calibration":"CPU7"},"tasks":{"t":{"run":15000,"timer":{"ref":"a","period":10000}}}}' >"$tmp/over.json"
+expect oracle_infeasible_in_table 0 "^oracle  *infeasible: no placement" "$gb" sim -p sm8250 -P oracle,gearbox "$tmp/over.json"
+"$gb" sim -p sm8250 -P gearbox,oracle --json "$tmp/over.json" >"$tmp/over.out" 2>"$tmp/err"
+if python3 - "$tmp/over.out" <<'PY'
+import json, sys
+r = {x["policy"]: x for x in json.load(open(sys.argv[1]))["results"]}
+o = r["oracle"]
+assert o["feasible"] is False and "energy_j" not in o and o["note"], o
+assert r["gearbox"]["energy_j"] > 0 and "feasible" not in r["gearbox"]
+PY
+then ok oracle_infeasible_json_has_no_bound; else nok oracle_infeasible_json_has_no_bound; fi
 expect missing_profile_exits_2 2 "nosuch" "$gb" sim -p "$tmp/nosuch.json" "$wl"
 printf '{"global":{"duration":1},"tasks":{"w":{"run":100,"sleep":900},"busy":{"run":0,"yield":""}}}' >"$tmp/busy.json"
 expect loop_taking_no_time_warns_and_runs 0 "warning: .*busy.json: task busy-0: 1048576 events in a row at t=[0-9]* us took no time" \

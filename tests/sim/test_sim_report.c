@@ -206,6 +206,67 @@ static void test_a_starved_task_shows_less_work_done(void)
 	free(perf);
 }
 
+/* No placement fits: one periodic task needing 1.5 big CPUs.  Fits on paper but not in the
+ * run: 99% of the big CPU (the governor's ramp makes the first activations late). */
+static void test_oracle_reports_infeasible_and_gives_no_bound(void)
+{
+	static const char over[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
+		"\"run\":15000,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
+	static const char tight[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
+		"\"run\":9900,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
+	struct sim_options opt = { .seed = 1 };
+
+	CHECK_EQ_I(run_text(over, SIM_POLICY_ORACLE, &opt, res), 0);
+	CHECK_EQ_I(res->outcome, SIM_INFEASIBLE);
+	CHECK_STR_CONTAINS(res->note, "no placement keeps every CPU's planned load within");
+	CHECK(res->energy_j == 0 && res->activations == 0);   /* no figures, no bound */
+	CHECK_EQ_I(run_text(tight, SIM_POLICY_ORACLE, &opt, res), 0);
+	CHECK_EQ_I(res->outcome, SIM_INFEASIBLE);
+	CHECK_STR_CONTAINS(res->note, "kept every deadline");
+	/* the same plan, as mainline runs it, is late: the QoS counts decided */
+	CHECK_EQ_I(run_text(tight, SIM_POLICY_MAINLINE, &opt, res), 0);
+	CHECK(res->late > 0);
+}
+
+/* Where the oracle gives a bound, its run has no late activation and no missed period. */
+static void test_feasible_oracle_keeps_every_deadline(void)
+{
+	static const char *const names[] = { "q3_more_room", "lisa_two_big_three_small" };
+	struct sim_options opt = { .seed = 1 };
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		char path[4096];
+		struct workload w;
+
+		snprintf(path, sizeof(path), "%s/tests/scenarios/workloads/%s.json", src_root(),
+			 names[i]);
+		CHECK_EQ_I(workload_load_file(path, &w, &err), 0);
+		CHECK_EQ_I(sim_run(sm8250, &w, SIM_POLICY_ORACLE, &opt, res, &err), 0);
+		printf("# %s: %s; %.4f J\n", names[i], res->note, res->energy_j);
+		CHECK_EQ_I(res->outcome, SIM_RAN);
+		CHECK(res->activations > 0 && res->late == 0 && res->missed == 0);
+		CHECK(res->energy_j > 0);
+		CHECK_STR_CONTAINS(res->note, "kept every deadline");
+		workload_free(&w);
+	}
+}
+
+static void test_oracle_skips_a_workload_with_a_non_periodic_task(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":1},\"tasks\":{\"p\":{\"run\":100,\"timer\":{\"ref\":\"a\","
+		"\"period\":1000}},\"build\":{\"phases\":{\"one\":{\"run\":100,\"timer\":{\"ref\":"
+		"\"b\",\"period\":1000}},\"two\":{\"run\":1000,\"sleep\":10}}}}}";
+	struct sim_options opt = { .seed = 1 };
+
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_ORACLE, &opt, res), 0);
+	CHECK_EQ_I(res->outcome, SIM_SKIPPED);
+	CHECK_STR_CONTAINS(res->note, "task build-0 has no timer in phase 'two': the oracle plans "
+			   "periodic tasks only");
+}
+
 int main(void)
 {
 	char path[4096];
@@ -224,6 +285,9 @@ int main(void)
 	TAP_RUN(test_a_loop_that_takes_no_time_is_stopped_with_a_warning);
 	TAP_RUN(test_a_task_on_a_little_cpu_shows_less_work_done);
 	TAP_RUN(test_a_starved_task_shows_less_work_done);
+	TAP_RUN(test_oracle_reports_infeasible_and_gives_no_bound);
+	TAP_RUN(test_feasible_oracle_keeps_every_deadline);
+	TAP_RUN(test_oracle_skips_a_workload_with_a_non_periodic_task);
 	free(sm8250);
 	free(res);
 	return tap_done();
