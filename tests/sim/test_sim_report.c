@@ -233,7 +233,7 @@ static void test_oracle_reports_infeasible_and_gives_no_bound(void)
 /* Where the oracle gives a bound, its run has no late activation and no missed period. */
 static void test_feasible_oracle_keeps_every_deadline(void)
 {
-	static const char *const names[] = { "q3_more_room", "lisa_two_big_three_small" };
+	static const char *const names[] = { "q3_more_room", "lisa_three_small" };
 	struct sim_options opt = { .seed = 1 };
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
