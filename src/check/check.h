@@ -9,6 +9,15 @@
  * counters, CPU samples, CPU time, wakeup lateness.  After each check the scheduler must still be
  * loaded; if it was ejected the check fails and the scheduler is started again for the next one.
  *
+ * Cleanup.  Everything the check starts or changes is undone on every way out: the scheduler is
+ * stopped (SIGINT, then SIGKILL, then sysrq-S), the load is stopped (each load set is a process
+ * group that is SIGKILLed), kernel.sysrq gets its value back, an offlined CPU comes back.
+ * SIGINT, SIGTERM and SIGHUP (and the other signals that would end it: QUIT, USR1, USR2, ALRM,
+ * PIPE) only set a flag: the running check stops at its next wait, the remaining ones are
+ * skipped, the cleanup runs, the results so far are printed, and the process dies of the
+ * signal.  SIGKILL cannot be caught: the load and the scheduler are children with
+ * PR_SET_PDEATHSIG (SIGKILL), so they die with the check.
+ *
  * Modules: check_sched.c (the scheduler process and the sched_ext sysfs state), check_load.c
  * (workload processes and their shared counters), checks_tasks.c (starvation, affinity, weights,
  * latency), checks_system.c (fork storm, hotplug, RT, exit paths), check_cmd.c (options, output).
@@ -69,6 +78,9 @@ void check_hotplug(struct check_ctx *ctx, struct check_result *res);
 void check_rt(struct check_ctx *ctx, struct check_result *res);
 void check_exit_paths(struct check_ctx *ctx, struct check_result *res);
 
+/* The signal that interrupted the run, or 0.  Waits end early when it is set. */
+int check_interrupted(void);
+
 /* Result helpers (printf-style detail). */
 void check_set(struct check_result *res, enum check_status st, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -98,6 +110,13 @@ void sched_stop(struct sched_proc *sp);
 void sched_describe_exit(const struct sched_proc *sp, char *buf, size_t len);
 /* Writes one character to /proc/sysrq-trigger (enabling sysrq first); 0 or -errno. */
 int sysrq_trigger(char c);
+/* kernel.sysrq as it is (for sysrq_restore); "" when it cannot be read. */
+void sysrq_save(char *buf, size_t len);
+/* Writes the saved value back if kernel.sysrq has another one now. */
+void sysrq_restore(const char *saved);
+/* In a child about to run something for the check: it dies with the check (SIGKILL when the
+ * parent, parent_pid, is gone, checked once more after the request closes the race). */
+void die_with_parent(pid_t parent_pid);
 
 /* --- check_load.c --- */
 
@@ -126,6 +145,7 @@ struct load_set {
 	struct load_shm *shm;
 	pid_t pid[LOAD_MAX_TASKS];
 	int nr;
+	pid_t pgid;   /* the process group of all of them (the first one's pid), 0 before */
 };
 
 /* What a workload process runs; it returns when shm->stop is set. */
@@ -135,10 +155,11 @@ int load_init(struct load_set *ls, struct gb_err *err);
 /* Forks a process running fn(shm, slot, arg); cpu >= 0 pins it first, nice applied too.
  * Returns the slot or -errno. */
 int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice);
-/* Sets stop, waits up to 2 s, kills stragglers, reaps all; the shm stays readable. */
+/* Sets stop, waits up to 2 s, SIGKILLs the process group (stragglers and anything they
+ * forked), reaps all; the shm stays readable. */
 void load_stop(struct load_set *ls);
 void load_free(struct load_set *ls);
-/* Sleeps for s seconds (restarting on signals). */
+/* Sleeps for s seconds (restarting on signals), less when the run is interrupted. */
 void load_sleep(double s);
 double load_now_s(void);
 

@@ -9,10 +9,12 @@
  *
  * Output: one line per check ("pass  NAME  detail", "FAIL ...", "skip ..."), then a summary;
  * --json prints one gearbox-check/1 document instead.  Exit status 0 when nothing failed, 1 on
- * any failure, 2 on bad usage.
+ * any failure, 2 on bad usage.  Interrupted by a signal (check.h, Cleanup), it cleans up,
+ * prints what it has, and dies of that signal.
  */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +39,42 @@ static const struct check_def checks[] = {
 	{ "rt", check_rt },                 { "exit", check_exit_paths },
 };
 #define NR_CHECKS (1 + sizeof(checks) / sizeof(checks[0])) /* + attach */
+
+/* The signal that interrupted the run (set by on_signal), 0 while none did. */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	if (!stop_signal)
+		stop_signal = sig;
+}
+
+int check_interrupted(void)
+{
+	return stop_signal;
+}
+
+/* Signals that would end the check with its scheduler loaded and its load running.  No
+ * SA_RESTART: a sleep returns at once and the check sees the flag. */
+static void install_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+				    SIGPIPE };
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigfillset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+/* After the cleanup: die of the signal that interrupted us, as the caller expects. */
+static void die_of_signal(int sig)
+{
+	signal(sig, SIG_DFL);
+	fflush(NULL);
+	raise(sig);
+	_exit(128 + sig);
+}
 
 static const char *const status_word[] = { "pass", "FAIL", "skip" };
 static const char *const status_json[] = { "pass", "fail", "skip" };
@@ -71,7 +109,9 @@ static void usage(FILE *out)
 		"  --attach-timeout S seconds to wait for the scheduler to be enabled (default 10)\n"
 		"  --sched-log FILE   append the scheduler's output to FILE (default: discarded)\n"
 		"  -h, --help         this help\n\n"
-		"Exit status: 0 all checks passed or skipped, 1 a check failed, 2 bad usage.\n");
+		"Exit status: 0 all checks passed or skipped, 1 a check failed, 2 bad usage.\n"
+		"On SIGINT, SIGTERM or SIGHUP it stops its load and the scheduler, restores\n"
+		"kernel.sysrq, prints the results so far and dies of the signal.\n");
 }
 
 static void json_str(FILE *out, const char *s)
@@ -152,6 +192,11 @@ static void run_one(struct check_ctx *ctx, const struct check_def *def, struct c
 
 	def->run(ctx, res);
 	res->elapsed_s = load_now_s() - t0;
+	if (check_interrupted()) {
+		/* what it measured is cut short: neither a pass nor a failure of the scheduler */
+		check_set(res, CHECK_SKIP, "interrupted by signal %d", check_interrupted());
+		return;
+	}
 	if (def->run == check_exit_paths || (sched_running(&ctx->sched) && scx_enabled()))
 		return;
 	char how[64], detail[sizeof(res->detail)];
@@ -179,6 +224,7 @@ int cmd_check(int argc, char **argv)
 	struct check_ctx ctx = { .duration_s = 2.0, .attach_timeout_s = 10.0 };
 	struct check_result res[NR_CHECKS] = { 0 };
 	const char *names[NR_CHECKS], *only = NULL;
+	char sysrq[32];
 	int count[3] = { 0 }, c, json = 0;
 	size_t n = 0;
 	struct gb_err err;
@@ -229,9 +275,11 @@ int cmd_check(int argc, char **argv)
 	if (ctx.nr_cpus > CHECK_MAX_CPUS)
 		ctx.nr_cpus = CHECK_MAX_CPUS;
 
+	install_signals();
+	sysrq_save(sysrq, sizeof(sysrq));
 	names[n] = "attach";
 	if (sched_start(&ctx.sched, ctx.attach_timeout_s, &took, &err) < 0) {
-		check_set(&res[n], CHECK_FAIL, "%s", err.msg);
+		check_set(&res[n], check_interrupted() ? CHECK_SKIP : CHECK_FAIL, "%s", err.msg);
 	} else if (!ctx.sched.ops_name[0]) {
 		check_set(&res[n], CHECK_FAIL, "enabled, but root/ops reports no name");
 	} else {
@@ -244,7 +292,9 @@ int cmd_check(int argc, char **argv)
 	n++;
 	for (size_t i = 0; i < NR_CHECKS - 1; i++, n++) {
 		names[n] = checks[i].name;
-		if (res[0].status != CHECK_PASS)
+		if (check_interrupted())
+			check_set(&res[n], CHECK_SKIP, "interrupted by signal %d", check_interrupted());
+		else if (res[0].status != CHECK_PASS)
 			check_set(&res[n], CHECK_SKIP, "the scheduler did not attach");
 		else if (!selected(only, checks[i].name))
 			check_set(&res[n], CHECK_SKIP, "not selected (--only)");
@@ -258,6 +308,7 @@ int cmd_check(int argc, char **argv)
 		}
 	}
 	sched_stop(&ctx.sched);
+	sysrq_restore(sysrq);
 	for (size_t i = 0; i < n; i++)
 		count[res[i].status]++;
 	if (json) {
@@ -266,6 +317,11 @@ int cmd_check(int argc, char **argv)
 		printf("gearbox check: %d passed, %d failed, %d skipped (scheduler \"%s\", %d CPUs)\n",
 		       count[CHECK_PASS], count[CHECK_FAIL], count[CHECK_SKIP],
 		       ctx.sched.ops_name[0] ? ctx.sched.ops_name : ctx.sched.argv[0], ctx.nr_cpus);
+	}
+	if (check_interrupted()) {
+		fprintf(stderr, PROG ": interrupted by signal %d: load stopped, scheduler stopped, "
+			"kernel.sysrq as it was\n", check_interrupted());
+		die_of_signal(check_interrupted());
 	}
 	return count[CHECK_FAIL] ? GB_EXIT_FAIL : GB_EXIT_OK;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,7 +33,7 @@ void load_sleep(double s)
 {
 	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
 
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !check_interrupted())
 		;
 }
 
@@ -57,10 +58,16 @@ int load_init(struct load_set *ls, struct gb_err *err)
 	return 0;
 }
 
+void die_with_parent(pid_t parent_pid)
+{
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent_pid)
+		_exit(126);
+}
+
 int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice)
 {
 	int slot = ls->nr;
-	pid_t pid;
+	pid_t pid, parent = getpid();
 
 	if (slot >= LOAD_MAX_TASKS)
 		return -ENOSPC;
@@ -69,6 +76,9 @@ int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice)
 	if (pid < 0)
 		return -errno;
 	if (pid == 0) {
+		/* its own group, not the check's: a Ctrl-C is for the check, which stops it */
+		setpgid(0, ls->pgid);
+		die_with_parent(parent);
 		if (cpu >= 0) {
 			cpu_set_t set;
 
@@ -84,6 +94,10 @@ int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice)
 		ls->shm->slot[slot].done = 1;
 		_exit(0);
 	}
+	/* both sides set the group, so it is set whichever runs first */
+	setpgid(pid, ls->pgid ? ls->pgid : pid);
+	if (!ls->pgid)
+		ls->pgid = pid;
 	ls->pid[slot] = pid;
 	ls->nr++;
 	return slot;
@@ -105,6 +119,8 @@ void load_stop(struct load_set *ls)
 		if (left)
 			usleep(2000);
 	} while (left && load_now_s() - t0 < 2.0);
+	if (left && ls->pgid > 0)
+		kill(-ls->pgid, SIGKILL);
 	for (int i = 0; i < ls->nr; i++) {
 		if (ls->pid[i] > 0) {
 			kill(ls->pid[i], SIGKILL);

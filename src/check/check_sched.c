@@ -108,7 +108,7 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 {
 	double t0 = load_now_s();
 	char st[32];
-	pid_t pid;
+	pid_t pid, parent;
 
 	if (scx_state(st, sizeof(st)) < 0)
 		return gb_err_set(err, ENOTSUP, "this kernel has no sched_ext (%s/state missing)",
@@ -120,6 +120,7 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 		return gb_err_set(err, EBUSY, "sched_ext is %s already (ops \"%s\")", st, ops);
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0)
 		return gb_err_set(err, errno, "fork: %s", strerror(errno));
@@ -127,6 +128,8 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 		int fd = open(sp->log_path, O_WRONLY | O_CREAT | O_APPEND, 0644);
 
 		setpgid(0, 0);
+		/* a check killed outright must not leave its scheduler loaded */
+		die_with_parent(parent);
 		if (fd >= 0) {
 			dup2(fd, 1);
 			dup2(fd, 2);
@@ -154,6 +157,10 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 			sched_stop(sp);
 			return gb_err_set(err, ETIMEDOUT, "sched_ext not enabled within %.0f s",
 					  timeout_s);
+		}
+		if (check_interrupted()) {
+			sched_stop(sp);
+			return gb_err_set(err, EINTR, "interrupted by signal %d", check_interrupted());
 		}
 		usleep(5000);
 	}
@@ -211,12 +218,30 @@ static int write_str(const char *path, const char *s)
 	return rc;
 }
 
+#define SYSRQ_PATH "/proc/sys/kernel/sysrq"
+
+void sysrq_save(char *buf, size_t len)
+{
+	if (read_line(SYSRQ_PATH, buf, len) < 0)
+		buf[0] = '\0';
+}
+
+void sysrq_restore(const char *saved)
+{
+	char now[32];
+
+	if (saved[0] && read_line(SYSRQ_PATH, now, sizeof(now)) == 0 && strcmp(now, saved) &&
+	    write_str(SYSRQ_PATH, saved) < 0)
+		fprintf(stderr, "gearbox check: warning: cannot restore kernel.sysrq to %s (it is "
+			"%s)\n", saved, now);
+}
+
 int sysrq_trigger(char c)
 {
 	char s[2] = { c, '\0' };
 
 	/* "1" enables every sysrq function; the trigger file ignores the mask for root anyway
 	 * on recent kernels, but older ones honour it. */
-	write_str("/proc/sys/kernel/sysrq", "1");
+	write_str(SYSRQ_PATH, "1");
 	return write_str("/proc/sysrq-trigger", s);
 }

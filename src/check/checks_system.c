@@ -88,7 +88,7 @@ void check_forkstorm(struct check_ctx *ctx, struct check_result *res)
 			last_progress = load_now_s();
 		}
 	} while (done < nr && load_now_s() - last_progress < STORM_STALL_S &&
-		 load_now_s() - t0 < STORM_LIMIT_S);
+		 load_now_s() - t0 < STORM_LIMIT_S && !check_interrupted());
 	took = load_now_s() - t0;
 	stalled = load_now_s() - last_progress >= STORM_STALL_S;
 	load_stop(&ls);
@@ -339,7 +339,7 @@ void check_exit_paths(struct check_ctx *ctx, struct check_result *res)
 	char buf[sizeof(res->detail)] = "";
 	bool ok = true;
 
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]) && !check_interrupted(); i++)
 		ok &= exit_path(ctx, paths[i], buf, sizeof(buf));
 	buf[strlen(buf) > 2 ? strlen(buf) - 2 : 0] = '\0';
 	check_set(res, ok ? CHECK_PASS : CHECK_FAIL, "%s", buf);
