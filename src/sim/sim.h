@@ -10,6 +10,7 @@
 #ifndef GEARBOX_SIM_H
 #define GEARBOX_SIM_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -118,10 +119,49 @@ void sim_options_defaults(struct sim_options *opt);
 int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
 	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err);
 
-/* Reports: the terminal table of several results (ratios against the first), and JSON. */
-void sim_report_table(FILE *out, const struct em_profile *prof, const struct workload *w,
-		      const struct sim_result *res, unsigned n);
-void sim_report_json(FILE *out, const struct em_profile *prof, const struct workload *w,
-		     const struct sim_result *res, unsigned n);
+/*
+ * The figures summarised over seeds, each with its mean and 95% confidence interval: its
+ * JSON name and its value in a result r (base: the first policy's energy in the same seed,
+ * 0 when it did not run).  Ratios are taken per seed, then summarised.
+ */
+#define SIM_FIGURES(X)                                                             \
+	X(SIM_FIG_ENERGY, "energy_j", r->energy_j)                                 \
+	X(SIM_FIG_RATIO, "energy_ratio", base > 0 ? r->energy_j / base : NAN)      \
+	X(SIM_FIG_LATE, "late_activations", (double)r->late)                       \
+	X(SIM_FIG_MISSED, "missed_periods", (double)r->missed)                     \
+	X(SIM_FIG_MIGRATIONS, "migrations", (double)r->migrations)                 \
+	X(SIM_FIG_WORK, "work_s", r->work_s)                                       \
+	X(SIM_FIG_EPW, "energy_j_per_work_s", r->energy_per_work)
+
+enum sim_figure {
+#define X(id, name, expr) id,
+	SIM_FIGURES(X)
+#undef X
+	SIM_NR_FIGURES
+};
+
+/* A mean and its 95% confidence interval; lo and hi are NaN with fewer than 2 values. */
+struct sim_interval {
+	double mean, lo, hi;
+};
+
+/* Student's t(0.975, df); NaN for df 0. */
+double sim_t975(u32 df);
+/* Mean and 95% confidence interval (Student t, n - 1 degrees of freedom) of x[0..n). */
+struct sim_interval sim_interval_of(const double *x, u32 n);
+
+/*
+ * The report of one or more seeds of the same policies: add each seed's results (one per
+ * policy, in the order given) in seed order, then print.  One seed: the table and JSON of that
+ * run; several: means, intervals and per-seed figures (docs/sim.md).
+ */
+struct sim_report;
+struct sim_report *sim_report_new(const struct em_profile *prof, const struct workload *w,
+				  unsigned n, u64 first_seed, u32 nr_seeds);
+/* Adds the next seed's n results; -1 when out of memory or past nr_seeds. */
+int sim_report_add(struct sim_report *r, const struct sim_result *res);
+void sim_report_table(FILE *out, const struct sim_report *r);
+void sim_report_json(FILE *out, const struct sim_report *r);
+void sim_report_free(struct sim_report *r);
 
 #endif /* GEARBOX_SIM_H */

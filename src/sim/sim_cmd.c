@@ -32,6 +32,8 @@ static const char usage_text[] =
 	"                                         tasks keeping deadlines (docs/sim.md: bound)\n"
 	"  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
 	"  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
+	"      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%%\n"
+	"                          confidence interval of each figure (default 1, at most 1000)\n"
 	"      --tick-us US        scheduler tick (default 4000)\n"
 	"      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
 	"      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
@@ -53,13 +55,16 @@ static const char usage_text[] =
 	"\n"
 	"Exit status: 0 success, 1 failure while simulating, 2 bad usage or bad input.\n";
 
-enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS };
+enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS };
+
+#define SIM_MAX_SEEDS 1000
 
 static const struct option long_opts[] = {
 	{ "profile", required_argument, NULL, 'p' },
 	{ "policy", required_argument, NULL, 'P' },
 	{ "duration", required_argument, NULL, 'd' },
 	{ "seed", required_argument, NULL, 's' },
+	{ "seeds", required_argument, NULL, OPT_SEEDS },
 	{ "tick-us", required_argument, NULL, OPT_TICK },
 	{ "dvfs-rate-us", required_argument, NULL, OPT_DVFS },
 	{ "push-after-us", required_argument, NULL, OPT_PUSH },
@@ -133,6 +138,8 @@ int cmd_sim(int argc, char **argv)
 	struct em_profile *prof = NULL;
 	struct workload w = { 0 };
 	struct sim_result *res = NULL;
+	struct sim_report *rep = NULL;
+	u64 nr_seeds = 1;
 	struct gb_err err = { { 0 } };
 	unsigned n = 0;
 	bool json = false;
@@ -160,6 +167,10 @@ int cmd_sim(int argc, char **argv)
 		case 's':
 			if (parse_u64(optarg, &opt.seed, 0))
 				return bad("--seed '%s': a non-negative integer expected", optarg);
+			break;
+		case OPT_SEEDS:
+			if (parse_u64(optarg, &nr_seeds, 1) || nr_seeds > SIM_MAX_SEEDS)
+				return bad("--seeds '%s': an integer in 1..1000 expected", optarg);
 			break;
 		case OPT_TICK:
 			if (parse_u64(optarg, &opt.tick_us, 100))
@@ -213,11 +224,20 @@ int cmd_sim(int argc, char **argv)
 		gb_report_error("gearbox sim", &err);
 		goto out;
 	}
-	for (unsigned i = 0; i < n; i++) {
+	rep = sim_report_new(prof, &w, n, opt.seed, (u32)nr_seeds);
+	if (!rep) {
+		fprintf(stderr, "gearbox sim: error: out of memory\n");
+		ret = GB_EXIT_FAIL;
+		goto out;
+	}
+	/* seed by seed, each policy in turn; the trace is the first policy's run of the first */
+	for (u64 step = 0; step < nr_seeds * n; step++) {
 		struct sim_options o = opt;
+		unsigned i = (unsigned)(step % n);
 		int r;
 
-		if (i == 0 && trace_path) {
+		o.seed = opt.seed + step / n;
+		if (step == 0 && trace_path) {
 			o.trace = fopen(trace_path, "w");
 			if (!o.trace) {
 				fprintf(stderr, "gearbox sim: error: %s: %s\n", trace_path,
@@ -226,25 +246,32 @@ int cmd_sim(int argc, char **argv)
 			}
 		}
 		r = sim_run(prof, &w, ids[i], &o, &res[i], &err);
-		if (!r && res[i].warning[0] && (!i || strcmp(res[i].warning, res[i - 1].warning)))
+		if (!r && step < n && res[i].warning[0] &&
+		    (!i || strcmp(res[i].warning, res[i - 1].warning)))
 			fprintf(stderr, "gearbox sim: warning: %s\n", res[i].warning);
 		if (o.trace && fclose(o.trace) && !r)
 			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
 		if (r) {
 			/* a refused or failed run leaves no partial trace behind */
-			if (i == 0 && trace_path)
+			if (step == 0 && trace_path)
 				remove(trace_path);
 			gb_report_error("gearbox sim", &err);
 			ret = r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
 			goto out;
 		}
+		if (i == n - 1 && sim_report_add(rep, res)) {
+			fprintf(stderr, "gearbox sim: error: out of memory\n");
+			ret = GB_EXIT_FAIL;
+			goto out;
+		}
 	}
 	if (json)
-		sim_report_json(stdout, prof, &w, res, n);
+		sim_report_json(stdout, rep);
 	else
-		sim_report_table(stdout, prof, &w, res, n);
+		sim_report_table(stdout, rep);
 	ret = GB_EXIT_OK;
 out:
+	sim_report_free(rep);
 	workload_free(&w);
 	free(prof);
 	free(res);

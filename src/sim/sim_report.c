@@ -2,9 +2,18 @@
 /*
  * sim_report.c - the report of `gearbox sim`: a table for people, JSON for machines
  * (`"format": "gearbox-sim/1"`, documented in docs/sim.md).  Ratios are against the first
- * policy given.
+ * policy given, taken per seed.
+ *
+ * Over several seeds (--seeds N) each policy's result is the mean of its per-seed results:
+ * every number of the per-seed JSON objects (totals, domains, tasks) is averaged, and the
+ * figures of SIM_FIGURES get a 95% confidence interval from their per-seed values
+ * (sim_interval_of) and a per_seed list.  With one seed the result is that seed's, unchanged,
+ * with null intervals.
  */
 #include <jansson.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "sim.h"
 
@@ -19,8 +28,8 @@ static const char *outcome_word(enum sim_outcome o)
 	return o == SIM_INFEASIBLE ? "infeasible" : o == SIM_SKIPPED ? "skipped" : "ran";
 }
 
-void sim_report_table(FILE *out, const struct em_profile *prof, const struct workload *w,
-		      const struct sim_result *res, unsigned n)
+static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
+			   const struct sim_result *res, unsigned n)
 {
 	double base = ratio_base(res, n);
 	const struct sim_result *ran = NULL;
@@ -97,6 +106,7 @@ static json_t *result_json(const struct sim_result *r, double base)
 		return o;
 	doms = json_array();
 	tasks = json_array();
+	json_object_set_new(o, "duration_us", json_integer((json_int_t)r->duration_us));
 	json_object_set_new(o, "energy_j", json_real(r->energy_j));
 	json_object_set_new(o, "energy_ratio", base > 0 ? json_real(r->energy_j / base) : json_null());
 	json_object_set_new(o, "activations", json_integer((json_int_t)r->activations));
@@ -147,25 +157,300 @@ static json_t *result_json(const struct sim_result *r, double base)
 	return o;
 }
 
-void sim_report_json(FILE *out, const struct em_profile *prof, const struct workload *w,
-		     const struct sim_result *res, unsigned n)
+/* The value of figure f in r (base: the same seed's energy of the first policy, 0 if none). */
+static double figure_of(const struct sim_result *r, double base, enum sim_figure f)
 {
-	json_t *root = json_object(), *arr = json_array();
-	double base = ratio_base(res, n);
-	const struct sim_result *ran = NULL;
+	switch (f) {
+#define X(id, name, expr) case id: return (expr);
+		SIM_FIGURES(X)
+#undef X
+	default:
+		return NAN;
+	}
+}
 
-	for (unsigned i = 0; i < n && !ran; i++)
-		if (res[i].outcome == SIM_RAN)
-			ran = &res[i];
+static const char *const figure_names[] = {
+#define X(id, name, expr) [id] = name,
+	SIM_FIGURES(X)
+#undef X
+};
+
+struct sim_report {
+	const struct em_profile *prof;
+	const struct workload *w;
+	unsigned n;                   /* policies */
+	u64 first_seed;
+	u32 nr_seeds, added;
+	struct sim_result *first;     /* the first seed's results, n of them */
+	json_t **acc;                 /* per policy: sum of its per-seed objects (seeds it ran) */
+	json_t **not_ran;             /* per policy: its object of the first seed it did not run */
+	u32 *nr_not_ran;
+	double *fig;                  /* [policy][seed][SIM_NR_FIGURES] */
+};
+
+struct sim_report *sim_report_new(const struct em_profile *prof, const struct workload *w,
+				  unsigned n, u64 first_seed, u32 nr_seeds)
+{
+	struct sim_report *r = calloc(1, sizeof(*r));
+
+	if (!r)
+		return NULL;
+	r->prof = prof;
+	r->w = w;
+	r->n = n;
+	r->first_seed = first_seed;
+	r->nr_seeds = nr_seeds;
+	r->first = calloc(n, sizeof(*r->first));
+	r->acc = calloc(n, sizeof(*r->acc));
+	r->not_ran = calloc(n, sizeof(*r->not_ran));
+	r->nr_not_ran = calloc(n, sizeof(*r->nr_not_ran));
+	r->fig = calloc((size_t)n * nr_seeds * SIM_NR_FIGURES, sizeof(double));
+	if (!r->first || !r->acc || !r->not_ran || !r->nr_not_ran || !r->fig) {
+		sim_report_free(r);
+		return NULL;
+	}
+	return r;
+}
+
+void sim_report_free(struct sim_report *r)
+{
+	if (!r)
+		return;
+	for (unsigned i = 0; r->acc && i < r->n; i++)
+		json_decref(r->acc[i]);
+	for (unsigned i = 0; r->not_ran && i < r->n; i++)
+		json_decref(r->not_ran[i]);
+	free(r->first);
+	free(r->acc);
+	free(r->not_ran);
+	free(r->nr_not_ran);
+	free(r->fig);
+	free(r);
+}
+
+/* acc += x, number by number, for two values of the same shape; other values keep acc's. */
+static json_t *json_sum(json_t *acc, const json_t *x)
+{
+	if (json_is_number(acc) && json_is_number(x))
+		return json_real(json_number_value(acc) + json_number_value(x));
+	if (json_is_object(acc) && json_is_object(x)) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(acc, key, v) {
+			const json_t *xv = json_object_get(x, key);
+
+			if (xv)
+				json_object_set_new(acc, key, json_sum(v, xv));
+		}
+	} else if (json_is_array(acc) && json_is_array(x)) {
+		for (size_t i = 0; i < json_array_size(acc) && i < json_array_size(x); i++)
+			json_array_set_new(acc, i, json_sum(json_array_get(acc, i),
+							    json_array_get(x, i)));
+	}
+	return json_incref(acc);
+}
+
+/* every number of v divided by n */
+static json_t *json_scale(json_t *v, double n)
+{
+	if (json_is_number(v))
+		return json_real(json_number_value(v) / n);
+	if (json_is_object(v)) {
+		const char *key;
+		json_t *x;
+
+		json_object_foreach(v, key, x)
+			json_object_set_new(v, key, json_scale(x, n));
+	} else if (json_is_array(v)) {
+		for (size_t i = 0; i < json_array_size(v); i++)
+			json_array_set_new(v, i, json_scale(json_array_get(v, i), n));
+	}
+	return json_incref(v);
+}
+
+int sim_report_add(struct sim_report *r, const struct sim_result *res)
+{
+	double base = ratio_base(res, r->n);
+	u32 k = r->added;
+
+	if (k >= r->nr_seeds)
+		return -1;
+	if (k == 0)
+		memcpy(r->first, res, r->n * sizeof(*res));
+	for (unsigned i = 0; i < r->n; i++) {
+		json_t *o = result_json(&res[i], base);
+		double *fig = &r->fig[((size_t)i * r->nr_seeds + k) * SIM_NR_FIGURES];
+
+		if (!o)
+			return -1;
+		for (int f = 0; f < SIM_NR_FIGURES; f++)
+			fig[f] = res[i].outcome == SIM_RAN ? figure_of(&res[i], base, f) : NAN;
+		if (res[i].outcome != SIM_RAN) {
+			if (!r->nr_not_ran[i]++)
+				r->not_ran[i] = json_incref(o);
+		} else if (!r->acc[i]) {
+			r->acc[i] = json_incref(o);
+		} else {
+			json_decref(json_sum(r->acc[i], o));
+		}
+		json_decref(o);
+	}
+	r->added++;
+	return 0;
+}
+
+static json_t *interval_json(struct sim_interval iv)
+{
+	return isnan(iv.lo) || isnan(iv.hi) ? json_null() : json_pack("[f, f]", iv.lo, iv.hi);
+}
+
+/* The interval of figure f of policy i over the seeds; NaN when a seed has none. */
+static struct sim_interval figure_interval(const struct sim_report *r, unsigned i,
+					    enum sim_figure f)
+{
+	double *x = malloc(r->added * sizeof(double) + 1);
+	struct sim_interval iv = { NAN, NAN, NAN };
+	bool all = true;
+
+	if (!x)
+		return iv;
+	for (u32 k = 0; k < r->added; k++) {
+		x[k] = r->fig[((size_t)i * r->nr_seeds + k) * SIM_NR_FIGURES + f];
+		all &= !isnan(x[k]);
+	}
+	if (all)
+		iv = sim_interval_of(x, r->added);
+	free(x);
+	return iv;
+}
+
+/* Policy i's result over the seeds (a new reference). */
+static json_t *summary_json(const struct sim_report *r, unsigned i)
+{
+	json_t *o, *per_seed;
+
+	if (r->nr_not_ran[i]) {
+		o = json_deep_copy(r->not_ran[i]);
+		if (r->added > 1) {
+			json_t *note = json_object_get(o, json_object_get(o, "skipped") ? "skipped" : "note");
+			char buf[512];
+
+			snprintf(buf, sizeof(buf), "%s (in %u of %u seeds)", json_string_value(note),
+				 r->nr_not_ran[i], r->added);
+			json_object_set_new(o, json_object_get(o, "skipped") ? "skipped" : "note",
+					    json_string(buf));
+		}
+		return o;
+	}
+	o = json_deep_copy(r->acc[i]);
+	if (r->added > 1) {
+		const char *key;
+		json_t *v;
+
+		json_object_foreach(o, key, v)
+			json_object_set_new(o, key, json_scale(v, r->added));
+	}
+	for (int f = 0; f < SIM_NR_FIGURES; f++) {
+		char key[64];
+
+		snprintf(key, sizeof(key), "%s_ci95", figure_names[f]);
+		json_object_set_new(o, key, interval_json(figure_interval(r, i, f)));
+	}
+	if (r->added < 2)
+		return o;
+	per_seed = json_array();
+	for (u32 k = 0; k < r->added; k++) {
+		json_t *s = json_object();
+		const double *fig = &r->fig[((size_t)i * r->nr_seeds + k) * SIM_NR_FIGURES];
+
+		json_object_set_new(s, "seed", json_integer((json_int_t)(r->first_seed + k)));
+		for (int f = 0; f < SIM_NR_FIGURES; f++)
+			json_object_set_new(s, figure_names[f],
+					    isnan(fig[f]) ? json_null() : json_real(fig[f]));
+		json_array_append_new(per_seed, s);
+	}
+	json_object_set_new(o, "per_seed", per_seed);
+	return o;
+}
+
+void sim_report_json(FILE *out, const struct sim_report *r)
+{
+	json_t *root = json_object(), *arr = json_array(), *seeds = json_array();
+	double dur = 0;
+
+	for (unsigned i = 0; i < r->n; i++) {
+		json_t *o = summary_json(r, i);
+
+		if (!dur && json_object_get(o, "duration_us"))
+			dur = json_number_value(json_object_get(o, "duration_us"));
+		json_array_append_new(arr, o);
+	}
+	for (u32 k = 0; k < r->added; k++)
+		json_array_append_new(seeds, json_integer((json_int_t)(r->first_seed + k)));
 	json_object_set_new(root, "format", json_string("gearbox-sim/1"));
-	json_object_set_new(root, "soc", json_string(prof->soc));
-	json_object_set_new(root, "workload", json_string(w->name));
-	json_object_set_new(root, "duration_us",
-			    json_integer(ran ? (json_int_t)ran->duration_us : 0));
-	for (unsigned i = 0; i < n; i++)
-		json_array_append_new(arr, result_json(&res[i], base));
+	json_object_set_new(root, "soc", json_string(r->prof->soc));
+	json_object_set_new(root, "workload", json_string(r->w->name));
+	json_object_set_new(root, "duration_us", json_integer((json_int_t)llround(dur)));
+	json_object_set_new(root, "seeds", seeds);
 	json_object_set_new(root, "results", arr);
 	json_dumpf(root, out, JSON_INDENT(1) | JSON_REAL_PRECISION(9));
 	fputc('\n', out);
 	json_decref(root);
+}
+
+static void print_interval(FILE *out, struct sim_interval iv, int width, int prec)
+{
+	if (isnan(iv.mean))
+		fprintf(out, " %*s %*s", width, "-", width, "");
+	else if (isnan(iv.lo))
+		fprintf(out, " %*.*f %*s", width, prec, iv.mean, width, "");
+	else
+		fprintf(out, " %*.*f +-%-*.*f", width, prec, iv.mean, width - 2, prec,
+			(iv.hi - iv.lo) / 2);
+}
+
+void sim_report_table(FILE *out, const struct sim_report *r)
+{
+	static const struct { enum sim_figure f; const char *title; int prec; } cols[] = {
+		{ SIM_FIG_ENERGY, "energy_J", 4 }, { SIM_FIG_RATIO, "ratio", 3 },
+		{ SIM_FIG_LATE, "late", 1 }, { SIM_FIG_MISSED, "missed", 1 },
+		{ SIM_FIG_MIGRATIONS, "migr", 1 }, { SIM_FIG_WORK, "work_s", 4 },
+		{ SIM_FIG_EPW, "J/work_s", 4 },
+	};
+	double dur = 0;
+
+	if (r->added < 2) {
+		table_one_seed(out, r->prof, r->w, r->first, r->n);
+		return;
+	}
+	for (unsigned i = 0; i < r->n && !dur; i++)
+		if (!r->nr_not_ran[i])
+			dur = json_number_value(json_object_get(r->acc[i], "duration_us")) / r->added;
+	fprintf(out, "%s on %s, %.3f s simulated (mean), %u seeds (%llu to %llu): mean and "
+		"half-width of the 95%% confidence interval (Student t)\n\n", r->w->name,
+		r->prof->soc, dur / 1e6, r->added, (unsigned long long)r->first_seed,
+		(unsigned long long)(r->first_seed + r->added - 1));
+	fprintf(out, "%-12s", "policy");
+	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+		fprintf(out, " %9s %9s", cols[c].title, "");
+	fputc('\n', out);
+	for (unsigned i = 0; i < r->n; i++) {
+		if (r->nr_not_ran[i]) {
+			json_t *o = summary_json(r, i);
+			const json_t *why = json_object_get(o, "skipped");
+
+			fprintf(out, "%-12s %s: %s\n", sim_policy_name(r->first[i].policy),
+				why ? "skipped" : "infeasible",
+				json_string_value(why ? why : json_object_get(o, "note")));
+			json_decref(o);
+			continue;
+		}
+		fprintf(out, "%-12s", sim_policy_name(r->first[i].policy));
+		for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
+			print_interval(out, figure_interval(r, i, cols[c].f), 9, cols[c].prec);
+		fputc('\n', out);
+	}
+	fprintf(out, "\nratio: energy over the first policy's, per seed; work_s: work done, s at "
+		"capacity 1024; J/work_s: energy per unit of it; per domain and per task: --json\n");
 }

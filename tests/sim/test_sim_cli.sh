@@ -94,5 +94,45 @@ print("# migrations: gearbox %d, mainline %d" % (g, m))
 assert g <= m + 2
 PY
 then ok no_migration_pingpong_on_demo_mobile; else nok no_migration_pingpong_on_demo_mobile; fi
+# --seeds: means and intervals that shrink with more seeds, fields consistent with per_seed
+sw=tests/scenarios/workloads/lisa_ramp_up.json
+expect seeds_zero_exits_2 2 "seeds '0': an integer in 1..1000 expected" "$gb" sim -p sm8250 --seeds 0 "$sw"
+"$gb" sim -p msm8998 -P gearbox,mainline --json "$sw" >"$tmp/s1.json" 2>"$tmp/err"
+"$gb" sim -p msm8998 -P gearbox,mainline --json --seeds 3 "$sw" >"$tmp/s3.json" 2>>"$tmp/err"
+"$gb" sim -p msm8998 -P gearbox,mainline --json --seeds 12 "$sw" >"$tmp/s12.json" 2>>"$tmp/err"
+if python3 - "$tmp/s1.json" "$tmp/s3.json" "$tmp/s12.json" <<'PY'
+import json, sys
+figs = ["energy_j", "energy_ratio", "late_activations", "missed_periods", "migrations",
+        "work_s", "energy_j_per_work_s"]
+one, three, twelve = (json.load(open(p)) for p in sys.argv[1:])
+assert one["seeds"] == [1] and three["seeds"] == [1, 2, 3] and twelve["seeds"] == list(range(1, 13))
+for r in one["results"]:
+    assert all(r[f + "_ci95"] is None for f in figs), r
+    assert isinstance(r["late_activations"], int) and "per_seed" not in r
+for doc in (three, twelve):
+    for r in doc["results"]:
+        ps = r["per_seed"]
+        assert [s["seed"] for s in ps] == doc["seeds"]
+        for f in figs:
+            lo, hi = r[f + "_ci95"]
+            m = sum(s[f] for s in ps) / len(ps)
+            assert abs(m - r[f]) <= 1e-6 * max(1, abs(m)), (f, m, r[f])
+            assert lo <= r[f] + 1e-9 and r[f] <= hi + 1e-9, (f, lo, r[f], hi)
+    # ratios per seed: the first policy's are 1, the other's their per-seed quotient
+    g, ml = doc["results"]
+    assert all(abs(s["energy_ratio"] - 1) < 1e-12 for s in g["per_seed"])
+    assert all(abs(b["energy_ratio"] - b["energy_j"] / a["energy_j"]) < 1e-9
+               for a, b in zip(g["per_seed"], ml["per_seed"]))
+# seed 1 of the series is the single run
+assert abs(three["results"][0]["per_seed"][0]["energy_j"] - one["results"][0]["energy_j"]) < 1e-9
+w3 = [r["energy_j_ci95"][1] - r["energy_j_ci95"][0] for r in three["results"]]
+w12 = [r["energy_j_ci95"][1] - r["energy_j_ci95"][0] for r in twelve["results"]]
+print("# energy interval widths, 3 seeds %s, 12 seeds %s" % (w3, w12))
+assert all(b < a for a, b in zip(w3, w12)) and all(a > 0 for a in w3)
+PY
+then ok seeds_give_consistent_intervals_that_shrink_with_n; else nok seeds_give_consistent_intervals_that_shrink_with_n; fi
+expect seeds_table_shows_mean_and_interval 0 "3 seeds (1 to 3): mean and half-width of the 95% confidence interval" \
+	"$gb" sim -p msm8998 -P gearbox,mainline --seeds 3 "$sw"
+grep -q "^mainline  *[0-9.]* +-[0-9.]*  *[0-9.]* +-" "$tmp/out" && ok seeds_table_rows_have_intervals || nok seeds_table_rows_have_intervals
 echo "1..$n"
 exit $fail

@@ -6,6 +6,7 @@
  * shows a task put on a slower CPU or starved.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,6 +268,22 @@ static void test_oracle_skips_a_workload_with_a_non_periodic_task(void)
 			   "periodic tasks only");
 }
 
+/* The interval of a sample computed by hand: 1..5 has mean 3, s = sqrt(2.5), t(0.975, 4) =
+ * 2.776, half-width 2.776 x 1.5811 / sqrt(5) = 1.9630. */
+static void test_interval_is_student_t_on_a_known_sample(void)
+{
+	static const double x[] = { 1, 2, 3, 4, 5 };
+	struct sim_interval iv = sim_interval_of(x, 5);
+
+	CHECK(iv.mean > 2.99999 && iv.mean < 3.00001);
+	CHECK(iv.lo > 1.0369 && iv.lo < 1.0371 && iv.hi > 4.9629 && iv.hi < 4.9631);
+	iv = sim_interval_of(x, 1);                       /* one value: no interval */
+	CHECK(iv.mean == 1 && isnan(iv.lo) && isnan(iv.hi));
+	CHECK(sim_t975(1) > 12.70 && sim_t975(1) < 12.71);
+	CHECK(sim_t975(40) > 2.020 && sim_t975(40) < 2.022);    /* tables: 2.021 */
+	CHECK(sim_t975(1000) > 1.961 && sim_t975(1000) < 1.963);
+}
+
 int main(void)
 {
 	char path[4096];
@@ -288,6 +305,7 @@ int main(void)
 	TAP_RUN(test_oracle_reports_infeasible_and_gives_no_bound);
 	TAP_RUN(test_feasible_oracle_keeps_every_deadline);
 	TAP_RUN(test_oracle_skips_a_workload_with_a_non_periodic_task);
+	TAP_RUN(test_interval_is_student_t_on_a_known_sample);
 	free(sm8250);
 	free(res);
 	return tap_done();
