@@ -5,9 +5,14 @@ Each (workload, model) pair is one `gearbox sim --json` invocation with the four
 policies (mainline first, so that the simulator's own ratio column is against mainline), and
 one with the oracle alone, which only exists for periodic workloads (the simulator skips it
 for the others) and only where one of its plans keeps every deadline (else it reports the
-case infeasible); the case records why there is no oracle.  Energy is reported as ratios to mainline and to the oracle;
-late activations and wake-up latency p99 side by side, because an energy figure without its
-QoS cost is not a result.
+case infeasible); the case records why there is no oracle.  Energy is reported as ratios to
+mainline and to the oracle; late activations and wake-up latency p99 side by side, because an
+energy figure without its QoS cost is not a result.
+
+A full run uses SEEDS seeds per case (`gearbox sim --seeds`): every figure is the mean over the
+seeds, and the energy ratio to mainline comes with the 95% interval of its per-seed values; a
+case counts as a win or a loss against mainline only where that interval excludes 1.  A quick
+run uses one seed (no intervals).
 """
 import glob
 import json
@@ -18,6 +23,7 @@ from . import common
 POLICIES = ["gearbox", "mainline", "rework", "performance", "oracle"]
 ONLINE = ["mainline", "gearbox", "rework", "performance"]
 QUICK_MODELS = ["sm8250", "gs101"]
+SEEDS = 5
 
 # The issue's targets, per workload category.
 TARGET_VS_MAINLINE = {"quirk": 0.90, "mobile": 0.97}
@@ -52,10 +58,12 @@ def models(root, quick, only=None):
     return paths
 
 
-def _sim(gearbox, model, wl, policies, duration):
+def _sim(gearbox, model, wl, policies, duration, seeds):
     cmd = [gearbox, "sim", "--json", "-p", model, "-P", ",".join(policies)]
     if duration:
         cmd += ["--duration", str(duration)]
+    if seeds > 1:
+        cmd += ["--seeds", str(seeds)]
     cmd.append(wl)
     rc, out, err = common.run(cmd, timeout=600)
     if rc != 0:
@@ -76,13 +84,18 @@ def _policy_figures(r):
         "overutilized_pct": r["overutilized_pct"],
         "migrations": r["migrations"],
         "misfit_moves": r["misfit_moves"],
+        "work_s": r.get("work_s"),
+        "energy_ratio": r.get("energy_ratio"),
+        "energy_ratio_ci95": r.get("energy_ratio_ci95"),
+        "energy_j_ci95": r.get("energy_j_ci95"),
     }
 
 
-def run_case(gearbox, model, wl, duration):
+def run_case(gearbox, model, wl, duration, seeds=1):
     case = {"workload": os.path.relpath(wl), "category": category(wl),
-            "model": os.path.basename(model)[:-5], "policies": {}, "commands": []}
-    doc, msg, cmd = _sim(gearbox, model, wl, ONLINE, duration)
+            "model": os.path.basename(model)[:-5], "policies": {}, "commands": [],
+            "seeds": seeds}
+    doc, msg, cmd = _sim(gearbox, model, wl, ONLINE, duration, seeds)
     case["commands"].append(common.cmdline(cmd))
     if doc is None:
         case["error"] = msg
@@ -90,7 +103,7 @@ def run_case(gearbox, model, wl, duration):
     case["sim_duration_us"] = doc["duration_us"]
     for r in doc["results"]:
         case["policies"][r["policy"]] = _policy_figures(r)
-    doc, msg, cmd = _sim(gearbox, model, wl, ["oracle"], duration)
+    doc, msg, cmd = _sim(gearbox, model, wl, ["oracle"], duration, seeds)
     case["commands"].append(common.cmdline(cmd))
     if doc is None:
         case["oracle_error"] = msg
@@ -106,7 +119,17 @@ def run_case(gearbox, model, wl, duration):
     case["energy_vs_mainline"] = {p: common.ratio(e.get(p), e.get("mainline")) for p in POLICIES}
     case["energy_vs_oracle"] = {p: common.ratio(e.get(p), e.get("oracle")) for p in POLICIES}
     case["targets"] = targets(case)
+    case["vs_mainline"] = {p: verdict(case["policies"][p].get("energy_ratio_ci95"))
+                           for p in ONLINE if p in case["policies"]}
     return case
+
+
+def verdict(ci):
+    """'win' / 'loss' when the 95% interval of the per-seed energy ratio to mainline lies below
+    / above 1, 'tie' when it contains 1, None without an interval (one seed)."""
+    if not ci:
+        return None
+    return "win" if ci[1] < 1 else "loss" if ci[0] > 1 else "tie"
 
 
 def targets(case):
@@ -148,6 +171,10 @@ def summarize(cases):
             "missed_periods": sum(c["policies"][p]["missed_periods"] for c in xs),
             "activations": sum(c["policies"][p]["activations"] for c in xs),
         }
+    for p in ONLINE:
+        vs = [c.get("vs_mainline", {}).get(p) for c in ok]
+        by_pol[p]["vs_mainline_by_interval"] = {
+            k: sum(1 for v in vs if v == k) for k in ("win", "loss", "tie")}
     s["policies"] = by_pol
     cats = {}
     for cat in sorted({c["category"] for c in ok}):
@@ -251,6 +278,11 @@ def print_report(doc):
         print("target %-58s %3d/%-3d met%s" % (names[key], v["met"], v["applicable"],
               "" if not v["missed"] else "; missed: " + ", ".join(v["missed"][:12]) +
               (" ..." if len(v["missed"]) > 12 else "")))
+    if any(c.get("seeds", 1) > 1 for c in doc["cases"]):
+        for p in ["gearbox", "rework", "performance"]:
+            v = s["policies"][p]["vs_mainline_by_interval"]
+            print("%s vs mainline, where the 95%% interval of the per-seed energy ratio excludes 1: "
+                  "%d wins, %d losses, %d not distinguishable" % (p, v["win"], v["loss"], v["tie"]))
     if s["cases_failed"]:
         print("cases that did not run: %d (see JSON)" % len(s["cases_failed"]))
     print("oracle not available in %d cases: %d infeasible (no plan kept every deadline)%s, "
@@ -262,17 +294,19 @@ def print_report(doc):
 
 def run_part(ctx):
     dur = 1 if ctx.quick else None
+    seeds = 1 if ctx.quick else SEEDS
     cases = []
     wls, mds = workloads(ctx.root, ctx.workloads), models(ctx.root, ctx.quick, ctx.models)
     if not wls:
         raise common.Skip("no workloads found (tests/scenarios/workloads, bench/workloads)")
     common.log("energy: %d workloads x %d models%s" % (len(wls), len(mds),
-               " (quick: 1 s simulated each)" if ctx.quick else ""))
+               " (quick: 1 s simulated each, one seed)" if ctx.quick else
+               ", %d seeds each" % seeds))
     for wl in wls:
         for m in mds:
-            cases.append(run_case(ctx.gearbox, m, wl, dur))
+            cases.append(run_case(ctx.gearbox, m, wl, dur, seeds))
     doc = {"format": "gearbox-bench-energy/%d" % common.FORMAT_VERSION,
-           "machine": ctx.machine, "quick": ctx.quick,
+           "machine": ctx.machine, "quick": ctx.quick, "seeds": seeds,
            "sim_duration_s": dur or "workload's own",
            "workloads": [os.path.relpath(w) for w in wls],
            "models": [os.path.basename(m)[:-5] for m in mds],
