@@ -150,6 +150,26 @@ static int get_u32(const unsigned char *data, u16 len, u32 *v)
 	return 0;
 }
 
+/*
+ * The positive errno of a negative error code from a reply or the transport.  The kernel
+ * sends -errno in -MAX_ERRNO..-1; anything else (INT_MIN among them, whose negation
+ * overflows) is no errno, and the reply is malformed.
+ */
+#define EMNL_MAX_ERRNO 4095
+
+static int errno_of(long long e)
+{
+	return e < 0 && e >= -EMNL_MAX_ERRNO ? (int)-e : EBADMSG;
+}
+
+/* The error of an NLMSG_ERROR or NLMSG_DONE reply (e < 0). */
+static int reply_error(struct gb_err *err, const char *what, int e)
+{
+	if (e < -EMNL_MAX_ERRNO)
+		return gb_err_set(err, EBADMSG, "%s: the reply's error code %d is no errno", what, e);
+	return gb_err_set(err, -e, "%s: %s", what, strerror(-e));
+}
+
 /* A reply message: its genetlink command and attributes. */
 typedef int (*msg_cb)(u8 cmd, const unsigned char *attrs, size_t len, void *arg);
 
@@ -171,7 +191,8 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 	ret = x->send(x->ctx, r->buf, r->len);
 	if (ret < 0) {
 		free(buf);
-		return gb_err_set(err, -ret, "%s: sending the request: %s", what, strerror(-ret));
+		return gb_err_set(err, errno_of(ret), "%s: sending the request: %s", what,
+				  strerror(errno_of(ret)));
 	}
 	for (;;) {
 		ssize_t n = x->recv(x->ctx, buf, BUF_LEN);
@@ -184,7 +205,7 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 			break;
 		}
 		if (n < 0) {
-			ret = gb_err_set(err, (int)-n, "%s: %s", what, strerror((int)-n));
+			ret = gb_err_set(err, errno_of(n), "%s: %s", what, strerror(errno_of(n)));
 			break;
 		}
 		if (n == 0) {
@@ -221,7 +242,7 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 				}
 				memcpy(&e, payload, sizeof(e));
 				if (e < 0)
-					ret = gb_err_set(err, -e, "%s: %s", what, strerror(-e));
+					ret = reply_error(err, what, e);
 				else
 					ret = dump ? 1 : gb_err_set(err, EBADMSG, "%s: an ack but no reply",
 								  what);
@@ -230,7 +251,7 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 
 				if (plen >= sizeof(e))
 					memcpy(&e, payload, sizeof(e));
-				ret = e < 0 ? gb_err_set(err, -e, "%s: %s", what, strerror(-e)) : 0;
+				ret = e < 0 ? reply_error(err, what, e) : 0;
 			} else if (nh.nlmsg_type == NLMSG_OVERRUN) {
 				ret = gb_err_set(err, ENOBUFS, "%s: the reply overran", what);
 			} else if (nh.nlmsg_type >= NLMSG_MIN_TYPE) {
@@ -253,7 +274,8 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 						   EMNL_MAX_DOMAINS);
 					break;
 				} else if (ret < 0) {
-					gb_err_set(err, -ret, "%s: %s", what, strerror(-ret));
+					gb_err_set(err, errno_of(ret), "%s: %s", what,
+						   strerror(errno_of(ret)));
 					break;
 				}
 				ret = dump ? 1 : 0;

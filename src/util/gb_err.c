@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 #include "gb_err.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,7 +14,9 @@ int gb_err_set(struct gb_err *err, int code, const char *fmt, ...)
 		vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 		va_end(ap);
 	}
-	return -code;
+	/* A code that is no positive errno (0, negative, INT_MIN whose negation overflows) must
+	 * still read as a failure to the caller. */
+	return code > 0 ? -code : -EIO;
 }
 
 void gb_err_prefix(struct gb_err *err, const char *fmt, ...)

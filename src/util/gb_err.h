@@ -18,7 +18,8 @@ struct gb_err {
 	char msg[GB_ERR_MSG_LEN];
 };
 
-/* Sets the message (printf-style) and returns -code (code is a positive errno value). */
+/* Sets the message (printf-style) and returns -code (code is a positive errno value; any
+ * other code returns -EIO, so that an error never reads as success). */
 int gb_err_set(struct gb_err *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

@@ -12,6 +12,7 @@
  * VM test (guest-em-netlink.sh, the family with no perf domain on x86).
  */
 #include <errno.h>
+#include <limits.h>
 #include <linux/genetlink.h>
 #include <linux/netlink.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ struct fpd {
 static struct fake {
 	bool no_family, no_reply, corrupt_table, short_u64;
 	int table_errno;           /* NLMSG_ERROR for get-perf-table */
+	int table_error_raw;       /* the same, sent as is: a code that is no -errno */
 	int per_dgram;             /* domain messages per dump datagram */
 	int npd;
 	struct fpd pd[5];
@@ -180,8 +182,9 @@ static void reply_table(const struct nlmsghdr *nh, u32 id)
 	for (int i = 0; i < fk.npd; i++)
 		if (fk.pd[i].id == id)
 			pd = &fk.pd[i];
-	if (!pd || fk.table_errno) {
-		mb_error(m, nh->nlmsg_seq, -(fk.table_errno ? fk.table_errno : EINVAL));
+	if (!pd || fk.table_errno || fk.table_error_raw) {
+		mb_error(m, nh->nlmsg_seq, fk.table_error_raw ? fk.table_error_raw :
+			 -(fk.table_errno ? fk.table_errno : EINVAL));
 		dgram_push(m);
 		return;
 	}
@@ -537,6 +540,20 @@ static void test_kernel_error_and_no_reply_fail_cleanly(void)
 	CHECK_STR_CONTAINS(err.msg, "no reply from the kernel");
 }
 
+/* INT_MIN cannot be negated: before the check, UBSan reported the overflow here */
+static void test_error_code_that_is_no_errno_is_a_malformed_reply(void)
+{
+	board();
+	fk.table_error_raw = INT_MIN;
+	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);
+	CHECK_STR_CONTAINS(err.msg, "get-perf-table of domain 0: the reply's error code "
+			   "-2147483648 is no errno");
+	board();
+	fk.table_error_raw = -5000;
+	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);
+	CHECK_STR_CONTAINS(err.msg, "error code -5000 is no errno");
+}
+
 int main(void)
 {
 	model = calloc(1, sizeof(*model));
@@ -553,6 +570,7 @@ int main(void)
 	TAP_RUN(test_more_states_than_a_model_holds_are_counted_and_refused);
 	TAP_RUN(test_malformed_reply_is_ebadmsg_naming_the_request);
 	TAP_RUN(test_kernel_error_and_no_reply_fail_cleanly);
+	TAP_RUN(test_error_code_that_is_no_errno_is_a_malformed_reply);
 	board();
 	free(model);
 	free(prof);
