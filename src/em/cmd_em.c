@@ -49,19 +49,36 @@ static int usage_error(const char *fmt, const char *arg)
 	return GB_EXIT_USAGE;
 }
 
+static void print_warnings(const char *path, const struct em_warnings *warn)
+{
+	int kept = (int)(sizeof(warn->msg) / sizeof(warn->msg[0]));
+
+	for (int i = 0; i < warn->count && i < kept; i++)
+		fprintf(stderr, "warning: %s: %s\n", path, warn->msg[i]);
+	if (warn->count > kept)
+		fprintf(stderr, "warning: %s: %d more warnings\n", path, warn->count - kept);
+}
+
+/* Loads path; on failure prints every error of the file, one line each. */
 static int load_or_report(const char *path, struct em_profile *prof, bool strict)
 {
 	struct em_warnings warn;
+	struct em_errors *errs = malloc(sizeof(*errs));
 	struct gb_err err;
 
-	if (em_profile_load_file(path, prof, strict, &warn, &err)) {
-		fprintf(stderr, "error: %s\n", err.msg);
+	if (em_profile_check_file(path, prof, strict, &warn, errs, &err)) {
+		if (!errs || errs->count == 0)   /* not a content error: unreadable, too large */
+			fprintf(stderr, "error: %s\n", err.msg);
+		for (int i = 0; errs && i < errs->count && i < EM_ERRORS_KEPT; i++)
+			fprintf(stderr, "error: %s\n", errs->msg[i]);
+		if (errs && errs->count > EM_ERRORS_KEPT)
+			fprintf(stderr, "error: %s: %d more errors\n", path,
+				errs->count - EM_ERRORS_KEPT);
+		free(errs);
 		return -1;
 	}
-	for (int i = 0; i < warn.count && i < 8; i++)
-		fprintf(stderr, "warning: %s: %s\n", path, warn.msg[i]);
-	if (warn.count > 8)
-		fprintf(stderr, "warning: %s: %d more warnings\n", path, warn.count - 8);
+	free(errs);
+	print_warnings(path, &warn);
 	return 0;
 }
 
@@ -164,6 +181,7 @@ static int em_import(int argc, char **argv)
 	const char *fb = NULL, *dbg = NULL, *domains = NULL, *names = NULL, *soc = NULL;
 	const char *device = NULL, *cpu_sysfs = NULL, *out = "-", *cores = NULL, *desc = NULL;
 	struct em_profile *prof;
+	struct em_warnings warn;
 	struct gb_err err;
 	int c, rc;
 
@@ -192,13 +210,14 @@ static int em_import(int argc, char **argv)
 	prof = alloc_profile();
 	if (!prof)
 		return GB_EXIT_FAIL;
-	rc = fb ? em_import_freqbench(fb, domains, names, prof, &err)
-		: em_import_debugfs(dbg, cpu_sysfs, prof, &err);
+	rc = fb ? em_import_freqbench(fb, domains, names, prof, &warn, &err)
+		: em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err);
 	if (rc) {
 		fprintf(stderr, "error: %s\n", err.msg);
 		free(prof);
 		return GB_EXIT_USAGE;
 	}
+	print_warnings(fb ? fb : dbg, &warn);
 	if (soc)
 		snprintf(prof->soc, sizeof(prof->soc), "%s", soc);
 	else if (fb) {

@@ -4,9 +4,11 @@
  */
 #include "em_import.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,31 +61,66 @@ static int cmp_u32(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/*
+ * Every power reading of a freqbench file is in mW and must lie within the model's power
+ * limit (EM_MAX_POWER_UW, 64 W): a value outside is not a phone's CPU power in mW (a file in
+ * other units, or a broken meter), and importing it would write a model the loader refuses.
+ */
+#define FB_MAX_POWER_MW (EM_MAX_POWER_UW / 1000.0)
+#define FB_MAX_SCORE 1e9
+
+static int fb_power_ok(double mw, const char *cpu, u32 khz, const char *what, struct gb_err *err)
+{
+	if (!isfinite(mw) || mw < -FB_MAX_POWER_MW || mw > FB_MAX_POWER_MW)
+		return gb_err_set(err, ERANGE, "cpu %s, %u kHz: %s %g mW is outside -%.0f..%.0f mW "
+				  "(not a CPU's power in mW)", cpu, khz, what, mw, FB_MAX_POWER_MW,
+				  FB_MAX_POWER_MW);
+	return 0;
+}
+
 /* Power of one active OPP in mW: robust mean of the samples when there are some. */
-static double fb_active_power(json_t *active, struct em_opp_meta *meta)
+static int fb_active_power(json_t *active, const char *cpu, u32 khz, double *power_mw,
+			   struct em_opp_meta *meta, struct gb_err *err)
 {
 	json_t *samples = json_object_get(active, "power_samples");
 	size_t n = json_is_array(samples) ? json_array_size(samples) : 0;
 	struct robust_stats st;
 	double *x;
+	int rc;
 
-	if (n >= 3 && (x = calloc(n, sizeof(double)))) {
+	if (n >= 3) {
 		size_t i, k = 0;
 		json_t *v;
 
-		json_array_foreach(samples, i, v)
-			if (json_is_number(v))
-				x[k++] = json_number_value(v);
+		x = calloc(n, sizeof(double));
+		if (!x)
+			return gb_err_set(err, ENOMEM, "out of memory");
+		json_array_foreach(samples, i, v) {
+			if (!json_is_number(v))
+				continue;
+			x[k] = json_number_value(v);
+			if ((rc = fb_power_ok(x[k], cpu, khz, "a power sample", err))) {
+				free(x);
+				return rc;
+			}
+			k++;
+		}
 		if (k >= 3 && robust_summary(x, k, &st) == 0) {
 			free(x);
+			if (st.ci95 * 1000 > EM_MAX_POWER_UW)
+				return gb_err_set(err, ERANGE, "cpu %s, %u kHz: the power samples "
+						  "spread over +-%.0f mW, more than the model's %.0f mW",
+						  cpu, khz, st.ci95, FB_MAX_POWER_MW);
 			meta->has_spread = true;
 			meta->power_spread_uw = (u32)llround(st.ci95 * 1000);
-			meta->samples = (u32)st.kept;
-			return st.mean;
+			meta->samples = st.kept < EM_MAX_SAMPLES ? (u32)st.kept : EM_MAX_SAMPLES;
+			*power_mw = st.mean;
+			return 0;
 		}
 		free(x);
 	}
-	return json_number_value(json_object_get(active, "power_mean"));
+	*power_mw = json_number_value(json_object_get(active, "power_mean"));
+	return fb_power_ok(*power_mw, cpu, khz, "active power_mean", err);
 }
 
 /* Makes out[] strictly increasing integers in 1..max close to the least-squares monotone fit
@@ -123,13 +160,14 @@ static int fb_read_cluster(json_t *freqs, double baseline_mw, struct fb_point *p
 	u32 keys[EM_MAX_OPPS];
 	const char *k;
 	json_t *v;
+	int rc;
 
 	*n = 0;
 	json_object_foreach(freqs, k, v) {
 		char *end;
 		unsigned long f = strtoul(k, &end, 10);
 
-		if (*end || f == 0 || f > 100000000)
+		if (*end || !isdigit((unsigned char)k[0]) || f == 0 || f > EM_MAX_FREQ_KHZ)
 			return gb_err_set(err, EINVAL, "cpu %s: bad frequency key \"%s\"", cpu, k);
 		if (*n >= EM_MAX_OPPS)
 			return gb_err_set(err, EINVAL, "cpu %s: more than %d frequencies", cpu, EM_MAX_OPPS);
@@ -150,52 +188,116 @@ static int fb_read_cluster(json_t *freqs, double baseline_mw, struct fb_point *p
 					  "coremark_score", cpu, keys[i]);
 		memset(&pts[i], 0, sizeof(pts[i]));
 		pts[i].freq_khz = keys[i];
-		pts[i].power_mw = fb_active_power(active, &pts[i].meta);
+		rc = fb_active_power(active, cpu, keys[i], &pts[i].power_mw, &pts[i].meta, err);
+		if (rc)
+			return rc;
 		pts[i].score = json_number_value(json_object_get(active, "coremark_score"));
+		if (!isfinite(pts[i].score) || pts[i].score <= 0 || pts[i].score > FB_MAX_SCORE)
+			return gb_err_set(err, ERANGE, "cpu %s, %u kHz: coremark_score %g is outside "
+					  "0..%.0f (exclusive of 0)", cpu, keys[i], pts[i].score,
+					  FB_MAX_SCORE);
 		pts[i].idle_mw = 0;
 		if (json_is_object(idle) && json_is_number(json_object_get(idle, "power_mean"))) {
-			double idle_mw = json_number_value(json_object_get(idle, "power_mean")) - baseline_mw;
+			double idle_mw = json_number_value(json_object_get(idle, "power_mean"));
 
+			rc = fb_power_ok(idle_mw, cpu, keys[i], "idle power_mean", err);
+			if (rc)
+				return rc;
+			idle_mw -= baseline_mw;
 			pts[i].idle_mw = idle_mw > 0 ? idle_mw : 0;
 		}
 	}
 	return 0;
 }
 
-int em_import_freqbench(const char *path, const char *domains, const char *names,
-			struct em_profile *prof, struct gb_err *err)
+/* One 5 s idle reading per OPP is noisy (a spike makes it exceed the active power); a
+ * clock-gated cluster's idle power barely depends on the OPP: the median of all readings
+ * (those of OPPs left out below too: they are idle readings all the same). */
+static double fb_idle_power(const struct fb_point *pts, u32 n)
+{
+	double idle[EM_MAX_OPPS];
+	struct robust_stats st;
+
+	for (u32 i = 0; i < n; i++)
+		idle[i] = pts[i].idle_mw;
+	return robust_summary(idle, n, &st) == 0 ? st.median : 0;
+}
+
+/*
+ * Leaves out the OPPs that did not apply, with the two signs em validate --strict looks for
+ * (em_profile.c): CoreMark's score scales with the frequency the CPU runs at, so an OPP whose
+ * score per kHz is below EM_UNAPPLIED_RATIO of the cluster's median, or whose score rose less
+ * than half as much as its frequency from the OPP kept below it, ran slower than that OPP (a
+ * firmware or thermal cap).  The measurement describes another frequency; kept in the model it
+ * would be a flat step.  Each left-out OPP is a warning and is named in the conditions.
+ */
+static void fb_drop_unapplied(struct fb_point *pts, u32 *n, const char *cpu, char *dropped,
+			      size_t dropped_len, struct em_warnings *warn)
+{
+	double r[EM_MAX_OPPS], median;
+	struct robust_stats st;
+	u32 k = 0;
+
+	for (u32 i = 0; i < *n; i++)
+		r[i] = pts[i].score / pts[i].freq_khz;
+	median = robust_summary(r, *n, &st) == 0 ? st.median : 0;
+	for (u32 i = 0; i < *n; i++) {
+		const struct fb_point *o = &pts[i], *p = k ? &pts[k - 1] : NULL;
+		double perf_rise = p ? o->score / p->score - 1 : 0;
+		double freq_rise = p ? (double)o->freq_khz / p->freq_khz - 1 : 0;
+
+		if (r[i] < EM_UNAPPLIED_RATIO * median)
+			em_add_warning(warn, "cpu %s: %u kHz left out: its CoreMark per MHz is %.0f%% of "
+				       "the cluster's median (the OPP did not apply)", cpu, o->freq_khz,
+				       r[i] / median * 100);
+		else if (p && perf_rise * 2 < freq_rise)
+			em_add_warning(warn, "cpu %s: %u kHz left out: CoreMark rose %.1f%% for %.1f%% "
+				       "more frequency than %u kHz (the OPP did not apply)", cpu,
+				       o->freq_khz, perf_rise * 100, freq_rise * 100, p->freq_khz);
+		else {
+			pts[k++] = *o;
+			continue;
+		}
+		snprintf(dropped + strlen(dropped), dropped_len - strlen(dropped), "%scpu %s %u kHz",
+			 dropped[0] ? ", " : "", cpu, o->freq_khz);
+	}
+	*n = k;
+}
+
+static int fb_import(json_t *root, const char *path, const char *domains, const char *names,
+		     struct em_profile *prof, struct em_warnings *warn, struct gb_err *err)
 {
 	struct fb_point (*pts)[EM_MAX_OPPS] = NULL;
 	struct em_cpumask masks[EM_MAX_DOMAINS];
 	u32 npts[EM_MAX_DOMAINS] = { 0 };
 	unsigned nd = 0;
-	json_error_t jerr;
-	json_t *root, *cpus, *hk, *c;
-	double baseline_mw = 0, max_score = 0;
+	json_t *cpus, *hk, *c;
+	double baseline_mw = 0, max_score = 0, idle_mw[EM_MAX_DOMAINS] = { 0 };
+	char dropped[EM_TEXT_LEN] = "";
 	const char *cpu;
 	int rc;
 
 	em_profile_init(prof, "freqbench");
+	if (warn)
+		memset(warn, 0, sizeof(*warn));
 	rc = parse_domain_spec(domains, masks, &nd, err);
 	if (rc)
 		return rc;
-	root = json_load_file(path, 0, &jerr);
-	if (!root)
-		return gb_err_set(err, EINVAL, "%s: line %d: %s", path, jerr.line, jerr.text);
-	pts = calloc(EM_MAX_DOMAINS, sizeof(*pts));
-	if (!pts) {
-		json_decref(root);
-		return gb_err_set(err, ENOMEM, "out of memory");
-	}
 	cpus = json_object_get(root, "cpus");
-	if (!json_is_object(cpus)) {
-		json_decref(root);
-		free(pts);
-		return gb_err_set(err, EINVAL, "%s: no \"cpus\" object: not a freqbench results file", path);
-	}
+	if (!json_is_object(cpus))
+		return gb_err_set(err, EINVAL, "%s: no \"cpus\" object: not a freqbench results file",
+				  path);
 	hk = json_object_get(json_object_get(root, "housekeeping"), "power_mean");
-	if (json_is_number(hk))
+	if (json_is_number(hk)) {
 		baseline_mw = json_number_value(hk);
+		if (!isfinite(baseline_mw) || baseline_mw < 0 || baseline_mw > FB_MAX_POWER_MW)
+			return gb_err_set(err, ERANGE, "%s: housekeeping power_mean %g mW is outside "
+					  "0..%.0f mW (not a device's power in mW)", path, baseline_mw,
+					  FB_MAX_POWER_MW);
+	}
+	pts = calloc(EM_MAX_DOMAINS, sizeof(*pts));
+	if (!pts)
+		return gb_err_set(err, ENOMEM, "out of memory");
 
 	json_object_foreach(cpus, cpu, c) {
 		char *end;
@@ -203,7 +305,8 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 		int d = -1;
 
 		for (unsigned i = 0; i < nd; i++)
-			if (!*end && id < EM_MAX_CPUS && em_cpumask_test(&masks[i], (u32)id))
+			if (isdigit((unsigned char)cpu[0]) && !*end && id < EM_MAX_CPUS &&
+			    em_cpumask_test(&masks[i], (u32)id))
 				d = (int)i;
 		if (d < 0) {
 			rc = gb_err_set(err, EINVAL, "%s: cpu %s is in none of the --domains", path, cpu);
@@ -218,6 +321,8 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 			gb_err_prefix(err, "%s", path);
 			goto out;
 		}
+		idle_mw[d] = fb_idle_power(pts[d], npts[d]);
+		fb_drop_unapplied(pts[d], &npts[d], cpu, dropped, sizeof(dropped), warn);
 		for (u32 i = 0; i < npts[d]; i++)
 			if (pts[d][i].score > max_score)
 				max_score = pts[d][i].score;
@@ -238,20 +343,18 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 					"benchmarked CPU in the file", path, d);
 			goto out;
 		}
-		double idle[EM_MAX_OPPS], idle_mw;
-		struct robust_stats ist;
-
 		pd->cpus = masks[d];
 		pd->nr_opps = npts[d];
-		/* One 5 s idle reading per OPP is noisy (a spike makes it exceed the active power);
-		 * a clock-gated cluster's idle power barely depends on the OPP: take the median. */
-		for (u32 i = 0; i < npts[d]; i++)
-			idle[i] = pts[d][i].idle_mw;
-		idle_mw = robust_summary(idle, npts[d], &ist) == 0 ? ist.median : 0;
-		pd->idle_power_uw = (u32)llround(idle_mw * 1000);
+		if (idle_mw[d] > FB_MAX_POWER_MW) {
+			rc = gb_err_set(err, ERANGE, "%s: domain %u: idle power %.0f mW is above the "
+					"model's %.0f mW", path, d, idle_mw[d], FB_MAX_POWER_MW);
+			goto out;
+		}
+		pd->idle_power_uw = (u32)llround(idle_mw[d] * 1000);
 		for (u32 i = 0; i < npts[d]; i++) {
-			double p = pts[d][i].power_mw - idle_mw;
+			double p = pts[d][i].power_mw - idle_mw[d];
 
+			/* readings are bounded by FB_MAX_POWER_MW: p * 1000 <= EM_MAX_POWER_UW */
 			raw_power[i] = (p > 0.001 ? p : 0.001) * 1000;
 			raw_perf[i] = pts[d][i].score / max_score * EM_CAPACITY_SCALE;
 			if (raw_perf[i] < 1)
@@ -293,14 +396,42 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 	}
 	snprintf(prof->prov.conditions, sizeof(prof->prov.conditions),
 		 "freqbench: CoreMark on one CPU per cluster; power = robust mean of the samples "
-		 "(outliers beyond %.0f MAD rejected) minus cluster idle at the same OPP; isotonic fit",
-		 ROBUST_K);
-	rc = em_profile_finalize(prof, false, NULL, err);
+		 "(outliers beyond %.0f MAD rejected) minus cluster idle at the same OPP; isotonic fit"
+		 "%s%s", ROBUST_K, dropped[0] ? "; left out (did not apply): " : "", dropped);
+	rc = em_profile_finalize(prof, false, warn, err);
 	if (rc)
 		gb_err_prefix(err, "%s", path);
 out:
-	json_decref(root);
 	free(pts);
+	return rc;
+}
+
+int em_import_freqbench(const char *path, const char *domains, const char *names,
+			struct em_profile *prof, struct em_warnings *warn, struct gb_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_load_file(path, 0, &jerr);
+	int rc;
+
+	if (!root)
+		return gb_err_set(err, EINVAL, "%s: line %d: %s", path, jerr.line, jerr.text);
+	rc = fb_import(root, path, domains, names, prof, warn, err);
+	json_decref(root);
+	return rc;
+}
+
+int em_import_freqbench_string(const char *text, size_t len, const char *name,
+			       const char *domains, const char *names, struct em_profile *prof,
+			       struct em_warnings *warn, struct gb_err *err)
+{
+	json_error_t jerr;
+	json_t *root = json_loadb(text, len, 0, &jerr);
+	int rc;
+
+	if (!root)
+		return gb_err_set(err, EINVAL, "%s: line %d: %s", name, jerr.line, jerr.text);
+	rc = fb_import(root, name, domains, names, prof, warn, err);
+	json_decref(root);
 	return rc;
 }
 
@@ -324,15 +455,47 @@ static int read_text(const char *dir, const char *name, char *buf, size_t len)
 	return 0;
 }
 
-static int read_ulong(const char *dir, const char *name, unsigned long long *v)
+/*
+ * A number in one debugfs file, as the kernel prints it: decimal ("%lu") for values, so a
+ * leading 0 is not octal and a sign is an error; flags are "%#lx" (hex with 0x, or 0).
+ * Range errors name the file, the value and the unit, before anything is converted to 32 bits.
+ */
+static int read_num(const char *dir, const char *name, bool hex_ok, unsigned long long lo,
+		    unsigned long long hi, const char *unit, unsigned long long *v,
+		    struct gb_err *err)
 {
-	char buf[64], *end;
+	char buf[64];
+	const char *p = buf;
+	unsigned base = 10;
 	int rc = read_text(dir, name, buf, sizeof(buf));
 
 	if (rc)
-		return rc;
-	*v = strtoull(buf, &end, 0);
-	return (end == buf || *end) ? -EINVAL : 0;
+		return gb_err_set(err, -rc, "%s/%s: %s", dir, name, strerror(-rc));
+	if (hex_ok && (!strncmp(buf, "0x", 2) || !strncmp(buf, "0X", 2))) {
+		base = 16;
+		p += 2;
+	}
+	if (!*p)
+		return gb_err_set(err, EINVAL, "%s/%s: empty", dir, name);
+	*v = 0;
+	for (; *p; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (base == 16 && isxdigit((unsigned char)*p))
+			d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+		else
+			return gb_err_set(err, EINVAL, "%s/%s: \"%s\" is not a %s number", dir, name,
+					  buf, base == 16 ? "hexadecimal" : "decimal");
+		if (*v > (ULLONG_MAX - d) / base)
+			return gb_err_set(err, ERANGE, "%s/%s: \"%s\" is too large", dir, name, buf);
+		*v = *v * base + d;
+	}
+	if (*v < lo || *v > hi)
+		return gb_err_set(err, ERANGE, "%s/%s: %llu%s%s is outside %llu..%llu%s%s", dir, name,
+				  *v, unit[0] ? " " : "", unit, lo, hi, unit[0] ? " " : "", unit);
+	return 0;
 }
 
 static int cmp_name(const void *a, const void *b)
@@ -355,12 +518,14 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 		return gb_err_set(err, EINVAL, "%s: no cpus file", pdir);
 	if (cpulist_parse(buf, &pd->cpus, &sub))
 		return gb_err_set(err, EINVAL, "%s/cpus: %s", pdir, sub.msg);
-	if (read_ulong(pdir, "flags", &flags) == 0) {
+	if (read_text(pdir, "flags", buf, sizeof(buf)) == 0) {
+		rc = read_num(pdir, "flags", true, 0, ULLONG_MAX, "", &flags, err);
+		if (rc)
+			return rc;
 		if (flags & (1u << 2))
 			return gb_err_set(err, EINVAL, "%s: the kernel's EM is artificial (flags %#llx): "
 					  "its power values are not physical", pdir, flags);
-		mw = !(flags & 1u);
-		if (mw)
+		if (!(flags & 1u))
 			return gb_err_set(err, EINVAL, "%s: power values are in an abstract scale "
 					  "(flags %#llx lacks MICROWATTS)", pdir, flags);
 	} else if (read_text(pdir, "units", buf, sizeof(buf)) == 0) {
@@ -390,18 +555,23 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 			break;
 		}
 		snprintf(sdir, sizeof(sdir), "%s/%s", pdir, e->d_name);
-		if (read_ulong(sdir, "frequency", &f) || read_ulong(sdir, "power", &p)) {
-			rc = gb_err_set(err, EINVAL, "%s: unreadable frequency or power", sdir);
+		if ((rc = read_num(sdir, "frequency", false, 1, EM_MAX_FREQ_KHZ, "kHz", &f, err)) ||
+		    (rc = read_num(sdir, "power", false, 1,
+				   mw ? EM_MAX_POWER_UW / 1000 : EM_MAX_POWER_UW, mw ? "mW" : "uW",
+				   &p, err)))
 			break;
-		}
 		o = &pd->opps[pd->nr_opps++];
 		memset(o, 0, sizeof(*o));
 		o->freq_khz = (u32)f;
 		o->power_uw = (u32)(mw ? p * 1000 : p);
-		if (read_ulong(sdir, "performance", &perf) == 0)
+		if (read_text(sdir, "performance", buf, sizeof(buf)) == 0) {
+			rc = read_num(sdir, "performance", false, 1, EM_CAPACITY_SCALE, "", &perf, err);
+			if (rc)
+				break;
 			o->perf = (u32)perf;
-		else
+		} else {
 			*have_perf = false;
+		}
 	}
 	closedir(dir);
 	if (rc)
@@ -426,9 +596,12 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 			cpu++;
 		snprintf(cdir, sizeof(cdir), "%s/cpu%u", cpu_sysfs ? cpu_sysfs : "/sys/devices/system/cpu",
 			 cpu);
-		if (read_ulong(cdir, "cpu_capacity", &cap) || cap == 0 || cap > EM_CAPACITY_SCALE)
+		if (read_text(cdir, "cpu_capacity", buf, sizeof(buf)))
 			return gb_err_set(err, EINVAL, "%s: this kernel's EM has no performance values and "
 					  "%s/cpu_capacity is unreadable (give --cpu-sysfs DIR)", pdir, cdir);
+		rc = read_num(cdir, "cpu_capacity", false, 1, EM_CAPACITY_SCALE, "", &cap, err);
+		if (rc)
+			return rc;
 		for (u32 i = 0; i < pd->nr_opps; i++)
 			pd->opps[i].perf = (u32)(cap * pd->opps[i].freq_khz / fmax);
 	}
@@ -436,7 +609,7 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 }
 
 int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile *prof,
-		      struct gb_err *err)
+		      struct em_warnings *warn, struct gb_err *err)
 {
 	char *names[EM_MAX_DOMAINS + 1];
 	unsigned n = 0;
@@ -445,6 +618,8 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 	int rc = 0;
 
 	em_profile_init(prof, "debugfs");
+	if (warn)
+		memset(warn, 0, sizeof(*warn));
 	d = opendir(dir);
 	if (!d)
 		return gb_err_set(err, errno, "%s: %s", dir, strerror(errno));
@@ -460,7 +635,12 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 			rc = gb_err_set(err, EINVAL, "%s: more than %d perf domains", dir, EM_MAX_DOMAINS);
 			break;
 		}
-		names[n++] = strdup(e->d_name);
+		names[n] = strdup(e->d_name);
+		if (!names[n]) {
+			rc = gb_err_set(err, ENOMEM, "out of memory");
+			break;
+		}
+		n++;
 	}
 	closedir(d);
 	if (!rc && n == 0)
@@ -482,7 +662,7 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 	prof->model.nr_domains = n;
 	snprintf(prof->soc, sizeof(prof->soc), "kernel-em");
 	snprintf(prof->prov.conditions, sizeof(prof->prov.conditions), "imported from %s", dir);
-	rc = em_profile_finalize(prof, false, NULL, err);
+	rc = em_profile_finalize(prof, false, warn, err);
 	if (rc)
 		gb_err_prefix(err, "%s", dir);
 	return rc;

@@ -29,11 +29,16 @@
  * when a domain itself needs commas ("0-1,4:2-3"). names: comma-separated, or NULL for
  * little/mid/big-style defaults. */
 int em_import_freqbench(const char *path, const char *domains, const char *names,
-			struct em_profile *prof, struct gb_err *err);
+			struct em_profile *prof, struct em_warnings *warn, struct gb_err *err);
+
+/* The same from memory; name is used in messages. */
+int em_import_freqbench_string(const char *text, size_t len, const char *name,
+			       const char *domains, const char *names, struct em_profile *prof,
+			       struct em_warnings *warn, struct gb_err *err);
 
 /* cpu_sysfs: directory with cpuN/cpu_capacity, needed only for pre-6.9 layouts (may be NULL). */
 int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile *prof,
-		      struct gb_err *err);
+		      struct em_warnings *warn, struct gb_err *err);
 
 /* Default names for n domains: little/big, little/mid/big, else pd0..pdN. */
 void em_default_domain_name(unsigned n, unsigned i, char *buf, unsigned len);

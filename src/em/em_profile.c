@@ -3,11 +3,14 @@
  * em_profile.c - loading, checking and writing em-profile files (docs/em-profile.md).
  *
  * Loading is two passes.  The first walks the JSON with jansson and checks each field's
- * presence, type and range, reporting the first problem as "domain N, OPP M: reason".  The
- * second (em_profile_finalize, shared with the importers) checks the relations between fields
- * (increasing frequency and performance, CPUs in one domain only), derives what the kernel
- * derives, and orders the domains by capacity.  Unknown fields are errors: a misspelt
- * "power_mw" must not silently become "no power".
+ * presence, type and range, as "domain N, OPP M: reason".  The second (check_model, also run
+ * by em_profile_finalize for the importers) checks the range of every value a profile can
+ * hold and the relations between fields (increasing frequency and performance, CPUs in one
+ * domain only), derives what the kernel derives, and orders the domains by capacity.  Both
+ * passes go on after an error, so that `em validate` reports every error of a file; a domain
+ * with an error in the first pass is left out of the second (its relations would only repeat
+ * the error).  Unknown fields are errors: a misspelt "power_mw" must not silently become "no
+ * power".
  */
 #include "em_profile.h"
 
@@ -22,35 +25,55 @@
 
 #include "cpulist.h"
 
+/* Where errors go: the first into err, every one into all (when given). */
+struct diag {
+	struct gb_err *err;
+	struct em_errors *all;
+	int count;
+};
+
 /* Where a field is, for messages: "domain 2, OPP 5". */
 struct loc {
+	struct diag *dg;
 	int domain;
 	int opp;
 };
 
-static int loc_err(struct gb_err *err, const struct loc *l, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int loc_err(const struct loc *l, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-static int loc_err(struct gb_err *err, const struct loc *l, const char *fmt, ...)
+static int loc_err(const struct loc *l, const char *fmt, ...)
 {
-	char what[GB_ERR_MSG_LEN];
+	char what[GB_ERR_MSG_LEN], msg[GB_ERR_MSG_LEN];
+	struct diag *dg = l->dg;
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
 	if (l->domain >= 0 && l->opp >= 0)
-		return gb_err_set(err, EINVAL, "domain %d, OPP %d: %s", l->domain, l->opp, what);
-	if (l->domain >= 0)
-		return gb_err_set(err, EINVAL, "domain %d: %s", l->domain, what);
-	return gb_err_set(err, EINVAL, "%s", what);
+		snprintf(msg, sizeof(msg), "domain %d, OPP %d: %s", l->domain, l->opp, what);
+	else if (l->domain >= 0)
+		snprintf(msg, sizeof(msg), "domain %d: %s", l->domain, what);
+	else
+		snprintf(msg, sizeof(msg), "%s", what);
+	if (dg->count == 0)
+		gb_err_set(dg->err, EINVAL, "%s", msg);
+	if (dg->all) {
+		if (dg->all->count < EM_ERRORS_KEPT)
+			memcpy(dg->all->msg[dg->all->count], msg, sizeof(msg));
+		dg->all->count++;
+	}
+	dg->count++;
+	return -EINVAL;
 }
 
+/* Every unknown key is an error. */
 static int check_keys(json_t *obj, const char *const *known, const struct loc *l,
-		      const char *where, struct gb_err *err)
+		      const char *where)
 {
 	const char *key;
 	json_t *v;
+	int rc = 0;
 
 	json_object_foreach(obj, key, v) {
 		int ok = 0;
@@ -58,82 +81,98 @@ static int check_keys(json_t *obj, const char *const *known, const struct loc *l
 		for (const char *const *k = known; *k; k++)
 			ok |= !strcmp(key, *k);
 		if (!ok)
-			return loc_err(err, l, "unknown field \"%s\" in %s", key, where);
+			rc = loc_err(l, "unknown field \"%s\" in %s", key, where);
 	}
-	return 0;
+	return rc;
 }
 
 /* An integer field in [lo, hi]; absent is an error when required, else leaves *out alone. */
 static int get_uint(json_t *obj, const char *name, bool required, long long lo, long long hi,
-		    u32 *out, const struct loc *l, struct gb_err *err)
+		    u32 *out, const struct loc *l)
 {
 	json_t *v = json_object_get(obj, name);
 	long long x;
 
 	if (!v) {
 		if (required)
-			return loc_err(err, l, "missing field \"%s\"", name);
+			return loc_err(l, "missing field \"%s\"", name);
 		return 0;
 	}
 	if (json_is_real(v))
-		return loc_err(err, l, "\"%s\" must be an integer, not %g", name, json_real_value(v));
+		return loc_err(l, "\"%s\" must be an integer, not %g", name, json_real_value(v));
 	if (!json_is_integer(v))
-		return loc_err(err, l, "\"%s\" must be an integer", name);
+		return loc_err(l, "\"%s\" must be an integer", name);
 	x = json_integer_value(v);
 	if (x < lo || x > hi)
-		return loc_err(err, l, "\"%s\" is %lld, must be in %lld..%lld", name, x, lo, hi);
+		return loc_err(l, "\"%s\" is %lld, must be in %lld..%lld", name, x, lo, hi);
 	*out = (u32)x;
 	return 0;
 }
 
 static int get_str(json_t *obj, const char *name, bool required, char *out, size_t len,
-		   const struct loc *l, struct gb_err *err)
+		   const struct loc *l)
 {
 	json_t *v = json_object_get(obj, name);
 
 	if (!v) {
 		if (required)
-			return loc_err(err, l, "missing field \"%s\"", name);
+			return loc_err(l, "missing field \"%s\"", name);
 		return 0;
 	}
 	if (!json_is_string(v))
-		return loc_err(err, l, "\"%s\" must be a string", name);
+		return loc_err(l, "\"%s\" must be a string", name);
 	if (strlen(json_string_value(v)) >= len)
-		return loc_err(err, l, "\"%s\" is longer than %zu characters", name, len - 1);
+		return loc_err(l, "\"%s\" is longer than %zu characters", name, len - 1);
 	strcpy(out, json_string_value(v));
 	return 0;
 }
 
-static int parse_cpus(json_t *v, struct em_cpumask *mask, const struct loc *l, struct gb_err *err)
+static int parse_cpus(json_t *v, struct em_cpumask *mask, const struct loc *l)
 {
 	size_t i;
 	json_t *c;
+	int rc = 0;
 
 	if (!v)
-		return loc_err(err, l, "missing field \"cpus\"");
+		return loc_err(l, "missing field \"cpus\"");
 	if (json_is_string(v)) {
 		struct gb_err sub;
 
-		if (cpulist_parse(json_string_value(v), mask, &sub))
-			return loc_err(err, l, "cpus: %s", sub.msg);
+		if (cpulist_parse(json_string_value(v), mask, &sub)) {
+			memset(mask, 0, sizeof(*mask));   /* claims no CPU in the second pass */
+			return loc_err(l, "cpus: %s", sub.msg);
+		}
 		return 0;
 	}
 	if (!json_is_array(v) || json_array_size(v) == 0)
-		return loc_err(err, l, "\"cpus\" must be a CPU list string (\"0-3\") or a non-empty array");
+		return loc_err(l, "\"cpus\" must be a CPU list string (\"0-3\") or a non-empty array");
 	memset(mask, 0, sizeof(*mask));
 	json_array_foreach(v, i, c) {
 		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
 		    json_integer_value(c) >= EM_MAX_CPUS)
-			return loc_err(err, l, "cpus[%zu] must be a CPU id in 0..%d", i, EM_MAX_CPUS - 1);
-		if (em_cpumask_test(mask, (u32)json_integer_value(c)))
-			return loc_err(err, l, "cpus: CPU %lld listed twice", json_integer_value(c));
-		em_cpumask_set(mask, (u32)json_integer_value(c));
+			rc = loc_err(l, "cpus[%zu] must be a CPU id in 0..%d", i, EM_MAX_CPUS - 1);
+		else if (em_cpumask_test(mask, (u32)json_integer_value(c)))
+			rc = loc_err(l, "cpus: CPU %lld listed twice", json_integer_value(c));
+		else
+			em_cpumask_set(mask, (u32)json_integer_value(c));
 	}
-	return 0;
+	return rc;
 }
 
-static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta,
-		     const struct loc *l, struct gb_err *err)
+/* An optional object field: NULL when absent, an error when not an object. */
+static json_t *get_obj(json_t *o, const char *name, const struct loc *l, int *rc)
+{
+	json_t *s = json_object_get(o, name);
+
+	if (s && !json_is_object(s)) {
+		*rc = loc_err(l, "\"%s\" must be an object", name);
+		return NULL;
+	}
+	return s;
+}
+
+/* rc |= ... keeps the first pass going after an error: every error is a negative -EINVAL. */
+static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta, const struct loc *l)
 {
 	static const char *const keys[] = { "freq_khz", "power_uw", "perf", "voltage_uv",
 					    "spread", "raw", "split", NULL };
@@ -141,178 +180,160 @@ static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta,
 	static const char *const raw_keys[] = { "power_uw", "perf", NULL };
 	static const char *const split_keys[] = { "static_uw", "dynamic_uw", "cpus", NULL };
 	json_t *s;
-	int rc;
+	int rc = 0;
 
 	if (!json_is_object(o))
-		return loc_err(err, l, "an OPP must be an object");
-	if ((rc = check_keys(o, keys, l, "OPP", err)) ||
-	    (rc = get_uint(o, "freq_khz", true, 1, 100000000, &opp->freq_khz, l, err)) ||
-	    (rc = get_uint(o, "power_uw", true, 1, EM_MAX_POWER_UW, &opp->power_uw, l, err)) ||
-	    (rc = get_uint(o, "perf", true, 1, EM_CAPACITY_SCALE, &opp->perf, l, err)) ||
-	    (rc = get_uint(o, "voltage_uv", false, 1, 10000000, &opp->voltage_uv, l, err)))
-		return rc;
-	s = json_object_get(o, "spread");
-	if (s) {
-		if (!json_is_object(s))
-			return loc_err(err, l, "\"spread\" must be an object");
+		return loc_err(l, "an OPP must be an object");
+	rc |= check_keys(o, keys, l, "OPP");
+	rc |= get_uint(o, "freq_khz", true, 1, EM_MAX_FREQ_KHZ, &opp->freq_khz, l);
+	rc |= get_uint(o, "power_uw", true, 1, EM_MAX_POWER_UW, &opp->power_uw, l);
+	rc |= get_uint(o, "perf", true, 1, EM_CAPACITY_SCALE, &opp->perf, l);
+	rc |= get_uint(o, "voltage_uv", false, 1, EM_MAX_VOLTAGE_UV, &opp->voltage_uv, l);
+	if ((s = get_obj(o, "spread", l, &rc))) {
 		meta->has_spread = true;
-		if ((rc = check_keys(s, spread_keys, l, "spread", err)) ||
-		    (rc = get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->power_spread_uw, l, err)) ||
-		    (rc = get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->perf_spread, l, err)) ||
-		    (rc = get_uint(s, "samples", false, 0, 1000000000, &meta->samples, l, err)))
-			return rc;
+		rc |= check_keys(s, spread_keys, l, "spread");
+		rc |= get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->power_spread_uw, l);
+		rc |= get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->perf_spread, l);
+		rc |= get_uint(s, "samples", false, 0, EM_MAX_SAMPLES, &meta->samples, l);
 	}
-	s = json_object_get(o, "raw");
-	if (s) {
-		if (!json_is_object(s))
-			return loc_err(err, l, "\"raw\" must be an object");
+	if ((s = get_obj(o, "raw", l, &rc))) {
 		meta->has_raw = true;
-		if ((rc = check_keys(s, raw_keys, l, "raw", err)) ||
-		    (rc = get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->raw_power_uw, l, err)) ||
-		    (rc = get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->raw_perf, l, err)))
-			return rc;
+		rc |= check_keys(s, raw_keys, l, "raw");
+		rc |= get_uint(s, "power_uw", true, 0, EM_MAX_POWER_UW, &meta->raw_power_uw, l);
+		rc |= get_uint(s, "perf", false, 0, EM_CAPACITY_SCALE, &meta->raw_perf, l);
 	}
-	s = json_object_get(o, "split");
-	if (s) {
-		if (!json_is_object(s))
-			return loc_err(err, l, "\"split\" must be an object");
+	if ((s = get_obj(o, "split", l, &rc))) {
 		meta->has_split = true;
-		if ((rc = check_keys(s, split_keys, l, "split", err)) ||
-		    (rc = get_uint(s, "static_uw", true, 0, EM_MAX_POWER_UW, &meta->static_uw, l, err)) ||
-		    (rc = get_uint(s, "dynamic_uw", true, 1, EM_MAX_POWER_UW, &meta->dynamic_uw, l, err)) ||
-		    (rc = get_uint(s, "cpus", true, 2, EM_MAX_CPUS, &meta->split_cpus, l, err)))
-			return rc;
+		rc |= check_keys(s, split_keys, l, "split");
+		rc |= get_uint(s, "static_uw", true, 0, EM_MAX_POWER_UW, &meta->static_uw, l);
+		rc |= get_uint(s, "dynamic_uw", true, 1, EM_MAX_POWER_UW, &meta->dynamic_uw, l);
+		rc |= get_uint(s, "cpus", true, 2, EM_MAX_CPUS, &meta->split_cpus, l);
 	}
-	return 0;
+	return rc ? -EINVAL : 0;
 }
 
-static int parse_domain(json_t *d, struct em_profile *prof, int di, struct gb_err *err)
+static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag *dg)
 {
 	static const char *const keys[] = { "name", "core", "cpus", "idle_power_uw", "opps", NULL };
 	struct em_domain *pd = &prof->model.domains[di];
-	struct loc l = { di, -1 };
+	struct loc l = { dg, di, -1 };
 	json_t *opps, *o;
 	size_t i;
-	int rc;
+	int rc = 0;
 
 	if (!json_is_object(d))
-		return loc_err(err, &l, "a domain must be an object");
+		return loc_err(&l, "a domain must be an object");
 	snprintf(pd->name, sizeof(pd->name), "pd%d", di);
-	if ((rc = check_keys(d, keys, &l, "domain", err)) ||
-	    (rc = get_str(d, "name", false, pd->name, sizeof(pd->name), &l, err)) ||
-	    (rc = get_str(d, "core", false, prof->core[di], sizeof(prof->core[di]), &l, err)) ||
-	    (rc = parse_cpus(json_object_get(d, "cpus"), &pd->cpus, &l, err)) ||
-	    (rc = get_uint(d, "idle_power_uw", false, 0, EM_MAX_POWER_UW, &pd->idle_power_uw, &l, err)))
-		return rc;
+	rc |= check_keys(d, keys, &l, "domain");
+	rc |= get_str(d, "name", false, pd->name, sizeof(pd->name), &l);
+	rc |= get_str(d, "core", false, prof->core[di], sizeof(prof->core[di]), &l);
+	rc |= parse_cpus(json_object_get(d, "cpus"), &pd->cpus, &l);
+	rc |= get_uint(d, "idle_power_uw", false, 0, EM_MAX_POWER_UW, &pd->idle_power_uw, &l);
 	opps = json_object_get(d, "opps");
 	if (!opps)
-		return loc_err(err, &l, "missing field \"opps\"");
+		return loc_err(&l, "missing field \"opps\"");
 	if (!json_is_array(opps) || json_array_size(opps) == 0)
-		return loc_err(err, &l, "\"opps\" must be a non-empty array");
+		return loc_err(&l, "\"opps\" must be a non-empty array");
 	if (json_array_size(opps) > EM_MAX_OPPS)
-		return loc_err(err, &l, "%zu OPPs, at most %d are supported", json_array_size(opps),
+		return loc_err(&l, "%zu OPPs, at most %d are supported", json_array_size(opps),
 			       EM_MAX_OPPS);
 	pd->nr_opps = (u32)json_array_size(opps);
 	json_array_foreach(opps, i, o) {
 		l.opp = (int)i;
-		rc = parse_opp(o, &pd->opps[i], &prof->meta[di][i], &l, err);
-		if (rc)
-			return rc;
+		rc |= parse_opp(o, &pd->opps[i], &prof->meta[di][i], &l);
 	}
-	return 0;
+	return rc ? -EINVAL : 0;
 }
 
-static int parse_provenance(json_t *p, struct em_provenance *prov, struct gb_err *err)
+static int parse_provenance(json_t *p, struct em_provenance *prov, struct diag *dg)
 {
 	static const char *const keys[] = { "source", "date", "tool", "tool_version", "device",
 					    "conditions", "perf_source", "duration_ms",
 					    "temp_max_mc", NULL };
-	struct loc l = { -1, -1 };
+	struct loc l = { dg, -1, -1 };
 	json_t *t;
-	int rc;
+	int rc = 0;
 
 	if (!p)
-		return loc_err(err, &l, "missing field \"provenance\"");
+		return loc_err(&l, "missing field \"provenance\"");
 	if (!json_is_object(p))
-		return loc_err(err, &l, "\"provenance\" must be an object");
-	if ((rc = check_keys(p, keys, &l, "provenance", err)) ||
-	    (rc = get_str(p, "source", true, prov->source, sizeof(prov->source), &l, err)) ||
-	    (rc = get_str(p, "date", false, prov->date, sizeof(prov->date), &l, err)) ||
-	    (rc = get_str(p, "tool", false, prov->tool, sizeof(prov->tool), &l, err)) ||
-	    (rc = get_str(p, "tool_version", false, prov->tool_version, sizeof(prov->tool_version), &l, err)) ||
-	    (rc = get_str(p, "device", false, prov->device, sizeof(prov->device), &l, err)) ||
-	    (rc = get_str(p, "conditions", false, prov->conditions, sizeof(prov->conditions), &l, err)) ||
-	    (rc = get_str(p, "perf_source", false, prov->perf_source, sizeof(prov->perf_source), &l, err)))
-		return rc;
+		return loc_err(&l, "\"provenance\" must be an object");
+	rc |= check_keys(p, keys, &l, "provenance");
+	rc |= get_str(p, "source", true, prov->source, sizeof(prov->source), &l);
+	rc |= get_str(p, "date", false, prov->date, sizeof(prov->date), &l);
+	rc |= get_str(p, "tool", false, prov->tool, sizeof(prov->tool), &l);
+	rc |= get_str(p, "tool_version", false, prov->tool_version, sizeof(prov->tool_version), &l);
+	rc |= get_str(p, "device", false, prov->device, sizeof(prov->device), &l);
+	rc |= get_str(p, "conditions", false, prov->conditions, sizeof(prov->conditions), &l);
+	rc |= get_str(p, "perf_source", false, prov->perf_source, sizeof(prov->perf_source), &l);
 	if (prov->perf_source[0] && strcmp(prov->perf_source, "instructions") &&
 	    strcmp(prov->perf_source, "iterations"))
-		return loc_err(err, &l, "\"perf_source\" is \"%s\", must be \"instructions\" or "
-			       "\"iterations\"", prov->perf_source);
+		rc = loc_err(&l, "\"perf_source\" is \"%s\", must be \"instructions\" or "
+			     "\"iterations\"", prov->perf_source);
 	if (json_object_get(p, "duration_ms")) {
-		rc = get_uint(p, "duration_ms", false, 0, UINT32_MAX, &prov->duration_ms, &l, err);
-		if (rc)
-			return rc;
-		prov->has_duration = true;
+		if (get_uint(p, "duration_ms", false, 0, UINT32_MAX, &prov->duration_ms, &l))
+			rc = -EINVAL;
+		else
+			prov->has_duration = true;
 	}
 	t = json_object_get(p, "temp_max_mc");
 	if (t) {
-		if (!json_is_integer(t) || json_integer_value(t) < -100000 ||
-		    json_integer_value(t) > 200000)
-			return loc_err(err, &l, "\"temp_max_mc\" must be an integer in -100000..200000");
-		prov->has_temp = true;
-		prov->temp_max_mc = (int)json_integer_value(t);
+		if (!json_is_integer(t) || json_integer_value(t) < EM_MIN_TEMP_MC ||
+		    json_integer_value(t) > EM_MAX_TEMP_MC) {
+			rc = loc_err(&l, "\"temp_max_mc\" must be an integer in %d..%d",
+				     EM_MIN_TEMP_MC, EM_MAX_TEMP_MC);
+		} else {
+			prov->has_temp = true;
+			prov->temp_max_mc = (int)json_integer_value(t);
+		}
 	}
-	return 0;
+	return rc ? -EINVAL : 0;
 }
 
-static int parse_root(json_t *root, struct em_profile *prof, struct gb_err *err)
+/* bad[d]: domain d had an error here, and the second pass leaves it out. */
+static int parse_root(json_t *root, struct em_profile *prof, bool *bad, struct diag *dg)
 {
 	static const char *const keys[] = { "format", "soc", "description", "provenance",
 					    "domains", NULL };
-	struct loc l = { -1, -1 };
+	struct loc l = { dg, -1, -1 };
 	json_t *fmt, *doms, *d;
 	size_t i;
-	int rc;
+	int rc = 0;
 
 	if (!json_is_object(root))
-		return loc_err(err, &l, "the top level must be an object");
+		return loc_err(&l, "the top level must be an object");
 	fmt = json_object_get(root, "format");
 	if (!fmt)
-		return loc_err(err, &l, "missing field \"format\" (expected \"%s\")", EM_FORMAT);
+		return loc_err(&l, "missing field \"format\" (expected \"%s\")", EM_FORMAT);
 	if (!json_is_string(fmt))
-		return loc_err(err, &l, "\"format\" must be a string");
+		return loc_err(&l, "\"format\" must be a string");
 	if (strcmp(json_string_value(fmt), EM_FORMAT)) {
 		if (!strncmp(json_string_value(fmt), "gearbox-em/", 11))
-			return loc_err(err, &l, "format \"%s\" is not supported (this is %s)",
+			return loc_err(&l, "format \"%s\" is not supported (this is %s)",
 				       json_string_value(fmt), EM_FORMAT);
-		return loc_err(err, &l, "format is \"%s\", not \"%s\"", json_string_value(fmt), EM_FORMAT);
+		return loc_err(&l, "format is \"%s\", not \"%s\"", json_string_value(fmt), EM_FORMAT);
 	}
-	if ((rc = check_keys(root, keys, &l, "the top level", err)) ||
-	    (rc = get_str(root, "soc", true, prof->soc, sizeof(prof->soc), &l, err)) ||
-	    (rc = get_str(root, "description", false, prof->description, sizeof(prof->description), &l, err)) ||
-	    (rc = parse_provenance(json_object_get(root, "provenance"), &prof->prov, err)))
-		return rc;
+	rc |= check_keys(root, keys, &l, "the top level");
+	rc |= get_str(root, "soc", true, prof->soc, sizeof(prof->soc), &l);
+	rc |= get_str(root, "description", false, prof->description, sizeof(prof->description), &l);
+	rc |= parse_provenance(json_object_get(root, "provenance"), &prof->prov, dg);
 	doms = json_object_get(root, "domains");
 	if (!doms)
-		return loc_err(err, &l, "missing field \"domains\"");
+		return loc_err(&l, "missing field \"domains\"");
 	if (!json_is_array(doms) || json_array_size(doms) == 0)
-		return loc_err(err, &l, "\"domains\" must be a non-empty array");
+		return loc_err(&l, "\"domains\" must be a non-empty array");
 	if (json_array_size(doms) > EM_MAX_DOMAINS)
-		return loc_err(err, &l, "%zu perf domains, at most %d are supported",
+		return loc_err(&l, "%zu perf domains, at most %d are supported",
 			       json_array_size(doms), EM_MAX_DOMAINS);
 	prof->model.nr_domains = (u32)json_array_size(doms);
 	json_array_foreach(doms, i, d) {
-		rc = parse_domain(d, prof, (int)i, err);
-		if (rc)
-			return rc;
+		bad[i] = parse_domain(d, prof, (int)i, dg) < 0;
+		rc |= bad[i] ? -EINVAL : 0;
 	}
-	return 0;
+	return rc ? -EINVAL : 0;
 }
 
-static void add_warning(struct em_warnings *w, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add_warning(struct em_warnings *w, const char *fmt, ...)
+void em_add_warning(struct em_warnings *w, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -326,67 +347,179 @@ static void add_warning(struct em_warnings *w, const char *fmt, ...)
 	w->count++;
 }
 
-/* Relations within one domain: increasing frequency and perf; power that falls is a warning. */
-static int check_domain(const struct em_domain *pd, int di, bool strict, struct em_warnings *warn,
-			struct gb_err *err)
+/* A range check of a value already in the profile (set by the loader or by an importer). */
+static int check_range(const struct loc *l, const char *name, long long v, long long lo,
+		       long long hi)
 {
-	struct loc l = { di, -1 };
+	if (v < lo || v > hi)
+		return loc_err(l, "\"%s\" is %lld, must be in %lld..%lld", name, v, lo, hi);
+	return 0;
+}
 
+/* The ranges the loader enforces on every value, so that an importer cannot write a profile
+ * that the loader refuses. */
+static int check_values(const struct em_profile *prof, u32 d, struct diag *dg)
+{
+	const struct em_domain *pd = &prof->model.domains[d];
+	struct loc l = { dg, (int)d, -1 };
+	int rc = 0;
+
+	rc |= check_range(&l, "idle_power_uw", pd->idle_power_uw, 0, EM_MAX_POWER_UW);
 	if (pd->nr_opps == 0 || pd->nr_opps > EM_MAX_OPPS)
-		return loc_err(err, &l, "%u OPPs, must be 1..%d", pd->nr_opps, EM_MAX_OPPS);
+		return loc_err(&l, "%u OPPs, must be 1..%d", pd->nr_opps, EM_MAX_OPPS);
 	if (cpumask_weight(&pd->cpus) == 0)
-		return loc_err(err, &l, "no CPUs");
+		rc = loc_err(&l, "no CPUs");
 	for (u32 i = 0; i < pd->nr_opps; i++) {
-		const struct em_opp *o = &pd->opps[i], *p = i ? &pd->opps[i - 1] : NULL;
+		const struct em_opp *o = &pd->opps[i];
+		const struct em_opp_meta *m = &prof->meta[d][i];
 
 		l.opp = (int)i;
-		if (o->perf == 0 || o->perf > EM_CAPACITY_SCALE)
-			return loc_err(err, &l, "perf %u is outside 1..%d", o->perf, EM_CAPACITY_SCALE);
-		if (o->power_uw == 0 || o->power_uw > EM_MAX_POWER_UW)
-			return loc_err(err, &l, "power %u uW is outside 1..%u", o->power_uw, EM_MAX_POWER_UW);
-		if (o->freq_khz == 0)
-			return loc_err(err, &l, "frequency must be positive");
-		if (!p)
-			continue;
-		if (o->freq_khz <= p->freq_khz)
-			return loc_err(err, &l, "frequency %u kHz does not increase (previous OPP %u kHz)",
-				       o->freq_khz, p->freq_khz);
-		if (o->perf <= p->perf)
-			return loc_err(err, &l, "perf %u does not increase with frequency (previous OPP %u)",
-				       o->perf, p->perf);
-		if (o->power_uw <= p->power_uw) {
-			if (strict)
-				return loc_err(err, &l, "power %u uW does not rise with frequency "
-					       "(previous OPP %u uW)", o->power_uw, p->power_uw);
-			add_warning(warn, "domain %d, OPP %u: power %u uW does not rise with frequency "
-				    "(previous OPP %u uW): implausible, but real measurements contain it",
-				    di, i, o->power_uw, p->power_uw);
+		rc |= check_range(&l, "freq_khz", o->freq_khz, 1, EM_MAX_FREQ_KHZ);
+		rc |= check_range(&l, "power_uw", o->power_uw, 1, EM_MAX_POWER_UW);
+		rc |= check_range(&l, "perf", o->perf, 1, EM_CAPACITY_SCALE);
+		if (o->voltage_uv)
+			rc |= check_range(&l, "voltage_uv", o->voltage_uv, 1, EM_MAX_VOLTAGE_UV);
+		if (m->has_spread) {
+			rc |= check_range(&l, "spread.power_uw", m->power_spread_uw, 0, EM_MAX_POWER_UW);
+			rc |= check_range(&l, "spread.perf", m->perf_spread, 0, EM_CAPACITY_SCALE);
+			rc |= check_range(&l, "spread.samples", m->samples, 0, EM_MAX_SAMPLES);
+		}
+		if (m->has_raw) {
+			rc |= check_range(&l, "raw.power_uw", m->raw_power_uw, 0, EM_MAX_POWER_UW);
+			rc |= check_range(&l, "raw.perf", m->raw_perf, 0, EM_CAPACITY_SCALE);
+		}
+		if (m->has_split) {
+			rc |= check_range(&l, "split.static_uw", m->static_uw, 0, EM_MAX_POWER_UW);
+			rc |= check_range(&l, "split.dynamic_uw", m->dynamic_uw, 1, EM_MAX_POWER_UW);
+			rc |= check_range(&l, "split.cpus", m->split_cpus, 2, EM_MAX_CPUS);
 		}
 	}
+	return rc ? -EINVAL : 0;
+}
+
+/*
+ * OPPs that did not apply: CPU-bound work scales with frequency, so an OPP whose performance
+ * does not follow its frequency most likely ran slower than asked (a firmware or thermal
+ * cap).  Two signs, each with one unit of perf allowed for rounding:
+ *   - perf rose less than half as much as frequency from the OPP below (relative rises);
+ *   - perf per kHz below EM_UNAPPLIED_RATIO (em_profile.h) of the domain's median.
+ */
+static bool perf_flat(const struct em_opp *p, const struct em_opp *o)
+{
+	return ((u64)o->perf + 1 - p->perf) * p->freq_khz * 2 <
+	       ((u64)o->freq_khz - p->freq_khz) * p->perf;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The median of perf per kHz over the domain's OPPs. */
+static double median_perf_per_khz(const struct em_domain *pd)
+{
+	double r[EM_MAX_OPPS];
+	u32 n = pd->nr_opps;
+
+	for (u32 i = 0; i < n; i++)
+		r[i] = (double)pd->opps[i].perf / pd->opps[i].freq_khz;
+	qsort(r, n, sizeof(r[0]), cmp_double);
+	return n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+}
+
+/* An OPP that did not apply: a warning, an error when strict. */
+static int unapplied(const struct loc *l, bool strict, struct em_warnings *warn, const char *what)
+{
+	if (strict)
+		return loc_err(l, "%s", what);
+	em_add_warning(warn, "domain %d, OPP %d: %s", l->domain, l->opp, what);
 	return 0;
+}
+
+/* Relations within one domain: increasing frequency and perf; power that falls and OPPs that
+ * did not apply are warnings (errors when strict). */
+static int check_domain(const struct em_domain *pd, int di, bool strict, struct em_warnings *warn,
+			struct diag *dg)
+{
+	char what[GB_ERR_MSG_LEN];
+	struct loc l = { dg, di, -1 };
+	double median;
+	int rc = 0;
+
+	for (u32 i = 1; i < pd->nr_opps; i++) {
+		const struct em_opp *o = &pd->opps[i], *p = &pd->opps[i - 1];
+
+		l.opp = (int)i;
+		if (o->freq_khz <= p->freq_khz) {
+			rc = loc_err(&l, "frequency %u kHz does not increase (previous OPP %u kHz)",
+				     o->freq_khz, p->freq_khz);
+			continue;
+		}
+		if (o->perf <= p->perf) {
+			rc = loc_err(&l, "perf %u does not increase with frequency (previous OPP %u)",
+				     o->perf, p->perf);
+			continue;
+		}
+		if (o->power_uw <= p->power_uw) {
+			if (strict)
+				rc = loc_err(&l, "power %u uW does not rise with frequency "
+					     "(previous OPP %u uW)", o->power_uw, p->power_uw);
+			else
+				em_add_warning(warn, "domain %d, OPP %u: power %u uW does not rise with "
+					    "frequency (previous OPP %u uW): implausible, but real "
+					    "measurements contain it", di, i, o->power_uw, p->power_uw);
+		}
+		if (perf_flat(p, o)) {
+			snprintf(what, sizeof(what), "perf %u at %u kHz rises %.1f%% for %.1f%% more "
+				 "frequency (previous OPP %u at %u kHz): the OPP most likely did not "
+				 "apply", o->perf, o->freq_khz, (o->perf - p->perf) * 100.0 / p->perf,
+				 (o->freq_khz - p->freq_khz) * 100.0 / p->freq_khz, p->perf,
+				 p->freq_khz);
+			rc |= unapplied(&l, strict, warn, what);
+		}
+	}
+	if (rc)
+		return rc;
+	median = median_perf_per_khz(pd);
+	for (u32 i = 0; i < pd->nr_opps; i++) {
+		const struct em_opp *o = &pd->opps[i];
+
+		l.opp = (int)i;
+		if ((o->perf + 1.0) / o->freq_khz >= EM_UNAPPLIED_RATIO * median)
+			continue;
+		snprintf(what, sizeof(what), "perf %u at %u kHz is %.0f%% of the domain's median "
+			 "perf per MHz: the OPP most likely did not apply", o->perf, o->freq_khz,
+			 (double)o->perf / o->freq_khz / median * 100);
+		rc |= unapplied(&l, strict, warn, what);
+	}
+	return rc;
 }
 
 /* A split must add up to the OPP's power (the kernel's per-CPU power includes the static
  * share: it is what one busy CPU costs) and cannot come from more CPUs than the domain has. */
 static int check_split(const struct em_domain *pd, const struct em_opp_meta *meta, int di,
-		       struct gb_err *err)
+		       struct diag *dg)
 {
+	int rc = 0;
+
 	for (u32 i = 0; i < pd->nr_opps; i++) {
 		const struct em_opp_meta *m = &meta[i];
-		struct loc l = { di, (int)i };
+		struct loc l = { dg, di, (int)i };
 
 		if (!m->has_split)
 			continue;
 		if ((u64)m->static_uw + m->dynamic_uw != pd->opps[i].power_uw)
-			return loc_err(err, &l, "split: static_uw + dynamic_uw is %llu uW, must equal "
-				       "power_uw %u (one busy CPU draws the static share too)",
-				       (unsigned long long)m->static_uw + m->dynamic_uw,
-				       pd->opps[i].power_uw);
-		if (m->split_cpus > pd->nr_cpus)
-			return loc_err(err, &l, "split: measured on %u CPUs, the domain has %u",
-				       m->split_cpus, pd->nr_cpus);
+			rc = loc_err(&l, "split: static_uw + dynamic_uw is %llu uW, must equal "
+				     "power_uw %u (one busy CPU draws the static share too)",
+				     (unsigned long long)m->static_uw + m->dynamic_uw,
+				     pd->opps[i].power_uw);
+		if (m->split_cpus > cpumask_weight(&pd->cpus))
+			rc = loc_err(&l, "split: measured on %u CPUs, the domain has %u",
+				     m->split_cpus, cpumask_weight(&pd->cpus));
 	}
-	return 0;
+	return rc;
 }
 
 /* Sorts domains by capacity (then first CPU), moving their metadata along. Insertion sort:
@@ -419,49 +552,65 @@ static void sort_domains(struct em_profile *prof)
 	}
 }
 
-int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
-			struct gb_err *err)
+/*
+ * The second pass: ranges and relations of every domain not in bad (NULL: none), then, when
+ * nothing was wrong, the derived values.  Returns -EINVAL when dg holds an error from either
+ * pass.
+ */
+static int check_model(struct em_profile *prof, const bool *bad, bool strict,
+		       struct em_warnings *warn, struct diag *dg)
 {
 	struct em_model *m = &prof->model;
-	struct loc l = { -1, -1 };
+	struct loc l = { dg, -1, -1 };
 	int owner[EM_MAX_CPUS];
 	u32 max_cap = 0;
-	int rc;
 
 	if (m->nr_domains == 0 || m->nr_domains > EM_MAX_DOMAINS)
-		return loc_err(err, &l, "%u perf domains, must be 1..%d", m->nr_domains, EM_MAX_DOMAINS);
+		return loc_err(&l, "%u perf domains, must be 1..%d", m->nr_domains, EM_MAX_DOMAINS);
+	if (prof->prov.has_temp)
+		check_range(&l, "temp_max_mc", prof->prov.temp_max_mc, EM_MIN_TEMP_MC, EM_MAX_TEMP_MC);
+	if (prof->prov.perf_source[0] && strcmp(prof->prov.perf_source, "instructions") &&
+	    strcmp(prof->prov.perf_source, "iterations"))
+		loc_err(&l, "\"perf_source\" is \"%s\", must be \"instructions\" or \"iterations\"",
+			prof->prov.perf_source);
 	for (int c = 0; c < EM_MAX_CPUS; c++)
 		owner[c] = -1;
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		struct em_domain *pd = &m->domains[d];
 
-		rc = check_domain(pd, (int)d, strict, warn, err);
-		if (rc)
-			return rc;
+		/* a domain with an error still owns its CPUs: an overlap is an error too */
+		if (!(bad && bad[d]) && check_values(prof, d, dg) == 0)
+			check_domain(pd, (int)d, strict, warn, dg);
 		pd->first_cpu = EM_MAX_CPUS;
 		for (int c = EM_MAX_CPUS - 1; c >= 0; c--) {
 			if (!em_cpumask_test(&pd->cpus, (u32)c))
 				continue;
 			if (owner[c] >= 0) {
 				l.domain = (int)d;
-				return loc_err(err, &l, "CPU %d is already in domain %d", c, owner[c]);
+				loc_err(&l, "CPU %d is already in domain %d", c, owner[c]);
+				continue;
 			}
 			owner[c] = (int)d;
 			pd->first_cpu = (u32)c;
 		}
 		pd->nr_cpus = cpumask_weight(&pd->cpus);
-		rc = check_split(pd, prof->meta[d], (int)d, err);
-		if (rc)
-			return rc;
+		if (!(bad && bad[d]) && pd->nr_opps <= EM_MAX_OPPS)
+			check_split(pd, prof->meta[d], (int)d, dg);
+	}
+	if (dg->count)
+		return -EINVAL;
+	for (u32 d = 0; d < m->nr_domains; d++) {
+		struct em_domain *pd = &m->domains[d];
+
 		if (em_compute_costs(pd)) {
 			l.domain = (int)d;
-			return loc_err(err, &l, "an OPP has perf 0");
+			return loc_err(&l, "an OPP has perf 0");
 		}
 		if (em_domain_capacity(pd) > max_cap)
 			max_cap = em_domain_capacity(pd);
 	}
 	if (max_cap != EM_CAPACITY_SCALE)
-		add_warning(warn, "the fastest domain's top perf is %u, not %d: capacities are usually "
+		em_add_warning(warn, "the fastest domain's top perf is %u, not %d: capacities are usually "
 			    "normalised so that the fastest CPU is %d", max_cap, EM_CAPACITY_SCALE,
 			    EM_CAPACITY_SCALE);
 	sort_domains(prof);
@@ -477,9 +626,32 @@ int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings
 	return 0;
 }
 
-int em_profile_load_string(const char *text, size_t len, const char *name, struct em_profile *prof,
-			   bool strict, struct em_warnings *warn, struct gb_err *err)
+int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
+			struct gb_err *err)
 {
+	struct diag dg = { err, NULL, 0 };
+
+	return check_model(prof, NULL, strict, warn, &dg);
+}
+
+/* Prefixes every collected message with the file's name, as err is. */
+static void prefix_all(struct em_errors *errs, const char *name)
+{
+	char old[GB_ERR_MSG_LEN];
+
+	for (int i = 0; errs && i < errs->count && i < EM_ERRORS_KEPT; i++) {
+		memcpy(old, errs->msg[i], sizeof(old));
+		snprintf(errs->msg[i], sizeof(errs->msg[i]), "%s: %s", name, old);
+	}
+}
+
+int em_profile_check_string(const char *text, size_t len, const char *name,
+			    struct em_profile *prof, bool strict, struct em_warnings *warn,
+			    struct em_errors *errs, struct gb_err *err)
+{
+	struct diag dg = { err, errs, 0 };
+	bool bad[EM_MAX_DOMAINS] = { false };
+	struct loc l = { &dg, -1, -1 };
 	json_error_t jerr;
 	json_t *root;
 	int rc;
@@ -487,29 +659,41 @@ int em_profile_load_string(const char *text, size_t len, const char *name, struc
 	memset(prof, 0, sizeof(*prof));
 	if (warn)
 		memset(warn, 0, sizeof(*warn));
+	if (errs)
+		memset(errs, 0, sizeof(*errs));
 	root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &jerr);
 	if (!root) {
-		gb_err_set(err, EINVAL, "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
-		gb_err_prefix(err, "%s", name);
-		return -EINVAL;
+		rc = loc_err(&l, "line %d, column %d: %s", jerr.line, jerr.column, jerr.text);
+	} else {
+		rc = parse_root(root, prof, bad, &dg);
+		json_decref(root);
+		/* after an error at the top level there are no domains to check */
+		if (prof->model.nr_domains)
+			rc = check_model(prof, bad, strict, warn, &dg);
 	}
-	rc = parse_root(root, prof, err);
-	json_decref(root);
-	if (!rc)
-		rc = em_profile_finalize(prof, strict, warn, err);
-	if (rc)
+	if (rc) {
 		gb_err_prefix(err, "%s", name);
+		prefix_all(errs, name);
+	}
 	return rc;
 }
 
-int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
-			 struct em_warnings *warn, struct gb_err *err)
+int em_profile_load_string(const char *text, size_t len, const char *name, struct em_profile *prof,
+			   bool strict, struct em_warnings *warn, struct gb_err *err)
+{
+	return em_profile_check_string(text, len, name, prof, strict, warn, NULL, err);
+}
+
+int em_profile_check_file(const char *path, struct em_profile *prof, bool strict,
+			  struct em_warnings *warn, struct em_errors *errs, struct gb_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 	int rc;
 
+	if (errs)
+		memset(errs, 0, sizeof(*errs));
 	if (!f)
 		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 	for (;;) {
@@ -543,9 +727,15 @@ int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
 		return gb_err_set(err, EIO, "%s: read error", path);
 	}
 	fclose(f);
-	rc = em_profile_load_string(buf, len, path, prof, strict, warn, err);
+	rc = em_profile_check_string(buf, len, path, prof, strict, warn, errs, err);
 	free(buf);
 	return rc;
+}
+
+int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
+			 struct em_warnings *warn, struct gb_err *err)
+{
+	return em_profile_check_file(path, prof, strict, warn, NULL, err);
 }
 
 /* --- writing --- */

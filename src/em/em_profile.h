@@ -63,23 +63,56 @@ struct em_profile {
 	char core[EM_MAX_DOMAINS][32];   /* optional core type per domain, e.g. "Cortex-A55" */
 };
 
-/* Warnings are physically implausible but real data (power not rising with frequency). */
+/* Bounds of the values a profile holds (docs/em-profile.md); power and perf are em_model.h's. */
+#define EM_MAX_FREQ_KHZ 100000000u      /* 100 GHz */
+#define EM_MAX_VOLTAGE_UV 10000000u     /* 10 V */
+#define EM_MAX_SAMPLES 1000000000u
+#define EM_MIN_TEMP_MC (-100000)
+#define EM_MAX_TEMP_MC 200000
+
+/* An OPP whose perf per kHz is below this share of its domain's median did not apply (the
+ * CPU ran slower than asked); em validate --strict refuses it, the importers leave it out. */
+#define EM_UNAPPLIED_RATIO 0.75
+
+/* Every error of a file (`em validate` reports them all); the first one is also in err. */
+#define EM_ERRORS_KEPT 32
+struct em_errors {
+	int count;             /* every error found; the first EM_ERRORS_KEPT are kept */
+	char msg[EM_ERRORS_KEPT][GB_ERR_MSG_LEN];
+};
+
+/* Warnings are physically implausible but real data (power not rising with frequency, perf
+ * that stays flat while frequency rises). */
 struct em_warnings {
 	int count;
 	char msg[8][GB_ERR_MSG_LEN];
 };
+
+/* em_add_warning - appends a warning to w (may be NULL); counts those that do not fit. */
+void em_add_warning(struct em_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 /* em_profile_load_file - reads and validates FILE.  Errors are prefixed with the file name.
  * With strict, warnings become errors.  warn may be NULL. */
 int em_profile_load_file(const char *path, struct em_profile *prof, bool strict,
 			 struct em_warnings *warn, struct gb_err *err);
 
+/* em_profile_check_file - em_profile_load_file that also collects every error in errs (may
+ * be NULL), each prefixed with the file name. */
+int em_profile_check_file(const char *path, struct em_profile *prof, bool strict,
+			  struct em_warnings *warn, struct em_errors *errs, struct gb_err *err);
+
+/* em_profile_check_string - the same from memory; name is used in messages. */
+int em_profile_check_string(const char *text, size_t len, const char *name,
+			    struct em_profile *prof, bool strict, struct em_warnings *warn,
+			    struct em_errors *errs, struct gb_err *err);
+
 /* em_profile_load_string - the same from memory; name is used in messages. */
 int em_profile_load_string(const char *json, size_t len, const char *name, struct em_profile *prof,
 			   bool strict, struct em_warnings *warn, struct gb_err *err);
 
-/* em_profile_finalize - checks the model and derives cost, inefficiency, CPU maps.
- * Used by the loader and by every importer after filling a profile. */
+/* em_profile_finalize - checks the model (every value's range, as the loader does, and the
+ * relations between them) and derives cost, inefficiency, CPU maps.  Used by the loader and by
+ * every importer after filling a profile: what it accepts, the loader reads back. */
 int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
 			struct gb_err *err);
 

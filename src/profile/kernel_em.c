@@ -171,7 +171,7 @@ static int from_debugfs(const char *dir, const char *sysfs_cpu, struct em_profil
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
 		return gb_err_set(err, ENOENT, "no %s (needs CONFIG_ENERGY_MODEL and debugfs "
 				  "mounted)", dir);
-	return em_import_debugfs(dir, sysfs_cpu, prof, err);
+	return em_import_debugfs(dir, sysfs_cpu, prof, NULL, err);
 }
 
 int prof_kernel_em(enum prof_kem_src src, const char *debugfs_dir, const char *sysfs_cpu,

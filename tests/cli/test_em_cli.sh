@@ -36,7 +36,7 @@ expect_bad_file() {
 	rm -f "$T/out.dts"
 	"$G" em export --dt "$f" -o "$T/out.dts" >/dev/null 2>&1; rc2=$?
 	if [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -qF -- "$msg" <<<"$out" && [ ! -e "$T/out.dts" ] &&
-		[ "$(grep -c . <<<"$out")" -eq 1 ] && ! ls "$T" | grep -q tmp; then
+		[ "$(grep -c . <<<"$out")" -eq "${NLINES:-1}" ] && ! ls "$T" | grep -q tmp; then
 		tap_ok "$name"
 	else
 		tap_fail "$name" "validate exit $rc, export exit $rc2, expected 2 and: $msg" "got: $out"
@@ -59,7 +59,8 @@ expect_bad_file "a missing format field is named" 'missing field "format"' "$T/n
 sed 's/gearbox-em\/1/gearbox-em\/9/' "$T/good.json" >"$T/v9.json"
 expect_bad_file "an unsupported format version is named" 'format "gearbox-em/9" is not supported' "$T/v9.json"
 sed 's/"power_uw": 50000/"power_mw": 50/' "$T/good.json" >"$T/typo.json"
-expect_bad_file "a misspelt field is an error, not a silent default" 'domain 0, OPP 1: unknown field "power_mw"' "$T/typo.json"
+# two errors: the unknown field, and the power it did not give
+NLINES=2 expect_bad_file "a misspelt field is an error, not a silent default" 'domain 0, OPP 1: unknown field "power_mw"' "$T/typo.json"
 expect_bad "a mistyped field is rejected" 'domain 0, OPP 0: "power_uw" must be an integer' P0='"20000"'
 expect_bad "a fractional value is rejected" 'domain 0, OPP 1: "perf" must be an integer, not 200.5' Q1=200.5
 expect_bad "frequency not increasing" "domain 0, OPP 1: frequency 400000 kHz does not increase" F1=400000
@@ -82,6 +83,29 @@ json.dump(dict(p, domains=[dom("0", 33)]), open(t + "/o33.json", "w"))
 PY
 expect_bad_file "more than 64 domains" "65 perf domains, at most 64 are supported" "$T/d65.json"
 expect_bad_file "more than 32 OPPs" "domain 0: 33 OPPs, at most 32 are supported" "$T/o33.json"
+
+# every error of a file is reported, one line each, not only the first
+F0=400000 P0=0 Q3=1100 C1=1-3 bash -c "$(declare -f base); base" >"$T/many.json"
+out=$("$G" em validate "$T/many.json" 2>&1); rc=$?
+if [ $rc -eq 2 ] && [ "$(grep -c '^error: .*many.json: ' <<<"$out")" -eq 3 ] &&
+	grep -q 'domain 0, OPP 0: "power_uw" is 0' <<<"$out" &&
+	grep -q 'domain 1, OPP 1: "perf" is 1100' <<<"$out" &&
+	grep -q 'domain 1: CPU 1 is already in domain 0' <<<"$out"; then
+	tap_ok "validate reports every error of a file"
+else
+	tap_fail "validate reports every error of a file" "exit $rc: $out"
+fi
+
+# an OPP that did not apply (perf flat while frequency rises): a warning, an error with --strict
+Q1=102 F1=600000 bash -c "$(declare -f base); base" >"$T/flat.json"
+out=$("$G" em validate "$T/flat.json" 2>&1); rc=$?
+out2=$("$G" em validate --strict "$T/flat.json" 2>&1); rc2=$?
+if [ $rc -eq 0 ] && grep -q "warning: .*flat.json: domain 0, OPP 1: perf 102 at 600000 kHz rises 2.0% for 20.0% more frequency" <<<"$out" &&
+	[ $rc2 -eq 2 ] && grep -q "error: .*flat.json: domain 0, OPP 1: .*the OPP most likely did not apply" <<<"$out2"; then
+	tap_ok "an OPP whose perf stays flat is a warning, an error with --strict"
+else
+	tap_fail "an OPP whose perf stays flat is a warning, an error with --strict" "exit $rc: $out" "exit $rc2: $out2"
+fi
 
 # falling power: a warning, an error with --strict
 P1=15000 bash -c "$(declare -f base); base" >"$T/fall.json"
@@ -116,6 +140,20 @@ if [ -f "$FB/sm8250.json" ]; then
 	fi
 else
 	tap_skip "em-profiles/sm8250.json is reproduced by importing the freqbench data" "no ../shared/data/freqbench"
+fi
+
+# an OPP that did not apply in the freqbench data is left out with a warning (msm8998's big
+# 2457.6 MHz scores what 2361.6 MHz does)
+if [ -f "$FB/msm8998.json" ]; then
+	"$G" em import --freqbench "$FB/msm8998.json" --domains 0-3,4-7 -o "$T/m.json" 2>"$T/err"; rc=$?
+	if [ $rc -eq 0 ] && grep -q "warning: .*msm8998.json: cpu 4: 2457600 kHz left out: CoreMark rose 0.0% for 4.1%" "$T/err" &&
+		! grep -q '"freq_khz": 2457600' "$T/m.json" && "$G" em validate --strict "$T/m.json" >/dev/null 2>&1; then
+		tap_ok "import leaves out an OPP that did not apply, with a warning"
+	else
+		tap_fail "import leaves out an OPP that did not apply, with a warning" "exit $rc: $(cat "$T/err")"
+	fi
+else
+	tap_skip "import leaves out an OPP that did not apply, with a warning" "no ../shared/data/freqbench"
 fi
 
 # show: inefficient marks and costs as the kernel computes them

@@ -3,6 +3,8 @@
  * test_em.c - the energy-model library: kernel-equivalent math on hand-computed cases, the
  * loader's derivations, stable writing, the limits, and the importers.
  */
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +383,110 @@ static void test_split_fields_are_validated_with_file_opp_and_reason(void)
 	CHECK_STR_CONTAINS(err.msg, "s.json: \"duration_ms\" is -1, must be in 0..");
 }
 
+/* em validate reports every error of a file, not only the first: each with its place */
+static void test_every_error_of_a_file_is_reported(void)
+{
+	static const char j[] =
+		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"m\",\"x\":1},"
+		"\"domains\":["
+		"{\"cpus\":\"0-1\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":0,\"perf\":100},"
+		"{\"freq_khz\":600000,\"power_uw\":50000,\"perf\":2000,\"volt\":3}]},"
+		"{\"cpus\":\"2\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":300},"
+		"{\"freq_khz\":400000,\"power_uw\":20,\"perf\":400}]},"
+		"{\"cpus\":\"2-3\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":500}]}]}";
+	struct em_errors *errs = calloc(1, sizeof(*errs));
+	struct gb_err err;
+
+	CHECK(em_profile_check_string(j, sizeof(j) - 1, "e.json", &prof, false, NULL, errs,
+				      &err) < 0);
+	CHECK_EQ_I(errs->count, 6);
+	CHECK_STR_CONTAINS(errs->msg[0], "e.json: unknown field \"x\" in provenance");
+	CHECK_STR_CONTAINS(errs->msg[1], "e.json: domain 0, OPP 0: \"power_uw\" is 0, must be in");
+	CHECK_STR_CONTAINS(errs->msg[2], "e.json: domain 0, OPP 1: unknown field \"volt\" in OPP");
+	CHECK_STR_CONTAINS(errs->msg[3], "e.json: domain 0, OPP 1: \"perf\" is 2000, must be in");
+	CHECK_STR_CONTAINS(errs->msg[4], "e.json: domain 1, OPP 1: frequency 400000 kHz does not "
+			   "increase");
+	CHECK_STR_CONTAINS(errs->msg[5], "e.json: domain 2: CPU 2 is already in domain 1");
+	/* the first error is the one err holds, as for every other caller */
+	CHECK(!strcmp(err.msg, errs->msg[0]));
+	free(errs);
+}
+
+/* A flat step (perf rising far less than frequency) and an OPP far below its domain's perf per
+ * MHz did not apply: warnings, errors with strict */
+static void test_strict_refuses_opps_that_did_not_apply(void)
+{
+	static const char flat[] =
+		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+		"\"domains\":[{\"cpus\":\"0\",\"opps\":["
+		"{\"freq_khz\":1000000,\"power_uw\":10,\"perf\":500},"
+		"{\"freq_khz\":1500000,\"power_uw\":20,\"perf\":750},"
+		"{\"freq_khz\":1600000,\"power_uw\":30,\"perf\":751},"
+		"{\"freq_khz\":2000000,\"power_uw\":40,\"perf\":1000}]}]}";
+	static const char slow[] =
+		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+		"\"domains\":[{\"cpus\":\"0\",\"opps\":["
+		"{\"freq_khz\":700000,\"power_uw\":10,\"perf\":128},"
+		"{\"freq_khz\":1000000,\"power_uw\":20,\"perf\":512},"
+		"{\"freq_khz\":2000000,\"power_uw\":30,\"perf\":1024}]}]}";
+	struct em_warnings w;
+	struct gb_err err;
+
+	CHECK_EQ_I(em_profile_load_string(flat, sizeof(flat) - 1, "f.json", &prof, false, &w,
+					  &err), 0);
+	CHECK_EQ_I(w.count, 2);   /* the flat step, and the top perf that is not 1024 */
+	CHECK_STR_CONTAINS(w.msg[0], "domain 0, OPP 2: perf 751 at 1600000 kHz rises 0.1% for "
+			   "6.7% more frequency (previous OPP 750 at 1500000 kHz): the OPP most "
+			   "likely did not apply");
+	CHECK(em_profile_load_string(flat, sizeof(flat) - 1, "f.json", &prof, true, &w, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "f.json: domain 0, OPP 2: perf 751 at 1600000 kHz rises");
+	CHECK(em_profile_load_string(slow, sizeof(slow) - 1, "s.json", &prof, true, &w, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "s.json: domain 0, OPP 0: perf 128 at 700000 kHz is 36% of the "
+			   "domain's median perf per MHz");
+}
+
+/* What an importer fills in is checked against the loader's ranges: a value the loader would
+ * refuse (1 kW idle power, a raw power above 64 W) is an error naming the field */
+static void test_finalize_refuses_values_the_loader_refuses(void)
+{
+	struct em_domain *pd = &prof.model.domains[0];
+	struct gb_err err;
+
+	memset(&prof, 0, sizeof(prof));
+	prof.model.nr_domains = 1;
+	em_cpumask_set(&pd->cpus, 0);
+	pd->nr_opps = 2;
+	set_opp(pd, 0, 500000, 10000, 500);
+	set_opp(pd, 1, 1000000, 20000, 1024);
+	CHECK_EQ_I(em_profile_finalize(&prof, false, NULL, &err), 0);
+	pd->idle_power_uw = 1000000000;
+	CHECK(em_profile_finalize(&prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0: \"idle_power_uw\" is 1000000000, must be in "
+			   "0..64000000");
+	pd->idle_power_uw = 0;
+	prof.meta[0][1].has_raw = true;
+	prof.meta[0][1].raw_power_uw = 4000000000u;
+	CHECK(em_profile_finalize(&prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0, OPP 1: \"raw.power_uw\" is 4000000000");
+	prof.meta[0][1].has_raw = false;
+	pd->opps[1].voltage_uv = 20000000;
+	CHECK(em_profile_finalize(&prof, false, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 0, OPP 1: \"voltage_uv\" is 20000000");
+}
+
+/* gb_err_set returns a failure for every code: negating INT_MIN overflowed (UBSan), and 0 read
+ * as success */
+static void test_error_codes_that_are_no_errno_still_fail(void)
+{
+	struct gb_err err;
+
+	CHECK_EQ_I(gb_err_set(&err, INT_MIN, "x"), -EIO);
+	CHECK_EQ_I(gb_err_set(&err, 0, "x"), -EIO);
+	CHECK_EQ_I(gb_err_set(&err, -3, "x"), -EIO);
+	CHECK_EQ_I(gb_err_set(&err, ENOENT, "y %d", 1), -ENOENT);
+	CHECK(!strcmp(err.msg, "y 1"));
+}
+
 static void test_debugfs_export_imports_back_identically(void)
 {
 	char dir[] = "/tmp/gearbox-test-dbgXXXXXX";
@@ -390,7 +496,7 @@ static void test_debugfs_export_imports_back_identically(void)
 	CHECK(mkdtemp(dir) != NULL);
 	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, false, NULL, &err), 0);
 	CHECK_EQ_I(em_export_debugfs_tree(&prof, dir, &err), 0);
-	CHECK_EQ_I(em_import_debugfs(dir, NULL, &prof2, &err), 0);
+	CHECK_EQ_I(em_import_debugfs(dir, NULL, &prof2, NULL, &err), 0);
 	em_diff(&prof, &prof2, NULL, &sum);
 	CHECK_EQ_U(sum.unmatched_domains, 0);
 	CHECK_EQ_U(sum.unmatched_opps, 0);
@@ -442,7 +548,7 @@ static void test_old_debugfs_layout_in_mw_uses_cpu_capacity(void)
 	put(em, "pd4/cs:2000000/power", "500");
 	put(cpu, "cpu0/cpu_capacity", "400");
 	put(cpu, "cpu4/cpu_capacity", "1024");
-	rc = em_import_debugfs(em, cpu, &prof, &err);
+	rc = em_import_debugfs(em, cpu, &prof, NULL, &err);
 	if (rc)
 		printf("# %s\n", err.msg);
 	CHECK_EQ_I(rc, 0);
@@ -451,8 +557,50 @@ static void test_old_debugfs_layout_in_mw_uses_cpu_capacity(void)
 	CHECK_EQ_U(prof.model.domains[0].opps[1].perf, 400);
 	CHECK_EQ_U(prof.model.domains[1].opps[0].perf, 1024);
 	/* without cpu_capacity the import must fail and say what to give */
-	CHECK(em_import_debugfs(em, "/nonexistent", &prof, &err) < 0);
+	CHECK(em_import_debugfs(em, "/nonexistent", &prof, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "--cpu-sysfs");
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	CHECK_EQ_I(system(cmd), 0);
+}
+
+/* debugfs values are decimal and checked before they become 32-bit: 4294968 mW is not 704 uW,
+ * 0100 is not octal, and a bad frequency is named as the frequency */
+static void test_debugfs_values_are_decimal_bounded_and_named(void)
+{
+	char dir[] = "/tmp/gearbox-test-dbgvalXXXXXX";
+	char em[600], cmd[700];
+	struct gb_err err;
+	int rc;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(em, sizeof(em), "%s/em", dir);
+	put(em, "cpu0/cpus", "0-3");
+	put(em, "cpu0/units", "milliWatts");
+	put(em, "cpu0/ps:500000/frequency", "500000");
+	put(em, "cpu0/ps:500000/power", "0100");
+	put(em, "cpu0/ps:500000/performance", "512");
+	put(em, "cpu0/ps:1000000/frequency", "1000000");
+	put(em, "cpu0/ps:1000000/power", "4294968");
+	put(em, "cpu0/ps:1000000/performance", "1024");
+	rc = em_import_debugfs(em, NULL, &prof, NULL, &err);
+	CHECK_EQ_I(rc, -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "cpu0/ps:1000000/power: 4294968 mW is outside 1..64000 mW");
+	put(em, "cpu0/ps:1000000/power", "300");
+	rc = em_import_debugfs(em, NULL, &prof, NULL, &err);
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].power_uw, 100000);   /* decimal 100 mW */
+	put(em, "cpu0/ps:1000000/frequency", "-1");
+	CHECK(em_import_debugfs(em, NULL, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "cpu0/ps:1000000/frequency: \"-1\" is not a decimal number");
+	put(em, "cpu0/ps:1000000/frequency", "18446744073709551617");
+	CHECK(em_import_debugfs(em, NULL, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "ps:1000000/frequency: \"18446744073709551617\" is too large");
+	put(em, "cpu0/ps:1000000/frequency", "1000000");
+	put(em, "cpu0/ps:1000000/performance", "2048");
+	CHECK(em_import_debugfs(em, NULL, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "ps:1000000/performance: 2048 is outside 1..1024");
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	CHECK_EQ_I(system(cmd), 0);
 }
@@ -461,7 +609,7 @@ static void test_freqbench_import_rejects_spikes_and_fits_monotone(void)
 {
 	struct gb_err err;
 	int rc = em_import_freqbench(SRCDIR "/tests/unit/fixtures/freqbench-small.json", "0-1,2",
-				     NULL, &prof, &err);
+				     NULL, &prof, NULL, &err);
 
 	if (rc)
 		printf("# %s\n", err.msg);
@@ -483,6 +631,73 @@ static void test_freqbench_import_rejects_spikes_and_fits_monotone(void)
 	/* perf = score / max score * 1024 */
 	CHECK_EQ_U(prof.model.domains[1].opps[1].perf, 1024);
 	CHECK_EQ_U(prof.model.domains[0].opps[0].perf, 256);
+}
+
+/* The fixture with one edit (text from -> to) imported from memory. */
+static int import_fb_edited(const char *from, const char *to, struct em_warnings *w,
+			    struct gb_err *err)
+{
+	FILE *f = fopen(SRCDIR "/tests/unit/fixtures/freqbench-small.json", "r");
+	static char in[8192], out[8300];
+	size_t n = f ? fread(in, 1, sizeof(in) - 1, f) : 0;
+	char *at;
+
+	if (f)
+		fclose(f);
+	in[n] = '\0';
+	at = strstr(in, from);
+	if (!at)
+		return printf("# \"%s\" not in the fixture\n", from), 1;
+	snprintf(out, sizeof(out), "%.*s%s%s", (int)(at - in), in, to, at + strlen(from));
+	return em_import_freqbench_string(out, strlen(out), "fb.json", "0-1,2", NULL, &prof, w,
+					  err);
+}
+
+/* freqbench values outside what a phone's CPU draws in mW are refused with the reason, not
+ * written into a model that em validate refuses */
+static void test_freqbench_values_out_of_range_are_refused(void)
+{
+	struct gb_err err;
+
+	/* an idle reading of 1 kW (the housekeeping baseline is 1 W) */
+	CHECK_EQ_I(import_fb_edited("1400.0", "1000000.0", NULL, &err), -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "fb.json: cpu 1, 700000 kHz: idle power_mean 1e+06 mW is "
+			   "outside -64000..64000 mW");
+	CHECK_EQ_I(import_fb_edited("60.2,", "6e9,", NULL, &err), -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "cpu 1, 600000 kHz: a power sample 6e+09 mW is outside");
+	CHECK_EQ_I(import_fb_edited("\"power_mean\": 1000.0", "\"power_mean\": -5", NULL, &err),
+		   -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "housekeeping power_mean -5 mW is outside 0..64000 mW");
+	CHECK_EQ_I(import_fb_edited("\"coremark_score\": 3000,", "\"coremark_score\": -3,", NULL,
+				    &err), -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "cpu 1, 600000 kHz: coremark_score -3 is outside");
+	CHECK(import_fb_edited("\"600000\": {", "\"-600000\": {", NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "cpu 1: bad frequency key \"-600000\"");
+}
+
+/* An OPP whose score stays flat while the frequency rises did not apply: left out, with a
+ * warning, and named in the provenance */
+static void test_freqbench_opp_that_did_not_apply_is_left_out(void)
+{
+	struct em_warnings w;
+	struct gb_err err;
+	int rc = import_fb_edited("\"coremark_score\": 3500,", "\"coremark_score\": 3010,", &w, &err);
+
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.domains[0].nr_opps, 2);
+	CHECK_EQ_U(prof.model.domains[0].opps[1].freq_khz, 600000);
+	CHECK_EQ_I(w.count, 1);
+	CHECK_STR_CONTAINS(w.msg[0], "cpu 1: 700000 kHz left out: CoreMark rose 0.3% for 16.7% more "
+			   "frequency than 600000 kHz (the OPP did not apply)");
+	CHECK_STR_CONTAINS(prof.prov.conditions, "left out (did not apply): cpu 1 700000 kHz");
+	/* a score per MHz at half the cluster's: the same */
+	rc = import_fb_edited("\"coremark_score\": 2500,", "\"coremark_score\": 1250,", &w, &err);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.domains[0].opps[0].freq_khz, 600000);
+	CHECK_STR_CONTAINS(w.msg[0], "cpu 1: 500000 kHz left out: its CoreMark per MHz is 50% of "
+			   "the cluster's median");
 }
 
 static void test_shipped_gs101_little_top_opp_costs_more_than_the_one_below(void)
@@ -515,9 +730,16 @@ int main(void)
 	TAP_RUN(test_strict_turns_falling_power_into_an_error);
 	TAP_RUN(test_split_perf_source_and_duration_round_trip);
 	TAP_RUN(test_split_fields_are_validated_with_file_opp_and_reason);
+	TAP_RUN(test_every_error_of_a_file_is_reported);
+	TAP_RUN(test_strict_refuses_opps_that_did_not_apply);
+	TAP_RUN(test_finalize_refuses_values_the_loader_refuses);
+	TAP_RUN(test_error_codes_that_are_no_errno_still_fail);
 	TAP_RUN(test_debugfs_export_imports_back_identically);
 	TAP_RUN(test_old_debugfs_layout_in_mw_uses_cpu_capacity);
+	TAP_RUN(test_debugfs_values_are_decimal_bounded_and_named);
 	TAP_RUN(test_freqbench_import_rejects_spikes_and_fits_monotone);
+	TAP_RUN(test_freqbench_values_out_of_range_are_refused);
+	TAP_RUN(test_freqbench_opp_that_did_not_apply_is_left_out);
 	TAP_RUN(test_shipped_gs101_little_top_opp_costs_more_than_the_one_below);
 	return tap_done();
 }
