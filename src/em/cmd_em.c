@@ -23,6 +23,7 @@ static const char em_usage[] =
 	"                         [--cores A55,A77,X1] [--soc NAME] [--device TEXT]\n"
 	"                         [--description TEXT] [-o OUT]\n"
 	"       gearbox em import --debugfs DIR [--cpu-sysfs DIR] [--soc NAME] [-o OUT]\n"
+	"       gearbox em import --dt FILE.dtb|FILE.dts [--soc NAME] [-o OUT]\n"
 	"       gearbox em export (--dt | --debugfs-text | --debugfs-tree DIR) FILE [-o OUT]\n"
 	"\n"
 	"Energy models in the gearbox-em/1 format (docs/em-profile.md).\n"
@@ -33,11 +34,13 @@ static const char em_usage[] =
 	"  diff      per-OPP power and performance differences of B against A, in %%;\n"
 	"            with --fail-above PCT exit status 1 when any differs by more\n"
 	"  fmt       print FILE in canonical form (what gearbox itself writes)\n"
-	"  import    build a model from freqbench results or the kernel's EM debugfs tree\n"
-	"            (/sys/kernel/debug/energy_model); pre-6.9 kernels have no performance\n"
-	"            files: it is derived from --cpu-sysfs DIR/cpuN/cpu_capacity\n"
-	"  export    a device-tree snippet (opp-microwatt, capacity-dmips-mhz), the debugfs\n"
-	"            files as text, or as a directory tree\n"
+	"  import    build a model from freqbench results, the kernel's EM debugfs tree\n"
+	"            (/sys/kernel/debug/energy_model; pre-6.9 kernels have no performance\n"
+	"            files: it is derived from --cpu-sysfs DIR/cpuN/cpu_capacity), or a device\n"
+	"            tree (.dtb, or .dts through dtc): the model the kernel would build from it\n"
+	"  export    a device tree that dtc compiles (/cpus, cpu-map, opp tables with\n"
+	"            opp-microwatt, capacity-dmips-mhz), the debugfs files as text, or as a\n"
+	"            directory tree\n"
 	"Output goes to standard output unless -o OUT is given; OUT is written atomically and\n"
 	"never left half-written.\n";
 
@@ -172,13 +175,14 @@ static int em_import(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		{ "freqbench", required_argument, NULL, 'f' }, { "debugfs", required_argument, NULL, 'd' },
+		{ "dt", required_argument, NULL, 't' },
 		{ "domains", required_argument, NULL, 'D' },   { "names", required_argument, NULL, 'n' },
 		{ "soc", required_argument, NULL, 's' },       { "device", required_argument, NULL, 'v' },
 		{ "cpu-sysfs", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
 		{ "cores", required_argument, NULL, 'C' },     { "description", required_argument, NULL, 'e' },
 		{ "help", no_argument, NULL, 'h' },            { 0 }
 	};
-	const char *fb = NULL, *dbg = NULL, *domains = NULL, *names = NULL, *soc = NULL;
+	const char *fb = NULL, *dbg = NULL, *dt = NULL, *domains = NULL, *names = NULL, *soc = NULL;
 	const char *device = NULL, *cpu_sysfs = NULL, *out = "-", *cores = NULL, *desc = NULL;
 	struct em_profile *prof;
 	struct em_warnings warn;
@@ -189,6 +193,7 @@ static int em_import(int argc, char **argv)
 		switch (c) {
 		case 'f': fb = optarg; break;
 		case 'd': dbg = optarg; break;
+		case 't': dt = optarg; break;
 		case 'D': domains = optarg; break;
 		case 'n': names = optarg; break;
 		case 's': soc = optarg; break;
@@ -201,8 +206,9 @@ static int em_import(int argc, char **argv)
 		default: return GB_EXIT_USAGE;
 		}
 	}
-	if (!!fb == !!dbg)
-		return usage_error("%simport needs exactly one of --freqbench FILE or --debugfs DIR", "");
+	if (!!fb + !!dbg + !!dt != 1)
+		return usage_error("%simport needs exactly one of --freqbench FILE, --debugfs DIR or "
+				   "--dt FILE", "");
 	if (fb && !domains)
 		return usage_error("%s--freqbench needs --domains (CPU lists, e.g. 0-3,4-6,7)", "");
 	if (optind < argc)
@@ -211,13 +217,14 @@ static int em_import(int argc, char **argv)
 	if (!prof)
 		return GB_EXIT_FAIL;
 	rc = fb ? em_import_freqbench(fb, domains, names, prof, &warn, &err)
-		: em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err);
+		: dbg ? em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err)
+		: em_import_dt(dt, prof, &warn, &err);
 	if (rc) {
 		fprintf(stderr, "error: %s\n", err.msg);
 		free(prof);
 		return GB_EXIT_USAGE;
 	}
-	print_warnings(fb ? fb : dbg, &warn);
+	print_warnings(fb ? fb : dbg ? dbg : dt, &warn);
 	if (soc)
 		snprintf(prof->soc, sizeof(prof->soc), "%s", soc);
 	else if (fb) {

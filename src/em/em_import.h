@@ -19,6 +19,16 @@
  *   v6.9+       <dev>/{cpus,flags[,id]}, ps:<kHz>/{...,performance}     power in uW
  * Before v6.9 there is no performance file: performance is derived as the kernel does
  * (em_init_performance: cpu_capacity * freq / fmax) from cpuN/cpu_capacity in cpu_sysfs.
+ *
+ * device tree (a .dtb read with libfdt, or a .dts compiled by dtc): the model the kernel would
+ * build from the same tree.  Logical CPUs are the CPU nodes of /cpus in tree order; a perf
+ * domain is the CPUs sharing an operating-points-v2 table marked opp-shared, or, without
+ * opp-shared, sharing the table and a cluster of /cpus/cpu-map.  Per OPP opp-hz, opp-microvolt
+ * (the target of a triplet) and opp-microwatt; without opp-microwatt on every OPP, power is
+ * estimated from the CPU's dynamic-power-coefficient as the kernel does (drivers/opp/of.c):
+ *   power_uw = DPC * mV^2 * MHz / 10^6
+ * and the provenance says so.  Performance: capacity from capacity-dmips-mhz * fmax[MHz]
+ * normalised to 1024 (topology_normalize_cpu_scale), then capacity * f / fmax per OPP.
  */
 #ifndef GEARBOX_EM_IMPORT_H
 #define GEARBOX_EM_IMPORT_H
@@ -39,6 +49,10 @@ int em_import_freqbench_string(const char *text, size_t len, const char *name,
 /* cpu_sysfs: directory with cpuN/cpu_capacity, needed only for pre-6.9 layouts (may be NULL). */
 int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile *prof,
 		      struct em_warnings *warn, struct gb_err *err);
+
+/* path: a .dtb, or a .dts (anything without the FDT magic number) compiled with dtc. */
+int em_import_dt(const char *path, struct em_profile *prof, struct em_warnings *warn,
+		 struct gb_err *err);
 
 /* Default names for n domains: little/big, little/mid/big, else pd0..pdN. */
 void em_default_domain_name(unsigned n, unsigned i, char *buf, unsigned len);

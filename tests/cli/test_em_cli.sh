@@ -184,25 +184,43 @@ fi
 "$G" em diff --fail-above 5 "$SRC/em-profiles/msm8998.json" "$T/hot.json" >/dev/null; rc=$?
 if [ $rc -eq 1 ]; then tap_ok "diff --fail-above fails on a larger difference"; else tap_fail "diff --fail-above fails on a larger difference" "exit $rc"; fi
 
-# export --dt: opp-microwatt per OPP and capacity-dmips-mhz that gives back the capacities
-out=$("$G" em export --dt "$SRC/em-profiles/sm8250.json")
-if grep -q "opp-microwatt = <985967>;" <<<"$out" && grep -q "capacity-dmips-mhz = <1024>" <<<"$out"; then
-	tap_ok "export --dt writes opp-microwatt and capacity-dmips-mhz"
+# export --dt: a device tree that dtc compiles, with every OPP's opp-microwatt
+"$G" em export --dt "$SRC/em-profiles/sm8250.json" -o "$T/s.dts"; rc=$?
+if [ $rc -eq 0 ] && dtc -q -I dts -O dtb -o "$T/s.dtb" "$T/s.dts" 2>"$T/err" &&
+	grep -q "opp-microwatt = <985967>;" "$T/s.dts" &&
+	[ "$(grep -c "opp-hz" "$T/s.dts")" -eq "$(grep -c '"freq_khz"' "$SRC/em-profiles/sm8250.json")" ]; then
+	tap_ok "export --dt is a device tree that dtc compiles, with every OPP"
 else
-	tap_fail "export --dt writes opp-microwatt and capacity-dmips-mhz" "$(grep -A2 '&cpu7' <<<"$out")"
+	tap_fail "export --dt is a device tree that dtc compiles, with every OPP" "exit $rc: $(cat "$T/err")"
 fi
-# as topology_normalize_cpu_scale does: cap = dmips * fmax / max over CPUs (dmips * fmax) * 1024
-dm() { grep -A1 "&cpu$1 {" <<<"$out" | sed -n 's/.*<\([0-9]*\)>.*/\1/p'; }
-ok=1; max=0
-for c in 0:1804800 4:2419200 7:2841600; do
-	v=$(( $(dm ${c%%:*}) * ${c#*:} )); [ $v -gt $max ] && max=$v
+# import --dt of it (the blob and the source): the same OPPs, power and capacities (the kernel's
+# capacity-dmips-mhz normalisation gives them back)
+ok=1
+for f in s.dtb s.dts; do
+	"$G" em import --dt "$T/$f" -o "$T/s-dt.json" 2>"$T/err" || { ok=0; cat "$T/err"; }
+	out=$("$G" em diff "$SRC/em-profiles/sm8250.json" "$T/s-dt.json")
+	grep -q "0 unmatched, 0 domains unmatched; largest difference: power 0.0%" <<<"$out" || { ok=0; tail -n 1 <<<"$out"; }
+	caps=$("$G" em show "$T/s-dt.json" | sed -n 's/.*capacity \([0-9]*\).*/\1/p' | tr '\n' ' ')
+	[ "$caps" = "286 876 1024 " ] || { ok=0; echo "# capacities $caps"; }
 done
-for c in 0:1804800:286 4:2419200:876 7:2841600:1024; do
-	IFS=: read -r cpu fmax cap <<<"$c"
-	got=$(( $(dm "$cpu") * fmax * 1024 / max ))
-	[ $(( got - cap )) -le 2 ] && [ $(( cap - got )) -le 2 ] || { ok=0; echo "# cpu$cpu: $got vs $cap"; }
-done
-if [ $ok = 1 ]; then tap_ok "capacity-dmips-mhz normalises back to the model's capacities"; else tap_fail "capacity-dmips-mhz normalises back to the model's capacities"; fi
+if [ $ok = 1 ]; then tap_ok "import --dt of the export gives the OPPs, power and capacities back"; else tap_fail "import --dt of the export gives the OPPs, power and capacities back"; fi
+# voltages become opp-microvolt, and come back
+"$G" em import --dt "$SRC/tests/unit/fixtures/rk3399-cpus.dts" -o "$T/rk.json" 2>"$T/err"; rc=$?
+"$G" em export --dt "$T/rk.json" -o "$T/rk.dts" && "$G" em import --dt "$T/rk.dts" -o "$T/rk2.json" 2>>"$T/err"
+if [ $rc -eq 0 ] && grep -q "opp-microvolt = <1250000>;" "$T/rk.dts" && dtc -q -O dtb -o /dev/null "$T/rk.dts" &&
+	"$G" em diff --fail-above 0 "$T/rk.json" "$T/rk2.json" >/dev/null &&
+	grep -q '"freq_khz": 2016000, "power_uw": 1373400, "perf": 1024, "voltage_uv": 1250000' "$T/rk2.json"; then
+	tap_ok "a device tree with voltages round-trips through export --dt and import --dt"
+else
+	tap_fail "a device tree with voltages round-trips through export --dt and import --dt" "exit $rc: $(cat "$T/err")"
+fi
+printf '/dts-v1/;\n/ { cpus { };\n' >"$T/bad.dts"
+"$G" em import --dt "$T/bad.dts" -o "$T/bad.json" 2>"$T/err"; rc=$?
+if [ $rc -eq 2 ] && [ ! -e "$T/bad.json" ] && grep -q "error: .*bad.dts: dtc could not compile it" "$T/err"; then
+	tap_ok "import --dt of a broken .dts exits 2 with dtc's reason and writes nothing"
+else
+	tap_fail "import --dt of a broken .dts exits 2 with dtc's reason and writes nothing" "exit $rc: $(cat "$T/err")"
+fi
 
 out=$("$G" em export --debugfs-text "$SRC/em-profiles/sm8250.json")
 if grep -q "^cpu7/ps:2841600/power: 985967$" <<<"$out" && grep -q "^cpu0/ps:300000/inefficient: 1$" <<<"$out" && grep -q "^cpu4/cpus: 4-6$" <<<"$out"; then

@@ -700,6 +700,172 @@ static void test_freqbench_opp_that_did_not_apply_is_left_out(void)
 			   "the cluster's median");
 }
 
+/* Runs a shell command; its exit status. */
+static int sh(const char *fmt, const char *a, const char *b)
+{
+	char cmd[2048];
+
+	snprintf(cmd, sizeof(cmd), fmt, a, b);
+	return system(cmd);
+}
+
+/* em export --dt of a model: dtc compiles it (as .dts) and the import of the .dtb and of the
+ * .dts give every OPP back with its power and voltage, and the capacities; the perf of each OPP
+ * is the kernel's capacity * f / fmax */
+static void check_dt_round_trip(const char *model, bool linear)
+{
+	char dir[] = "/tmp/gearbox-test-dtXXXXXX", dts[600], dtb[600];
+	struct em_diff_summary sum;
+	struct gb_err err;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(dts, sizeof(dts), "%s/m.dts", dir);
+	snprintf(dtb, sizeof(dtb), "%s/m.dtb", dir);
+	CHECK_EQ_I(em_profile_load_file(model, &prof, false, NULL, &err), 0);
+	f = fopen(dts, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	em_export_dt(&prof, f);
+	fclose(f);
+	CHECK_EQ_I(sh("dtc -q -I dts -O dtb -o %s %s", dtb, dts), 0);
+	for (int k = 0; k < 2; k++) {
+		int rc = em_import_dt(k ? dts : dtb, &prof2, NULL, &err);
+
+		if (rc)
+			printf("# %s\n", err.msg);
+		CHECK_EQ_I(rc, 0);
+		em_diff(&prof, &prof2, NULL, &sum);
+		CHECK_EQ_U(sum.unmatched_domains, 0);
+		CHECK_EQ_U(sum.unmatched_opps, 0);
+		CHECK(sum.max_power_pct == 0);
+		CHECK(!strcmp(prof2.soc, prof.soc));
+		CHECK(!strcmp(prof2.prov.source, "dt"));
+		for (u32 d = 0; d < prof.model.nr_domains; d++) {
+			const struct em_domain *a = &prof.model.domains[d], *b = &prof2.model.domains[d];
+			u32 fmax = a->opps[a->nr_opps - 1].freq_khz;
+
+			CHECK(!strcmp(a->name, b->name));
+			CHECK_EQ_U(em_domain_capacity(b), em_domain_capacity(a));
+			for (u32 i = 0; i < a->nr_opps && i < b->nr_opps; i++) {
+				CHECK_EQ_U(b->opps[i].voltage_uv, a->opps[i].voltage_uv);
+				CHECK_EQ_U(b->opps[i].perf, (u64)em_domain_capacity(a) *
+					   a->opps[i].freq_khz / fmax);
+			}
+		}
+		if (linear)
+			CHECK(sum.max_perf_pct == 0);
+	}
+	CHECK_EQ_I(sh("rm -rf %s%s", dir, ""), 0);
+}
+
+static void test_dt_export_compiles_and_imports_back(void)
+{
+	char dir[] = "/tmp/gearbox-test-dtlinXXXXXX", path[600];
+	struct gb_err err;
+	FILE *f;
+
+	/* measured models: perf becomes the kernel's linear derivation */
+	check_dt_round_trip(SRCDIR "/em-profiles/sm8250.json", false);
+	check_dt_round_trip(SRCDIR "/em-profiles/gs101.json", false);
+	/* a model the kernel would build (with voltages): the same model back */
+	CHECK_EQ_I(em_import_dt(SRCDIR "/tests/unit/fixtures/rk3399-cpus.dts", &prof, NULL, &err), 0);
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/rk3399.json", dir);
+	f = fopen(path, "w");
+	CHECK(f != NULL);
+	if (!f)
+		return;
+	em_profile_write(&prof, f);
+	fclose(f);
+	check_dt_round_trip(path, true);
+	CHECK_EQ_I(sh("rm -rf %s%s", dir, ""), 0);
+}
+
+/* A real board's device tree (Linux's rk3399, reduced): the model the kernel builds from it,
+ * power estimated from dynamic-power-coefficient and said so */
+static void test_dt_import_of_rk3399_from_the_kernel_source(void)
+{
+	struct em_warnings w;
+	struct gb_err err;
+	const struct em_domain *l = &prof.model.domains[0], *b = &prof.model.domains[1];
+	int rc = em_import_dt(SRCDIR "/tests/unit/fixtures/rk3399-cpus.dts", &prof, &w, &err);
+	char cpus[64];
+
+	if (rc)
+		printf("# %s\n", err.msg);
+	CHECK_EQ_I(rc, 0);
+	CHECK_EQ_U(prof.model.nr_domains, 2);   /* the GPU's table belongs to no CPU */
+	cpulist_format(&l->cpus, cpus, sizeof(cpus));
+	CHECK(!strcmp(cpus, "0-3"));
+	cpulist_format(&b->cpus, cpus, sizeof(cpus));
+	CHECK(!strcmp(cpus, "4-5"));
+	CHECK(!strcmp(prof.soc, "rk3399"));
+	CHECK(!strcmp(prof.core[0], "cortex-a53"));
+	CHECK_EQ_U(l->nr_opps, 7);
+	CHECK_EQ_U(b->nr_opps, 9);
+	/* 485 * 1512 MHz against 1024 * 2016 MHz: capacity 363 */
+	CHECK_EQ_U(em_domain_capacity(l), 363);
+	CHECK_EQ_U(l->opps[0].perf, 363 * 408000 / 1512000);
+	/* DPC 100, 800 mV, 408 MHz: 100 * 800^2 * 408 / 10^6 uW */
+	CHECK_EQ_U(l->opps[0].power_uw, 26112);
+	CHECK_EQ_U(l->opps[0].voltage_uv, 800000);
+	/* DPC 436, 1250 mV, 2016 MHz */
+	CHECK_EQ_U(b->opps[8].power_uw, 1373400);
+	CHECK_EQ_U(b->opps[8].perf, 1024);
+	CHECK_STR_CONTAINS(prof.prov.conditions, "power ESTIMATED from dynamic-power-coefficient");
+	CHECK_EQ_I(w.count, 0);
+}
+
+/* What cannot give a model is refused with the file and the reason */
+static void test_dt_import_refusals_name_the_file_and_reason(void)
+{
+	static const char head[] = "/dts-v1/;\n/ { cpus { #address-cells = <1>; #size-cells = <0>;\n"
+		"c0: cpu@0 { device_type = \"cpu\"; reg = <0>; operating-points-v2 = <&t>; %s }; };\n"
+		"t: opp-table-x { compatible = \"operating-points-v2\"; opp-shared;\n"
+		"o1 { opp-hz = /bits/ 64 <500000000>; %s };\n"
+		"o2 { opp-hz = /bits/ 64 <1000000000>; opp-microvolt = <900000>; }; }; };\n";
+	char dir[] = "/tmp/gearbox-test-dtbadXXXXXX", path[600];
+	struct gb_err err;
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL);
+	snprintf(path, sizeof(path), "%s/t.dts", dir);
+	/* no opp-microwatt, and no dynamic-power-coefficient */
+	f = fopen(path, "w");
+	fprintf(f, head, "", "opp-microvolt = <800000>;");
+	fclose(f);
+	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "t.dts: opp-table-x: no power: neither opp-microwatt");
+	/* opp-microwatt on one OPP of two */
+	f = fopen(path, "w");
+	fprintf(f, head, "", "opp-microwatt = <1000>;");
+	fclose(f);
+	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "opp-table-x: opp-microwatt on some OPPs only");
+	/* an estimate above 64 W */
+	f = fopen(path, "w");
+	fprintf(f, head, "dynamic-power-coefficient = <4000000>;", "opp-microvolt = <800000>;");
+	fclose(f);
+	CHECK_EQ_I(em_import_dt(path, &prof, NULL, &err), -ERANGE);
+	CHECK_STR_CONTAINS(err.msg, "opp-table-x: 500000000 Hz: power 1280000000 uW (estimated from "
+			   "dynamic-power-coefficient) is outside 1..64000000");
+	/* not device tree source */
+	f = fopen(path, "w");
+	fputs("/dts-v1/;\n/ { cpus {\n", f);
+	fclose(f);
+	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "t.dts: dtc could not compile it");
+	/* the magic number of a blob, then garbage */
+	f = fopen(path, "w");
+	fputs("\xd0\x0d\xfe\xed garbage", f);
+	fclose(f);
+	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "t.dts: not a valid device tree blob");
+	CHECK_EQ_I(sh("rm -rf %s%s", dir, ""), 0);
+}
+
 static void test_shipped_gs101_little_top_opp_costs_more_than_the_one_below(void)
 {
 	struct gb_err err;
@@ -741,5 +907,8 @@ int main(void)
 	TAP_RUN(test_freqbench_values_out_of_range_are_refused);
 	TAP_RUN(test_freqbench_opp_that_did_not_apply_is_left_out);
 	TAP_RUN(test_shipped_gs101_little_top_opp_costs_more_than_the_one_below);
+	TAP_RUN(test_dt_export_compiles_and_imports_back);
+	TAP_RUN(test_dt_import_of_rk3399_from_the_kernel_source);
+	TAP_RUN(test_dt_import_refusals_name_the_file_and_reason);
 	return tap_done();
 }
