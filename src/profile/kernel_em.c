@@ -101,13 +101,19 @@ int prof_kem_from_netlink(const struct emnl_model *m, const char *sysfs_cpu,
 			const struct emnl_state *s = &nd->states[k];
 			struct em_opp *o = &pd->opps[k];
 
-			if (s->frequency_khz > UINT32_MAX || s->power > UINT32_MAX ||
-			    s->performance > UINT32_MAX)
-				return gb_err_set(err, EINVAL, "perf domain %u, state %u: a value out "
-						  "of range (%llu kHz, %llu uW, perf %llu)", nd->id, k,
-						  (unsigned long long)s->frequency_khz,
-						  (unsigned long long)s->power,
-						  (unsigned long long)s->performance);
+			/* each value against the model's range before it becomes 32 bits */
+			if (s->frequency_khz < 1 || s->frequency_khz > EM_MAX_FREQ_KHZ)
+				return gb_err_set(err, ERANGE, "perf domain %u, state %u: frequency "
+						  "%llu kHz is outside 1..%u", nd->id, k,
+						  (unsigned long long)s->frequency_khz, EM_MAX_FREQ_KHZ);
+			if (s->power < 1 || s->power > EM_MAX_POWER_UW)
+				return gb_err_set(err, ERANGE, "perf domain %u, state %u: power %llu uW "
+						  "is outside 1..%u", nd->id, k,
+						  (unsigned long long)s->power, EM_MAX_POWER_UW);
+			if (s->performance < 1 || s->performance > EM_CAPACITY_SCALE)
+				return gb_err_set(err, ERANGE, "perf domain %u, state %u: performance "
+						  "%llu is outside 1..%d", nd->id, k,
+						  (unsigned long long)s->performance, EM_CAPACITY_SCALE);
 			o->freq_khz = (u32)s->frequency_khz;
 			o->power_uw = (u32)s->power;
 			o->perf = (u32)s->performance;

@@ -540,6 +540,34 @@ static void test_kernel_error_and_no_reply_fail_cleanly(void)
 	CHECK_STR_CONTAINS(err.msg, "no reply from the kernel");
 }
 
+/* Every value of a state is checked against the model's range before it is stored, and the
+ * message names the perf domain, the state and the field (4294967297 kHz is not 1 kHz) */
+static void test_state_values_out_of_range_are_named(void)
+{
+	static const struct { int field; u64 v; const char *msg; } cases[] = {
+		{ 0, 4294967297ull, "perf domain 1, state 2: frequency 4294967297 kHz is outside" },
+		{ 0, 0, "perf domain 1, state 2: frequency 0 kHz is outside" },
+		{ 1, 70000000, "perf domain 1, state 2: power 70000000 uW is outside 1..64000000" },
+		{ 2, 2000, "perf domain 1, state 2: performance 2000 is outside 1..1024" },
+	};
+
+	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct emnl_state *st;
+
+		board();
+		st = &fk.pd[1].st[2];
+		if (cases[i].field == 0)
+			st->frequency_khz = cases[i].v;
+		else if (cases[i].field == 1)
+			st->power = cases[i].v;
+		else
+			st->performance = cases[i].v;
+		CHECK_EQ_I(emnl_read(&xp, model, &err), 0);
+		CHECK_EQ_I(prof_kem_from_netlink(model, "/nonexistent", prof, NULL, &err), -ERANGE);
+		CHECK_STR_CONTAINS(err.msg, cases[i].msg);
+	}
+}
+
 /* INT_MIN cannot be negated: before the check, UBSan reported the overflow here */
 static void test_error_code_that_is_no_errno_is_a_malformed_reply(void)
 {
@@ -571,6 +599,7 @@ int main(void)
 	TAP_RUN(test_malformed_reply_is_ebadmsg_naming_the_request);
 	TAP_RUN(test_kernel_error_and_no_reply_fail_cleanly);
 	TAP_RUN(test_error_code_that_is_no_errno_is_a_malformed_reply);
+	TAP_RUN(test_state_values_out_of_range_are_named);
 	board();
 	free(model);
 	free(prof);
