@@ -68,6 +68,9 @@ static void usage(FILE *out)
 		"      --window MS        one active or idle window (default 250)\n"
 		"      --settle MS        wait after an OPP change (default 100)\n"
 		"      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
+		"      --progress FILE    the OPPs measured so far, rewritten after each (default\n"
+		"                         on a board %s; with --sim none)\n"
+		"      --resume           continue the interrupted profile whose progress is there\n"
 		"      --split-cpus K     also run the load on K CPUs of each domain (all of a\n"
 		"                         smaller one) to split each OPP's power into the domain's\n"
 		"                         static share and per-CPU dynamic power (\"split\")\n"
@@ -100,7 +103,7 @@ static void usage(FILE *out)
 		"Exit status: 0 done, 1 failed (cpufreq restored), 2 bad usage or nothing to profile\n"
 		"with, 3 model written with warnings (OPPs out of order, fitted and marked),\n"
 		"4 another profile holds the lock.\n",
-		PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE, PROF_LOCK_PATH);
+		PROF_LINUX_PROGRESS, PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE, PROF_LOCK_PATH);
 }
 
 enum {
@@ -108,7 +111,8 @@ enum {
 	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
 	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
 	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK, OPT_PERF_SOURCE, OPT_SIM_INSTRUCTIONS,
-	OPT_SPLIT_CPUS, OPT_SIM_STATIC, OPT_KERNEL_EM, OPT_SHOW_KERNEL_EM,
+	OPT_SPLIT_CPUS, OPT_SIM_STATIC, OPT_KERNEL_EM, OPT_SHOW_KERNEL_EM, OPT_PROGRESS,
+	OPT_RESUME,
 };
 
 static const struct option long_opts[] = {
@@ -142,6 +146,8 @@ static const struct option long_opts[] = {
 	{ "sim-static", required_argument, NULL, OPT_SIM_STATIC },
 	{ "kernel-em", required_argument, NULL, OPT_KERNEL_EM },
 	{ "show-kernel-em", no_argument, NULL, OPT_SHOW_KERNEL_EM },
+	{ "progress", required_argument, NULL, OPT_PROGRESS },
+	{ "resume", no_argument, NULL, OPT_RESUME },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -263,6 +269,8 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 					  "none", arg);
 		break;
 	case OPT_SHOW_KERNEL_EM: a->show_kernel_em = true; break;
+	case OPT_PROGRESS: a->po.progress_path = arg; break;
+	case OPT_RESUME: a->po.resume = true; break;
 	case OPT_SIM: a->sim = arg; break;
 	case OPT_SIM_SEED:
 		ret = parse_num(arg, 0, 1e15, &v, "--sim-seed", err);
@@ -305,11 +313,39 @@ static void summary(const struct args *a, const struct prof_result *res, bool si
 					res->opp[d][k].measurements);
 }
 
+/*
+ * The progress file: a run that does not resume starts over an interrupted run's progress (and
+ * says so first, while there is time to stop it); one that fails keeps its own, and says so.
+ */
+static void progress_note(const struct prof_opts *po)
+{
+	struct stat st;
+
+	if (po->progress_path && !po->resume && !po->quiet && lstat(po->progress_path, &st) == 0)
+		fprintf(stderr, "profile: %s holds the progress of an interrupted profile: this one "
+			"starts afresh and replaces it (--resume continues it instead)\n",
+			po->progress_path);
+}
+
+static void progress_kept(const struct prof_opts *po, struct gb_err *err)
+{
+	char first[GB_ERR_MSG_LEN];
+	struct stat st;
+
+	if (!po->progress_path || lstat(po->progress_path, &st) < 0)
+		return;
+	snprintf(first, sizeof(first), "%s", err->msg);
+	gb_err_set(err, EINTR, "%.300s; the OPPs measured so far are in %s: --resume continues",
+		   first, po->progress_path);
+}
+
 /* The status of a profile whose model and report were written (ret: their writing). */
-static int written_status(int ret, const struct prof_result *res)
+static int written_status(int ret, const struct prof_opts *po, const struct prof_result *res)
 {
 	if (ret < 0)
 		return GB_EXIT_FAIL;
+	if (po->progress_path)
+		unlink(po->progress_path);
 	return res->nr_inconsistent ? PROF_EXIT_WARNINGS : GB_EXIT_OK;
 }
 
@@ -348,8 +384,15 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 	if (ret < 0)
 		return GB_EXIT_USAGE;
 	prof_sim_platform(sim, &pf, &topo);
+	progress_note(&a->po);
 	ret = prof_measure(&pf, &topo, &a->po, res, err);
 	prof_sim_destroy(sim);
+	if (ret < 0 && stop_signal)
+		gb_err_set(err, EINTR, "interrupted by signal %d", (int)stop_signal);
+	if (ret == -ENOENT || (ret == -EINVAL && a->po.resume))
+		return GB_EXIT_USAGE;   /* nothing to resume, or not this profile */
+	if (ret < 0)
+		progress_kept(&a->po, err);
 	if (ret == 0)
 		ret = prof_build_profile(res, "sim", prof, err);
 	if (ret < 0)
@@ -360,7 +403,7 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 			return GB_EXIT_USAGE;
 	}
 	return written_status(write_outputs(a, prof, truth, a->reference ? a->reference :
-					    "the simulated model (ground truth)", res, err), res);
+					    "the simulated model (ground truth)", res, err), &a->po, res);
 }
 
 /*
@@ -444,6 +487,9 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	char kem_name[96], no_ref[GB_ERR_MSG_LEN + 64];
 	int ret, rret;
 
+	if (!po.progress_path)
+		po.progress_path = PROF_LINUX_PROGRESS;
+
 	if (a->reference) {
 		if (em_profile_load_file(a->reference, ref, false, NULL, err) < 0)
 			return GB_EXIT_USAGE;
@@ -462,7 +508,7 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		       ret == -EPERM ? GB_EXIT_USAGE : GB_EXIT_FAIL;
 	board = lx;
 	prof_linux_platform(lx, &pf, &topo);
-	po.stop = &stop_signal;
+	progress_note(&po);
 	ret = prof_measure(&pf, &topo, &po, res, err);
 	board = NULL;
 	rret = prof_linux_close(lx, &rerr);
@@ -477,14 +523,18 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		gb_err_prefix(err, "restoring cpufreq state (run 'gearbox profile --restore')");
 		return GB_EXIT_FAIL;
 	}
-	if (ret < 0)
+	if (ret == -ENOENT || (ret == -EINVAL && po.resume))
+		return GB_EXIT_USAGE;   /* nothing to resume, or not this profile */
+	if (ret < 0) {
+		progress_kept(&po, err);
 		return GB_EXIT_FAIL;
+	}
 	ret = prof_build_profile(res, "measured", prof, err);
 	if (ret < 0)
 		return GB_EXIT_FAIL;
 	summary(a, res, false);
 	return written_status(write_outputs(a, prof, ref_name ? ref : NULL,
-					    ref_name ? ref_name : no_ref, res, err), res);
+					    ref_name ? ref_name : no_ref, res, err), &po, res);
 }
 
 /* The board is profiled (or restored) only under the machine's profile lock. */
@@ -540,6 +590,13 @@ int cmd_profile(int argc, char **argv)
 	a.po.progress = a.po.quiet ? NULL : stderr;
 	a.po.progress_tty = isatty(STDERR_FILENO);
 	install_signals();
+	a.po.stop = &stop_signal;
+	if (a.po.resume && a.sim && !a.po.progress_path) {
+		status = GB_EXIT_USAGE;
+		gb_err_set(&err, EINVAL, "--resume with --sim needs --progress FILE (a simulated "
+			   "profile saves its progress only there)");
+		goto out;
+	}
 	if (a.show_kernel_em)
 		status = show_kernel_em(&a, ref, &err);
 	else if (a.sim && !a.restore)

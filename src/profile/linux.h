@@ -27,6 +27,7 @@
 
 #define PROF_LINUX_SYSFS_CPU "/sys/devices/system/cpu"
 #define PROF_LINUX_STATE "/var/lib/gearbox/profile-state"
+#define PROF_LINUX_PROGRESS "/var/lib/gearbox/profile-progress"
 #define PROF_LINUX_DEBUGFS_EM "/sys/kernel/debug/energy_model"
 
 enum prof_verify {

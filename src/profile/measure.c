@@ -45,7 +45,9 @@ struct loop {
 	u32 rounds;
 	size_t scratch_cap;
 	u32 opps_done, opps_total;
+	u32 opps_measured;            /* by this run (not restored by a resume): for the ETA */
 	u64 start_ns;
+	u64 prior_ns;                 /* time the interrupted runs before a resume took */
 };
 
 static void note_temp(struct loop *l, int *out_mc)
@@ -139,8 +141,8 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 {
 	const struct prof_opts *o = l->o;
 	u64 elapsed = l->pf->now_ns(l->pf->ctx) - l->start_ns;
-	int eta_s = l->opps_done ? (int)((double)elapsed / l->opps_done *
-					 (l->opps_total - l->opps_done) / 1e9) : 0;
+	int eta_s = l->opps_measured ? (int)((double)elapsed / l->opps_measured *
+					     (l->opps_total - l->opps_done) / 1e9) : 0;
 
 	if (o->quiet || !o->progress)
 		return;
@@ -533,6 +535,15 @@ static void mark_not_rising(struct loop *l, u32 d)
 	}
 }
 
+/* Rewrites the progress file (prof_opts.progress_path) with every OPP measured so far. */
+static int save_progress(struct loop *l, struct gb_err *err)
+{
+	if (!l->o->progress_path)
+		return 0;
+	l->res->total_ns = l->prior_ns + l->pf->now_ns(l->pf->ctx) - l->start_ns;
+	return prof_progress_save(l->o->progress_path, l->pf->name, l->res, err);
+}
+
 /* A domain's OPPs are all measured: verify them, measure again (bounded) the OPPs of pairs that
  * do not rise, and mark what is still out of order. */
 static int settle_domain(struct loop *l, u32 d, struct gb_err *err)
@@ -554,6 +565,9 @@ static int settle_domain(struct loop *l, u32 d, struct gb_err *err)
 				return ret;
 			}
 			progress(l, di, di->freq_khz[k], &l->res->opp[d][k], true);
+			ret = save_progress(l, err);
+			if (ret < 0)
+				return ret;
 		}
 		/* the rate check starts afresh on the new measurements */
 		for (u32 k = 0; k < di->nr_opps; k++)
@@ -586,17 +600,36 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 	l.w = malloc(sizeof(*l.w));
 	if (!l.w)
 		return gb_err_set(err, ENOMEM, "out of memory");
+	if (o->resume) {
+		ret = prof_progress_load(o->progress_path, pf->name, res, err);
+		if (ret < 0) {
+			free(l.w);
+			return ret;
+		}
+		l.prior_ns = res->total_ns;
+		for (u32 d = 0; d < topo->nr_domains; d++)
+			for (u32 k = 0; k < topo->dom[d].nr_opps; k++)
+				l.opps_done += res->opp[d][k].measurements > 0;
+		if (o->progress && !o->quiet)
+			fprintf(o->progress, "profile: resuming %s: %u of %u OPPs measured before\n",
+				o->progress_path, l.opps_done, l.opps_total);
+	}
 	l.start_ns = pf->now_ns(pf->ctx);
 	note_temp(&l, NULL);
 	for (u32 d = 0; d < topo->nr_domains && ret == 0; d++) {
 		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
+			if (res->opp[d][k].measurements)
+				continue;   /* measured before the resume */
 			ret = measure_opp(&l, d, k, err);
+			if (ret == 0)
+				ret = save_progress(&l, err);
 			if (ret < 0) {
 				gb_err_prefix(err, "%s, %u kHz", topo->dom[d].name,
 					      topo->dom[d].freq_khz[k]);
 				break;
 			}
 			l.opps_done++;
+			l.opps_measured++;
 			progress(&l, &topo->dom[d], topo->dom[d].freq_khz[k], &res->opp[d][k],
 				 false);
 		}
@@ -610,7 +643,7 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 
 		pf->set_load(pf->ctx, NULL, &ignored);   /* the first error is the one to report */
 	}
-	res->total_ns = pf->now_ns(pf->ctx) - l.start_ns;
+	res->total_ns = l.prior_ns + pf->now_ns(pf->ctx) - l.start_ns;
 	for (u32 d = 0; d < topo->nr_domains; d++)
 		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
 			res->nr_not_applied += res->opp[d][k].not_applied;

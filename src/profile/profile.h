@@ -129,6 +129,8 @@ struct prof_opts {
 	FILE *progress;              /* NULL: no progress output */
 	bool progress_tty;           /* a bar with ETA instead of plain lines */
 	volatile sig_atomic_t *stop; /* set by a signal handler: the loop returns -EINTR */
+	const char *progress_path;   /* rewritten after every OPP (prof_progress_save); NULL: none */
+	bool resume;                 /* continue from progress_path: its OPPs are not measured */
 };
 
 void prof_opts_default(struct prof_opts *o);
@@ -179,6 +181,19 @@ struct prof_result {
 /* prof_measure - runs the loop over every domain and OPP of topo. */
 int prof_measure(const struct prof_platform *pf, const struct prof_topology *topo,
 		 const struct prof_opts *o, struct prof_result *res, struct gb_err *err);
+
+/*
+ * The progress file (progress.c): the OPPs measured so far, for a resume.
+ * prof_progress_save - writes every OPP of res measured so far (measurements > 0), with the
+ * platform's name, the topology and res->total_ns, as a private file (prof_files.h).
+ * prof_progress_load - into res, whose topo and split_cpus are set: -ENOENT when there is no
+ * file, -EINVAL when it is not one, or belongs to another platform, topology, performance
+ * source or split (the message says which).
+ */
+int prof_progress_save(const char *path, const char *platform, const struct prof_result *res,
+		       struct gb_err *err);
+int prof_progress_load(const char *path, const char *platform, struct prof_result *res,
+		       struct gb_err *err);
 
 /* prof_build_profile - the em-profile of a result: OPPs that did not apply are left out,
  * perf normalised to 1024, spreads and provenance filled.  source: "measured" or "sim". */

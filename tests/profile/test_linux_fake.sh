@@ -146,7 +146,8 @@ our_loads() {
 
 wait_for() { local i; for i in $(seq 1 200); do eval "$1" && return 0; sleep 0.05; done; return 1; }
 
-FAST="--target 5 --opp-cap 2 --window 200 --settle 20 --max-temp 0 --state $STATE --opp-step 1000000"
+FAST="--target 5 --opp-cap 2 --window 200 --settle 20 --max-temp 0 --state $STATE --opp-step 1000000
+	--progress $WORK/progress"
 
 # The kernel's EM, as debugfs would show it, for the report's comparison.
 make_kernel_em() {
@@ -279,6 +280,23 @@ rc=$?
 PROFILE_PID=
 check sigterm_exits_1_and_says_restored '[ $rc = 1 ] && grep -q '\''interrupted by signal 15; governors and limits restored'\'' $WORK/err'
 check sigterm_restores_every_cpufreq_file '[ "$before" = "$(snapshot)" ]'
+
+# --- interrupted after some OPPs, then resumed ----------------------------------------------
+rm -f $WORK/progress
+"$GEARBOX" profile $FAST --verify cur-freq --perf-clock wall -q -o $WORK/x.json 2>$WORK/err &
+PROFILE_PID=$!
+wait_for "[ -s $WORK/progress ]"
+kill -TERM $PROFILE_PID
+wait $PROFILE_PID
+rc=$?
+PROFILE_PID=
+check interrupted_board_profile_keeps_its_progress \
+	'[ $rc = 1 ] && grep -q -- "--resume continues" $WORK/err && [ -s $WORK/progress ] && [ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+"$GEARBOX" profile $FAST --resume --verify cur-freq --perf-clock wall -o $WORK/resumed.json 2>$WORK/err
+rc=$?
+check resumed_board_profile_completes_the_model \
+	'[ $rc = 0 -o $rc = 3 ] && grep -q "^profile: resuming $WORK/progress: [1-5] of 6 OPPs measured before" $WORK/err && "$GEARBOX" em validate $WORK/resumed.json >/dev/null 2>&1 && [ ! -e $WORK/progress ] && [ "$before" = "$(snapshot)" -a ! -e "$STATE" ]'
+[ $rc = 0 -o $rc = 3 ] || sed 's/^/# /' $WORK/err
 
 # --- SIGKILL mid-run, then --restore --------------------------------------------------------
 "$GEARBOX" profile $FAST --opp-cap 30 --target 0.01 --verify cur-freq -q -o $WORK/x.json 2>$WORK/err &

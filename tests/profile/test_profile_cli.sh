@@ -74,6 +74,77 @@ check out_of_order_opp_exits_3_with_the_model_written_and_a_warning \
 check out_of_order_opp_is_marked_in_the_model_and_the_report \
 	'grep -q "\"freq_khz\": 787200, .*\"raw\": { \"power_uw\": " $WORK/dip-out.json && grep -q "little 787200 kHz power out of order after 3 measurements" $WORK/dip-out.json && grep -q "^out of order: little 787200 kHz, power not above" $WORK/rep-dip/comparison.txt'
 
+# --- interrupted, then resumed -------------------------------------------------------------
+# A simulated profile is stopped by SIGTERM part-way (its stderr is a one-page pipe that python
+# leaves full, so the profiler blocks on a progress line until the signal is sent), then
+# resumed: the OPPs measured before are taken from the progress file as they were (their power
+# is that of an uninterrupted run with the same seed, to the microwatt), only the rest is
+# measured, and the model is complete.
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" --sim-stuck none -o $WORK/whole.json \
+	>$WORK/out 2>$WORK/err
+python3 - "$GEARBOX" "$SRC/em-profiles/sm8250.json" $WORK >$WORK/py 2>&1 <<'EOF2'
+import fcntl, os, signal, subprocess, sys, termios, time, array
+gearbox, model, work = sys.argv[1:4]
+r, w = os.pipe()
+fcntl.fcntl(w, 1031, 4096)                     # F_SETPIPE_SZ: one page
+p = subprocess.Popen([gearbox, "profile", "--sim", model, "--sim-stuck", "none",
+                      "--progress", work + "/progress", "-o", work + "/part.json"], stderr=w)
+os.close(w)
+def pending():
+    buf = array.array("i", [0])
+    fcntl.ioctl(r, termios.FIONREAD, buf)
+    return buf[0]
+# full: no room for another progress line; the profiler waits in write()
+last, still = -1, 0
+while still < 20 and p.poll() is None:
+    n = pending()
+    still = still + 1 if n == last and n > 4096 - 200 else 0
+    last = n
+    time.sleep(0.05)
+p.send_signal(signal.SIGTERM)
+err = b""
+while True:
+    chunk = os.read(r, 65536)
+    if not chunk:
+        break
+    err += chunk
+rc = p.wait()
+open(work + "/err-part", "wb").write(err)
+print(rc)
+EOF2
+rc=$(tail -1 $WORK/py)
+done_before=$(grep -c "^profile: [0-9]*/55 " $WORK/err-part)
+echo "# SIGTERM after $done_before of 55 OPPs"
+check interrupted_profile_exits_1_and_keeps_its_progress \
+	'[ "$rc" = 1 ] && grep -q "interrupted by signal 15; the OPPs measured so far are in $WORK/progress: --resume continues" $WORK/err-part && [ -s $WORK/progress -a ! -e $WORK/part.json ] && [ $done_before -gt 0 -a $done_before -lt 55 ]'
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" --sim-stuck none --progress $WORK/progress \
+	--resume -o $WORK/resumed.json >$WORK/out 2>$WORK/err
+rc=$?
+check resumed_profile_measures_only_the_rest \
+	'[ $rc = 0 ] && grep -q "^profile: resuming $WORK/progress: $done_before of 55 OPPs measured before" $WORK/err && [ $(grep -c "^profile: [0-9]*/55 " $WORK/err) = $((55 - done_before)) ] && [ ! -e $WORK/progress ]'
+python3 - $WORK/whole.json $WORK/resumed.json $done_before >$WORK/py 2>&1 <<'EOF2'
+import json, sys
+whole, resumed = (json.load(open(f)) for f in sys.argv[1:3])
+before = int(sys.argv[3])
+w = [o for d in whole["domains"] for o in d["opps"]]
+r = [o for d in resumed["domains"] for o in d["opps"]]
+assert len(w) == len(r) == 55, "every OPP in both"
+for i, (a, b) in enumerate(zip(w, r)):
+    assert a["freq_khz"] == b["freq_khz"]
+    if i < before:
+        assert a["power_uw"] == b["power_uw"], "OPP %d taken from the progress file" % i
+    else:
+        assert abs(a["power_uw"] - b["power_uw"]) <= 0.03 * a["power_uw"], "OPP %d within 3%%" % i
+    assert abs(a["perf"] - b["perf"]) <= 0.01 * a["perf"] + 1, "OPP %d perf" % i
+EOF2
+check resumed_model_equals_the_uninterrupted_one '[ $? = 0 ]'
+[ -s $WORK/py ] && sed 's/^/# /' $WORK/py
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --progress $WORK/nothing --resume \
+	>$WORK/out 2>$WORK/err
+check resume_without_progress_exits_2 '[ $? = 2 ] && grep -q "nothing to resume: $WORK/nothing does not exist" $WORK/err'
+"$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" --resume >$WORK/out 2>$WORK/err
+check sim_resume_needs_a_progress_file '[ $? = 2 ] && grep -q -- "--resume with --sim needs --progress FILE" $WORK/err'
+
 "$GEARBOX" profile --sim "$SRC/em-profiles/gs101.json" -q --sim-stuck none >$WORK/out 2>$WORK/err
 check quiet_writes_the_model_to_stdout_and_nothing_else '[ $? = 0 ] && [ ! -s $WORK/err ] && grep -q "\"format\": \"gearbox-em/1\"" $WORK/out'
 
