@@ -29,7 +29,9 @@ static const char usage_text[] =
 	"                            rework       Guittot's OPP-cost feec with push\n"
 	"                            performance  the biggest idle CPU\n"
 	"                            oracle       lowest-energy static placement of periodic\n"
-	"                                         tasks keeping deadlines (docs/sim.md: bound)\n"
+	"                                         tasks that, simulated, keeps every deadline;\n"
+	"                                         'infeasible' (no bound) or 'skipped' (a task\n"
+	"                                         without timer) otherwise (docs/sim.md)\n"
 	"  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
 	"  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
 	"      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%%\n"
@@ -251,6 +253,11 @@ int cmd_sim(int argc, char **argv)
 			fprintf(stderr, "gearbox sim: warning: %s\n", res[i].warning);
 		if (o.trace && fclose(o.trace) && !r)
 			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
+		if (!r && step == 0 && trace_path && res[0].outcome != SIM_RAN)
+			r = gb_err_set(&err, EINVAL, "--trace: the first policy, %s, has no run to "
+				       "trace (%s: %s); put a policy that runs first",
+				       sim_policy_name(ids[0]), res[0].outcome == SIM_SKIPPED ?
+				       "skipped" : "infeasible", res[0].note);
 		if (r) {
 			/* a refused or failed run leaves no partial trace behind */
 			if (step == 0 && trace_path)

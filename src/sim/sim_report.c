@@ -37,8 +37,11 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 	for (unsigned i = 0; i < n && !ran; i++)
 		if (res[i].outcome == SIM_RAN)
 			ran = &res[i];
-	fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
-		ran ? (double)ran->duration_us / 1e6 : 0.0);
+	if (ran)
+		fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
+			(double)ran->duration_us / 1e6);
+	else
+		fprintf(out, "%s on %s, nothing simulated\n\n", w->name, prof->soc);
 	ran = NULL;
 	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
 		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr",

@@ -33,6 +33,9 @@ expect oracle_skips_aperiodic_task 0 "oracle  *skipped: task spin-0 has no timer
 # the README's demo: the oracle is skipped with a note, the other policies' results print
 expect oracle_skipped_others_print 0 "^mainline  *[0-9]" "$gb" sim -p sm8250 -P gearbox,mainline,oracle workloads/demo-mobile.json
 grep -q "^oracle  *skipped: task .* has no timer" "$tmp/out" && grep -q "^gearbox  *[0-9]" "$tmp/out" && ok oracle_skipped_note_in_table || nok oracle_skipped_note_in_table
+expect trace_of_a_skipped_oracle_exits_2 2 "trace: the first policy, oracle, has no run to trace (skipped" \
+	"$gb" sim -p sm8250 -P oracle,gearbox --trace "$tmp/skip.ndjson" workloads/demo-mobile.json
+if [ ! -e "$tmp/skip.ndjson" ]; then ok trace_of_a_skipped_oracle_leaves_no_file; else nok trace_of_a_skipped_oracle_leaves_no_file; fi
 printf '{"global":{"duration":1,"calibration":"CPU7"},"tasks":{"t":{"run":15000,"timer":{"ref":"a","period":10000}}}}' >"$tmp/over.json"
 expect oracle_infeasible_in_table 0 "^oracle  *infeasible: no placement" "$gb" sim -p sm8250 -P oracle,gearbox "$tmp/over.json"
 "$gb" sim -p sm8250 -P gearbox,oracle --json "$tmp/over.json" >"$tmp/over.out" 2>"$tmp/err"
