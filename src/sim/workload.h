@@ -25,8 +25,9 @@
  * runs its phases in order, nr_phases of them, each phase `loop` times over its events; the
  * whole sequence of phases is repeated task->loop times (WL_LOOP_FOREVER: until the global
  * duration ends).  After its last loop the task exits.  The use case ends at duration_us, or,
- * when duration_us is WL_DURATION_UNBOUNDED, when every task has exited (the engine must then
- * bound a workload whose tasks loop forever, e.g. by a command-line duration).
+ * when duration_us is WL_DURATION_UNBOUNDED, when every task has exited: the simulator runs
+ * such a workload to its last task's exit when every loop is finite (workload_forever_task()
+ * is NULL), and needs a command-line duration otherwise.
  *
  * Scheduling attributes.  At creation the task takes task->sched (policy, nice or RT priority,
  * deadline parameters) and task->uclamp.  At the start of every iteration of a phase, the task's
