@@ -17,14 +17,9 @@
 #include <jansson.h>
 
 static const char *const reason_codes[] = {
-    [REASON_WAKEUP_ENERGY] = "wakeup_energy",
-    [REASON_CAPACITY_MISFIT] = "capacity_misfit",
-    [REASON_POWER_MISFIT] = "power_misfit",
-    [REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
-    [REASON_IDLE_PULL] = "idle_pull",
-    [REASON_AFFINITY] = "affinity",
-    [REASON_FORK] = "fork",
-    [REASON_BALANCE] = "balance",
+#define STREAM_REASON_CODE(name, code) [REASON_##name] = code,
+    GB_REASON_LIST(STREAM_REASON_CODE)
+#undef STREAM_REASON_CODE
 };
 
 enum stream_reason stream_reason_from_code(const char *code)

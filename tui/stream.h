@@ -20,6 +20,7 @@
 #include <stdint.h>
 
 #include "gb_err.h"
+#include "../src/policy/gb_reason_list.h"
 
 #define STREAM_FORMAT	   "gearbox-stream/1"
 #define STREAM_MAX_LINE	   (1u << 20) /* bytes, without the newline */
@@ -32,15 +33,11 @@
 
 enum stream_type { STREAM_HELLO, STREAM_SAMPLE, STREAM_DECISION, STREAM_END, STREAM_OTHER };
 
+/* The reason codes this reader knows: the list the writers expand (gb_reason_list.h). */
 enum stream_reason {
-	REASON_WAKEUP_ENERGY,
-	REASON_CAPACITY_MISFIT,
-	REASON_POWER_MISFIT,
-	REASON_OVERUTILIZED_SPREAD,
-	REASON_IDLE_PULL,
-	REASON_AFFINITY,
-	REASON_FORK,
-	REASON_BALANCE,
+#define STREAM_REASON_ENUM(name, code) REASON_##name,
+	GB_REASON_LIST(STREAM_REASON_ENUM)
+#undef STREAM_REASON_ENUM
 	REASON_UNKNOWN, /* a code this reader does not know: shown verbatim */
 };
 

@@ -58,6 +58,7 @@
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
 
+#include "gb_reason_list.h"
 #include "em_model.h"
 #include "em_types.h"
 
@@ -77,17 +78,12 @@
 #define GB_LOOP_DOMAINS       EM_MAX_DOMAINS
 #endif
 
-/* Reason codes, in docs/stream.md's order; gb_reason.h gives the stream strings. */
+/* Reason codes, in docs/stream.md's order (gb_reason_list.h); gb_reason.h gives the strings. */
 enum gb_reason {
-	GB_REASON_NONE,                /* no move: stayed on the previous CPU */
-	GB_REASON_WAKEUP_ENERGY,
-	GB_REASON_CAPACITY_MISFIT,
-	GB_REASON_POWER_MISFIT,
-	GB_REASON_OVERUTILIZED_SPREAD,
-	GB_REASON_IDLE_PULL,
-	GB_REASON_AFFINITY,
-	GB_REASON_FORK,
-	GB_REASON_BALANCE,
+	GB_REASON_NONE, /* no move: stayed on the previous CPU */
+#define GB_REASON_ENUM(name, code) GB_REASON_##name,
+	GB_REASON_LIST(GB_REASON_ENUM)
+#undef GB_REASON_ENUM
 	GB_NR_REASONS,
 };
 

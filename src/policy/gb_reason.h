@@ -14,14 +14,9 @@ static inline const char *gb_reason_name(unsigned reason)
 {
 	static const char *const names[GB_NR_REASONS] = {
 		[GB_REASON_NONE] = "wakeup_energy",
-		[GB_REASON_WAKEUP_ENERGY] = "wakeup_energy",
-		[GB_REASON_CAPACITY_MISFIT] = "capacity_misfit",
-		[GB_REASON_POWER_MISFIT] = "power_misfit",
-		[GB_REASON_OVERUTILIZED_SPREAD] = "overutilized_spread",
-		[GB_REASON_IDLE_PULL] = "idle_pull",
-		[GB_REASON_AFFINITY] = "affinity",
-		[GB_REASON_FORK] = "fork",
-		[GB_REASON_BALANCE] = "balance",
+#define GB_REASON_NAME(name, code) [GB_REASON_##name] = code,
+		GB_REASON_LIST(GB_REASON_NAME)
+#undef GB_REASON_NAME
 	};
 
 	return reason < GB_NR_REASONS ? names[reason] : "balance";
