@@ -12,6 +12,12 @@
  * catches starvation: every Nth workload process of gearbox check (comm "gearbox-check", not
  * the checker itself) is queued on a DSQ that nobody consumes.  The kernel's watchdog ejects
  * the scheduler after timeout_ms, which the loader lowers to 3 s in that mode.
+ *
+ * kick_on_enqueue (scx_fifo --kick) is the smallest scheduler that meets a kernel bug of CPU
+ * hotplug (docs/scheduler.md, "CPU hotplug"): every enqueue kicks the task's CPU, and it has
+ * (empty) cpu_online/cpu_offline callbacks, so that the kernel keeps it loaded across hotplug.
+ * A kick from a CPU going offline, after its last irq_work flush, stays queued when the CPU is
+ * back (tests/vm/guest-kick-repro.sh finds it).
  */
 #include "gb_scx.bpf.h"
 
@@ -21,6 +27,7 @@ char _license[] SEC("license") = "GPL";
 
 const volatile __u32 park_every;
 const volatile __s32 spare_tgid; /* the checker: parking it would stop the check itself */
+const volatile bool kick_on_enqueue;
 
 __u64 nr_direct, nr_queued, nr_parked;
 GB_SCX_EXIT_INFO;
@@ -56,6 +63,16 @@ void BPF_STRUCT_OPS(fifo_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	__sync_fetch_and_add(&nr_queued, 1);
 	scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, SCX_SLICE_DFL, enq_flags);
+	if (kick_on_enqueue)
+		scx_bpf_kick_cpu(scx_bpf_task_cpu(p), SCX_KICK_IDLE);
+}
+
+void BPF_STRUCT_OPS(fifo_cpu_online, s32 cpu)
+{
+}
+
+void BPF_STRUCT_OPS(fifo_cpu_offline, s32 cpu)
+{
 }
 
 s32 BPF_STRUCT_OPS_SLEEPABLE(fifo_init)
@@ -74,3 +91,13 @@ GB_SCX_OPS(fifo_ops,
 	   .init = (void *)fifo_init,
 	   .exit = (void *)fifo_exit,
 	   .name = "gb_fifo");
+
+/* --kick: the same, kept loaded across CPU hotplug */
+GB_SCX_OPS(fifo_kick_ops,
+	   .select_cpu = (void *)fifo_select_cpu,
+	   .enqueue = (void *)fifo_enqueue,
+	   .cpu_online = (void *)fifo_cpu_online,
+	   .cpu_offline = (void *)fifo_cpu_offline,
+	   .init = (void *)fifo_init,
+	   .exit = (void *)fifo_exit,
+	   .name = "gb_fifo_kick");
