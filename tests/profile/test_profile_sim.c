@@ -466,6 +466,153 @@ static void test_energy_delta_handles_wraparound(void)
 	CHECK_EQ_U(prof_energy_delta_uj(900, 50, 1000), 150);
 }
 
+/*
+ * A board where one OPP's load runs 15% slow during some of its measurements (a burst of other
+ * work on its CPU): the simulated platform, with the load's work at that OPP cut.  sm8250's
+ * little 787.2 MHz is 13.9% above 691.2 MHz, so the cut puts its rate below its neighbour's.
+ * Cycles are counted, so the frequency check passes: only the order is wrong.
+ */
+struct slow_opp {
+	struct prof_platform sim;
+	u32 dom, freq_khz;
+	u32 measured;           /* times the OPP was requested: once per measurement */
+	u32 slow_until;         /* the measurements that run slow: 1..slow_until */
+	bool at_opp;
+};
+
+static int slow_set_freq(void *ctx, u32 d, u32 freq_khz, struct gb_err *err)
+{
+	struct slow_opp *s = ctx;
+
+	s->at_opp = d == s->dom && freq_khz == s->freq_khz;
+	s->measured += s->at_opp;
+	return s->sim.set_freq(s->sim.ctx, d, freq_khz, err);
+}
+
+static int slow_set_load(void *ctx, const struct em_cpumask *cpus, struct gb_err *err)
+{
+	struct slow_opp *s = ctx;
+
+	return s->sim.set_load(s->sim.ctx, cpus, err);
+}
+
+static int slow_window(void *ctx, u64 ns, struct prof_window *w, struct gb_err *err)
+{
+	struct slow_opp *s = ctx;
+	int ret = s->sim.window(s->sim.ctx, ns, w, err);
+
+	if (ret == 0 && s->at_opp && s->measured <= s->slow_until)
+		w->work = w->work * 85 / 100;
+	return ret;
+}
+
+static void slow_wait(void *ctx, u64 ns)
+{
+	struct slow_opp *s = ctx;
+
+	s->sim.wait(s->sim.ctx, ns);
+}
+
+static u64 slow_now(void *ctx)
+{
+	struct slow_opp *s = ctx;
+
+	return s->sim.now_ns(s->sim.ctx);
+}
+
+static int slow_temp(void *ctx, int *mc)
+{
+	struct slow_opp *s = ctx;
+
+	return s->sim.temp_mc(s->sim.ctx, mc);
+}
+
+/* Profiles sm8250 with little 787.2 MHz slow for its first slow_until measurements. */
+static int run_slow_opp(u32 slow_until, struct slow_opp *s)
+{
+	struct prof_platform pf = { .ctx = s, .name = "sim", .set_freq = slow_set_freq,
+				    .set_load = slow_set_load, .window = slow_window,
+				    .wait = slow_wait, .now_ns = slow_now, .temp_mc = slow_temp };
+	struct prof_topology topo;
+	struct prof_sim_opts so;
+	struct prof_opts o;
+	struct prof_sim *sim;
+	struct gb_err err = { { 0 } };
+	int ret;
+
+	if (load_truth("sm8250") < 0)
+		return -1;
+	prof_sim_opts_default(&so);
+	so.stuck_dom = PROF_SIM_NO_STUCK;
+	so.count_cycles = true;
+	prof_opts_default(&o);
+	if (prof_sim_create(&truth, &so, &sim, &err) < 0)
+		return -1;
+	memset(s, 0, sizeof(*s));
+	prof_sim_platform(sim, &s->sim, &topo);
+	s->dom = 0;
+	s->freq_khz = 787200;
+	s->slow_until = slow_until;
+	ret = prof_measure(&pf, &topo, &o, &res, &err);
+	if (ret == 0)
+		ret = prof_build_profile(&res, "sim", &got, &err);
+	if (ret < 0)
+		printf("# %s\n", err.msg);
+	prof_sim_destroy(sim);
+	return ret;
+}
+
+/* The index of freq_khz among the OPPs of domain 0 of got, or -1. */
+static int got_opp(u32 freq_khz)
+{
+	for (u32 k = 0; k < got.model.domains[0].nr_opps; k++)
+		if (got.model.domains[0].opps[k].freq_khz == freq_khz)
+			return (int)k;
+	return -1;
+}
+
+static void test_opp_out_of_order_once_is_measured_again_and_not_marked(void)
+{
+	struct slow_opp s;
+
+	CHECK(run_slow_opp(1, &s) == 0);
+	/* both OPPs of the pair again, once: the second measurement is in order */
+	CHECK_EQ_U(res.opp[0][5].measurements, 2);
+	CHECK_EQ_U(res.opp[0][4].measurements, 2);
+	CHECK_EQ_U(res.opp[0][3].measurements, 1);
+	CHECK_EQ_U(res.nr_inconsistent, 0);
+	CHECK(got_opp(787200) >= 0 && !got.meta[0][got_opp(787200)].has_raw);
+	check_accuracy();
+}
+
+static void test_opp_out_of_order_every_time_is_kept_fitted_and_marked(void)
+{
+	struct em_warnings warn = { 0 };
+	struct gb_err err = { { 0 } };
+	struct slow_opp s;
+	int k;
+
+	CHECK(run_slow_opp(100, &s) == 0);
+	CHECK_EQ_U(res.opp[0][5].measurements, 1 + PROF_REMEASURE);
+	/* the slow one is the suspect: its rate per kHz is the one off the domain's */
+	CHECK(res.opp[0][5].perf_inconsistent);
+	CHECK(!res.opp[0][4].perf_inconsistent);
+	CHECK_EQ_U(res.nr_inconsistent, 1);
+	k = got_opp(787200);
+	CHECK(k > 0);
+	if (k <= 0)
+		return;
+	/* kept, with perf fitted between its neighbours and the measured perf in raw */
+	CHECK(got.meta[0][k].has_raw);
+	CHECK(got.meta[0][k].raw_perf <= got.model.domains[0].opps[k - 1].perf);
+	CHECK(got.model.domains[0].opps[k].perf > got.model.domains[0].opps[k - 1].perf);
+	CHECK(got.model.domains[0].opps[k].perf < got.model.domains[0].opps[k + 1].perf);
+	CHECK(fabs((double)got.model.domains[0].opps[k].perf - truth_opp(0, 787200)->perf) <=
+	      0.02 * truth_opp(0, 787200)->perf + 1);
+	CHECK(em_profile_finalize(&got, true, &warn, &err) == 0);
+	CHECK(strstr(got.prov.conditions, "little 787200 kHz perf out of order after 3 measurements"));
+}
+
 int main(void)
 {
 	TAP_RUN(test_median_mad_rejects_meter_spikes);
@@ -483,5 +630,7 @@ int main(void)
 	TAP_RUN(test_sim_records_temperatures_in_provenance);
 	TAP_RUN(test_sim_throttling_without_thermal_guard_is_detected_as_not_applied);
 	TAP_RUN(test_sim_thermal_guard_cools_down_so_that_nothing_throttles);
+	TAP_RUN(test_opp_out_of_order_once_is_measured_again_and_not_marked);
+	TAP_RUN(test_opp_out_of_order_every_time_is_kept_fitted_and_marked);
 	return tap_done();
 }
