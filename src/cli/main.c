@@ -4,6 +4,7 @@
  * Which ones exist is decided by meson (GB_HAVE_CMD_*), so `gearbox --help` lists exactly what
  * works.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,6 +42,19 @@ static void usage(FILE *out)
 		     "  -h, --help     this help\n  -V, --version  print the version\n");
 }
 
+/* What a command printed to standard output (a report, `em show`, `check --json`) is only
+ * out once the stream is flushed and closed: a full disk or a closed pipe there is a failure
+ * (exit 1) with the reason, not a silent success. */
+static int close_stdout(int status)
+{
+	errno = 0;
+	if (fclose(stdout) == 0)
+		return status;
+	fprintf(stderr, "gearbox: error: standard output: %s\n",
+		errno ? strerror(errno) : "write error");
+	return status == GB_EXIT_OK ? GB_EXIT_FAIL : status;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -49,15 +63,15 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return GB_EXIT_OK;
+		return close_stdout(GB_EXIT_OK);
 	}
 	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
 		printf("gearbox %s\n", GEARBOX_VERSION);
-		return GB_EXIT_OK;
+		return close_stdout(GB_EXIT_OK);
 	}
 	for (size_t i = 0; i < sizeof(subcommands) / sizeof(subcommands[0]); i++)
 		if (!strcmp(argv[1], subcommands[i].name))
-			return subcommands[i].run(argc - 1, argv + 1);
+			return close_stdout(subcommands[i].run(argc - 1, argv + 1));
 	fprintf(stderr, "gearbox: error: unknown command '%s' (see 'gearbox --help')\n", argv[1]);
 	return GB_EXIT_USAGE;
 }

@@ -6,13 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "em_export.h"
 #include "em_import.h"
 #include "em_profile.h"
+#include "outfile.h"
 
 static const char em_usage[] =
 	"usage: gearbox em validate [--strict] FILE...\n"
@@ -41,8 +40,10 @@ static const char em_usage[] =
 	"  export    a device tree that dtc compiles (/cpus, cpu-map, opp tables with\n"
 	"            opp-microwatt, capacity-dmips-mhz), the debugfs files as text, or as a\n"
 	"            directory tree\n"
-	"Output goes to standard output unless -o OUT is given; OUT is written atomically and\n"
-	"never left half-written.\n";
+	"Output goes to standard output unless -o OUT is given (docs/em-profile.md, 'Output\n"
+	"files'): a regular file is replaced only when everything was written; a device or FIFO\n"
+	"is written in place; a symbolic link only when it leads to one.  Exit status 1 when an\n"
+	"output cannot be written (the message names the path and the reason).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -125,50 +126,6 @@ static int em_validate(int argc, char **argv)
 	}
 	free(prof);
 	return bad ? GB_EXIT_USAGE : GB_EXIT_OK;
-}
-
-/* Opens -o OUT for a text export: a temporary file renamed into place on success. */
-struct out_file {
-	FILE *f;
-	char tmp[4096];
-	const char *path;
-};
-
-static int out_open(struct out_file *o, const char *path)
-{
-	o->path = path;
-	if (!path || !strcmp(path, "-")) {
-		o->f = stdout;
-		return 0;
-	}
-	snprintf(o->tmp, sizeof(o->tmp), "%s.tmp.XXXXXX", path);
-	{
-		int fd = mkstemp(o->tmp);
-
-		o->f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	}
-	if (!o->f) {
-		perror(path);
-		return -1;
-	}
-	return 0;
-}
-
-static int out_close(struct out_file *o, bool ok)
-{
-	if (o->f == stdout)
-		return fflush(stdout) ? -1 : 0;
-	if (fclose(o->f) || !ok) {
-		unlink(o->tmp);
-		return -1;
-	}
-	chmod(o->tmp, 0644);
-	if (rename(o->tmp, o->path)) {
-		perror(o->path);
-		unlink(o->tmp);
-		return -1;
-	}
-	return 0;
 }
 
 static int em_import(int argc, char **argv)
@@ -266,9 +223,10 @@ static int em_export(int argc, char **argv)
 		{ "debugfs-tree", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },         { 0 }
 	};
-	const char *tree = NULL, *out = NULL;
+	const char *tree = NULL, *out = "-";
 	struct em_profile *prof;
-	struct out_file of;
+	struct gb_out of;
+	struct gb_err err;
 	int c, kind = 0, rc = 0;
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
@@ -292,26 +250,21 @@ static int em_export(int argc, char **argv)
 		return GB_EXIT_USAGE;
 	}
 	if (kind == 'r') {
-		struct gb_err err;
-
-		if (em_export_debugfs_tree(prof, tree, &err)) {
-			fprintf(stderr, "error: %s\n", err.msg);
-			rc = GB_EXIT_FAIL;
+		rc = em_export_debugfs_tree(prof, tree, &err);
+	} else {
+		rc = gb_out_open(&of, out, &err);
+		if (!rc) {
+			if (kind == 't')
+				em_export_dt(prof, of.f);
+			else
+				em_export_debugfs_text(prof, of.f);
+			rc = gb_out_commit(&of, &err);
 		}
-		free(prof);
-		return rc;
 	}
-	if (out_open(&of, out)) {
-		free(prof);
-		return GB_EXIT_FAIL;
-	}
-	if (kind == 't')
-		em_export_dt(prof, of.f);
-	else
-		em_export_debugfs_text(prof, of.f);
-	rc = out_close(&of, !ferror(of.f)) ? GB_EXIT_FAIL : GB_EXIT_OK;
+	if (rc)
+		fprintf(stderr, "error: %s\n", err.msg);
 	free(prof);
-	return rc;
+	return rc ? GB_EXIT_FAIL : GB_EXIT_OK;
 }
 
 static int em_diff_cmd(int argc, char **argv)

@@ -3,10 +3,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "cpulist.h"
+#include "outfile.h"
 
 void em_show(const struct em_profile *prof, FILE *out)
 {
@@ -333,45 +336,101 @@ void em_export_debugfs_text(const struct em_profile *prof, FILE *out)
 	debugfs_walk(prof, emit_text, out);
 }
 
+/* The tree is written in two passes so that a failure anywhere (a full file system, a file
+ * of the tree that cannot be replaced) changes nothing: every file is written to its temporary
+ * and finished first, then all are renamed into place.  Directories this export created are
+ * removed again on failure. */
 struct tree_ctx {
 	const char *dir;
+	struct gb_out *outs;   /* finished, waiting for their rename */
+	size_t nr_outs, cap_outs;
+	char **made;           /* directories created, in creation order */
+	size_t nr_made, cap_made;
 	int rc;
 	struct gb_err *err;
 };
 
+static int grow(void **arr, size_t *cap, size_t n, size_t size)
+{
+	void *p;
+
+	if (n < *cap)
+		return 0;
+	p = realloc(*arr, (*cap ? *cap * 2 : 16) * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*cap = *cap ? *cap * 2 : 16;
+	return 0;
+}
+
+static int make_dir(struct tree_ctx *ctx, const char *path)
+{
+	if (mkdir(path, 0755) == 0) {
+		if (grow((void **)&ctx->made, &ctx->cap_made, ctx->nr_made, sizeof(char *)) ||
+		    !(ctx->made[ctx->nr_made] = strdup(path))) {
+			rmdir(path);
+			return gb_err_set(ctx->err, ENOMEM, "out of memory");
+		}
+		ctx->nr_made++;
+		return 0;
+	}
+	if (errno != EEXIST)
+		return gb_err_set(ctx->err, errno, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
 static void emit_file(void *vctx, const char *path, const char *value)
 {
 	struct tree_ctx *ctx = vctx;
+	struct gb_out out;
 	char full[4096];
-	FILE *f;
 
 	if (ctx->rc)
 		return;
-	snprintf(full, sizeof(full), "%s/%s", ctx->dir, path);
-	for (char *p = full + strlen(ctx->dir) + 1; (p = strchr(p, '/')); p++) {
-		*p = '\0';
-		if (mkdir(full, 0755) && errno != EEXIST) {
-			ctx->rc = gb_err_set(ctx->err, errno, "%s: %s", full, strerror(errno));
-			return;
-		}
-		*p = '/';
-	}
-	f = fopen(full, "w");
-	if (!f || fprintf(f, "%s\n", value) < 0) {
-		ctx->rc = gb_err_set(ctx->err, errno ? errno : EIO, "%s: %s", full, strerror(errno));
-		if (f)
-			fclose(f);
+	if (snprintf(full, sizeof(full), "%s/%s", ctx->dir, path) >= (int)sizeof(full)) {
+		ctx->rc = gb_err_set(ctx->err, ENAMETOOLONG, "%s/%s: %s", ctx->dir, path,
+				     strerror(ENAMETOOLONG));
 		return;
 	}
-	fclose(f);
+	for (char *p = full + strlen(ctx->dir) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		ctx->rc = make_dir(ctx, full);
+		*p = '/';
+		if (ctx->rc)
+			return;
+	}
+	if (grow((void **)&ctx->outs, &ctx->cap_outs, ctx->nr_outs, sizeof(*ctx->outs))) {
+		ctx->rc = gb_err_set(ctx->err, ENOMEM, "out of memory");
+		return;
+	}
+	ctx->rc = gb_out_open(&out, full, ctx->err);
+	if (ctx->rc)
+		return;
+	fprintf(out.f, "%s\n", value);
+	ctx->rc = gb_out_finish(&out, ctx->err);
+	if (!ctx->rc)
+		ctx->outs[ctx->nr_outs++] = out;     /* closed: the stream no longer points at out */
 }
 
 int em_export_debugfs_tree(const struct em_profile *prof, const char *dir, struct gb_err *err)
 {
-	struct tree_ctx ctx = { dir, 0, err };
+	struct tree_ctx ctx = { .dir = dir, .err = err };
+	size_t i = 0;
 
-	if (mkdir(dir, 0755) && errno != EEXIST)
-		return gb_err_set(err, errno, "%s: %s", dir, strerror(errno));
-	debugfs_walk(prof, emit_file, &ctx);
+	ctx.rc = make_dir(&ctx, dir);
+	if (!ctx.rc)
+		debugfs_walk(prof, emit_file, &ctx);
+	for (; !ctx.rc && i < ctx.nr_outs; i++)
+		ctx.rc = gb_out_commit(&ctx.outs[i], err);
+	for (; i < ctx.nr_outs; i++)
+		gb_out_abort(&ctx.outs[i]);
+	while (ctx.nr_made--) {
+		if (ctx.rc)
+			rmdir(ctx.made[ctx.nr_made]);
+		free(ctx.made[ctx.nr_made]);
+	}
+	free(ctx.made);
+	free(ctx.outs);
 	return ctx.rc;
 }

@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "cpulist.h"
+#include "outfile.h"
 
 /* Where errors go: the first into err, every one into all (when given). */
 struct diag {
@@ -837,40 +838,14 @@ int em_profile_write(const struct em_profile *prof, FILE *out)
 	return ferror(out) ? -EIO : 0;
 }
 
+static int write_cb(void *ctx, FILE *f)
+{
+	return em_profile_write(ctx, f);
+}
+
 int em_profile_save(const struct em_profile *prof, const char *path, struct gb_err *err)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd;
-
-	if (!strcmp(path, "-"))
-		return em_profile_write(prof, stdout) ? gb_err_set(err, EIO, "stdout: write error") : 0;
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.XXXXXX", path) >= (int)sizeof(tmp))
-		return gb_err_set(err, ENAMETOOLONG, "%s: path too long", path);
-	fd = mkstemp(tmp);
-	if (fd < 0)
-		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
-	f = fdopen(fd, "w");
-	if (!f) {
-		close(fd);
-		unlink(tmp);
-		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
-	}
-	if (em_profile_write(prof, f) || fflush(f) || fsync(fileno(f))) {
-		fclose(f);
-		unlink(tmp);
-		return gb_err_set(err, EIO, "%s: write error", path);
-	}
-	fclose(f);
-	/* mkstemp creates 0600; a model is not a secret */
-	chmod(tmp, 0644);
-	if (rename(tmp, path)) {
-		int e = errno;
-
-		unlink(tmp);
-		return gb_err_set(err, e, "%s: %s", path, strerror(e));
-	}
-	return 0;
+	return gb_out_save(path, write_cb, (void *)prof, err);
 }
 
 void em_profile_init(struct em_profile *prof, const char *source)

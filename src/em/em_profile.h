@@ -119,7 +119,8 @@ int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings
 /* em_profile_write - the canonical text of prof. */
 int em_profile_write(const struct em_profile *prof, FILE *out);
 
-/* em_profile_save - writes atomically (temporary file + rename): no partial file on error. */
+/* em_profile_save - writes prof to path through outfile.h ("-": standard output; a regular
+ * file is replaced only when the whole model was written; a device or FIFO in place). */
 int em_profile_save(const struct em_profile *prof, const char *path, struct gb_err *err);
 
 /* em_profile_init - an empty profile with today's provenance defaults for tool. */

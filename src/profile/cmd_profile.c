@@ -355,6 +355,8 @@ static int write_outputs(const struct args *a, struct em_profile *prof,
 			 const struct prof_result *res, struct gb_err *err)
 {
 	struct em_warnings warn = { 0 };
+	struct prof_report_out report;
+	struct gb_out model;
 	int ret = em_profile_finalize(prof, false, &warn, err);
 
 	if (ret < 0) {
@@ -363,9 +365,35 @@ static int write_outputs(const struct args *a, struct em_profile *prof,
 	}
 	for (int i = 0; i < warn.count && i < 8 && !a->po.quiet; i++)
 		gb_warn(PROG, "%s", warn.msg[i]);
-	ret = em_profile_save(prof, a->output ? a->output : "-", err);
+	/* everything is written before anything is put in place: a report that cannot be
+	 * written leaves the model that was at -o as it was */
+	ret = gb_out_open(&model, a->output ? a->output : "-", err);
+	if (ret < 0)
+		return ret;
+	em_profile_write(prof, model.f);
+	ret = gb_out_finish(&model, err);
 	if (ret == 0 && a->report)
-		ret = prof_report_write(a->report, prof, ref, ref_name, res, err);
+		ret = prof_report_write(a->report, prof, ref, ref_name, res, &report, err);
+	if (ret < 0) {
+		gb_out_abort(&model);
+		return ret;
+	}
+	ret = gb_out_commit(&model, err);
+	if (ret < 0) {
+		if (a->report)
+			prof_report_abort(&report);
+		return ret;
+	}
+	return a->report ? prof_report_commit(&report, err) : 0;
+}
+
+/* What would refuse the outputs, found before measuring rather than after. */
+static int check_outputs(const struct args *a, struct gb_err *err)
+{
+	int ret = gb_out_check(a->output ? a->output : "-", err);
+
+	if (ret == 0 && a->report)
+		ret = prof_report_check(a->report, err);
 	return ret;
 }
 
@@ -599,6 +627,8 @@ int cmd_profile(int argc, char **argv)
 	}
 	if (a.show_kernel_em)
 		status = show_kernel_em(&a, ref, &err);
+	else if (!a.restore && check_outputs(&a, &err) < 0)
+		status = GB_EXIT_FAIL;
 	else if (a.sim && !a.restore)
 		status = run_sim(&a, ref, res, prof, &err);
 	else

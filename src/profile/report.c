@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "em_export.h"
 #include "report.h"
@@ -83,14 +84,10 @@ static const struct em_domain *ref_domain(const struct em_profile *ref, const st
 	return NULL;
 }
 
-static int write_svg(const char *path, const struct em_profile *prof,
-		     const struct em_profile *ref, struct gb_err *err)
+static void write_svg(FILE *f, const struct em_profile *prof, const struct em_profile *ref)
 {
 	const struct em_model *m = &prof->model;
-	FILE *f = fopen(path, "w");
 
-	if (!f)
-		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%d\" "
 		   "font-family=\"sans-serif\">\n", m->nr_domains * (PANEL_W + MARGIN) + MARGIN,
 		PANEL_H + 2 * MARGIN + 30);
@@ -139,9 +136,6 @@ static int write_svg(const char *path, const struct em_profile *prof,
 		   "red rings: inefficient OPPs; dashed grey: reference model</text>\n", MARGIN,
 		PANEL_H + 2 * MARGIN + 20);
 	fprintf(f, "</svg>\n");
-	if (fclose(f) != 0)
-		return gb_err_set(err, EIO, "%s: write failed", path);
-	return 0;
 }
 
 /* Per OPP: power, rate, and the cycle check (the frequency the load really ran at). */
@@ -183,15 +177,12 @@ static void write_opp_table(FILE *f, const struct prof_result *res)
 	fputc('\n', f);
 }
 
-static int write_comparison(const char *path, const struct em_profile *prof,
-			    const struct em_profile *ref, const char *ref_name,
-			    const struct prof_result *res, struct gb_err *err)
+static void write_comparison(FILE *f, const struct em_profile *prof,
+			     const struct em_profile *ref, const char *ref_name,
+			     const struct prof_result *res)
 {
-	FILE *f = fopen(path, "w");
 	struct em_diff_summary sum;
 
-	if (!f)
-		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 	fprintf(f, "gearbox profile report: %s\n", prof->soc);
 	fprintf(f, "profile time: %.1f s%s\n", res->total_ns / 1e9,
 		strcmp(prof->prov.source, "sim") ? "" : " (simulated wall time: what the same "
@@ -227,24 +218,83 @@ static int write_comparison(const char *path, const struct em_profile *prof,
 	} else {
 		fprintf(f, "\n%s\n", ref_name ? ref_name : "no reference model");
 	}
-	if (fclose(f) != 0)
-		return gb_err_set(err, EIO, "%s: write failed", path);
-	return 0;
+}
+
+/* Opens DIR/NAME (as outfile.h writes any output), for the caller to fill and finish. */
+static int open_in(struct gb_out *o, const char *dir, const char *name, struct gb_err *err)
+{
+	char path[4096];
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
+		return gb_err_set(err, ENAMETOOLONG, "%s/%s: %s", dir, name, strerror(ENAMETOOLONG));
+	return gb_out_open(o, path, err);
 }
 
 int prof_report_write(const char *dir, const struct em_profile *prof,
 		      const struct em_profile *ref, const char *ref_name,
-		      const struct prof_result *res, struct gb_err *err)
+		      const struct prof_result *res, struct prof_report_out *out,
+		      struct gb_err *err)
 {
-	char path[4096];
 	int ret;
 
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST)
+	memset(out, 0, sizeof(*out));
+	out->svg.fd = out->txt.fd = -1;
+	if (mkdir(dir, 0755) == 0)
+		snprintf(out->made_dir, sizeof(out->made_dir), "%s", dir);
+	else if (errno != EEXIST)
 		return gb_err_set(err, errno, "%s: %s", dir, strerror(errno));
+	ret = open_in(&out->svg, dir, "power-perf.svg", err);
+	if (ret == 0) {
+		write_svg(out->svg.f, prof, ref);
+		ret = gb_out_finish(&out->svg, err);
+	}
+	if (ret == 0)
+		ret = open_in(&out->txt, dir, "comparison.txt", err);
+	if (ret == 0) {
+		write_comparison(out->txt.f, prof, ref, ref_name, res);
+		ret = gb_out_finish(&out->txt, err);
+	}
+	if (ret)
+		prof_report_abort(out);
+	return ret;
+}
+
+int prof_report_check(const char *dir, struct gb_err *err)
+{
+	char path[4096];
+	struct stat st;
+	int ret;
+
+	if (stat(dir, &st))
+		return errno == ENOENT ? gb_out_check(dir, err)   /* can DIR be made there? */
+				       : gb_err_set(err, errno, "%s: %s", dir, strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return gb_err_set(err, ENOTDIR, "%s: %s", dir, strerror(ENOTDIR));
 	snprintf(path, sizeof(path), "%s/power-perf.svg", dir);
-	ret = write_svg(path, prof, ref, err);
-	if (ret < 0)
-		return ret;
-	snprintf(path, sizeof(path), "%s/comparison.txt", dir);
-	return write_comparison(path, prof, ref, ref_name, res, err);
+	ret = gb_out_check(path, err);
+	if (ret == 0) {
+		snprintf(path, sizeof(path), "%s/comparison.txt", dir);
+		ret = gb_out_check(path, err);
+	}
+	return ret;
+}
+
+int prof_report_commit(struct prof_report_out *out, struct gb_err *err)
+{
+	int ret = gb_out_commit(&out->svg, err);
+
+	if (ret == 0)
+		ret = gb_out_commit(&out->txt, err);
+	if (ret)
+		prof_report_abort(out);
+	return ret;
+}
+
+void prof_report_abort(struct prof_report_out *out)
+{
+	gb_out_abort(&out->svg);
+	gb_out_abort(&out->txt);
+	if (out->made_dir[0])
+		rmdir(out->made_dir);    /* fails, as it should, once anything is in it */
+	out->made_dir[0] = '\0';
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "outfile.h"
 #include "sim.h"
 
 static const char usage_text[] =
@@ -55,7 +56,8 @@ static const char usage_text[] =
 	"placed by the RT class under every policy (biggest CPUs, top OPP unless util_min);\n"
 	"SCHED_DEADLINE is refused (docs/sim.md).\n"
 	"\n"
-	"Exit status: 0 success, 1 failure while simulating, 2 bad usage or bad input.\n";
+	"Exit status: 0 success, 1 failure while simulating or writing the trace (a file at\n"
+	"--trace is replaced only when every run succeeded), 2 bad usage or bad input.\n";
 
 enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS };
 
@@ -143,6 +145,7 @@ int cmd_sim(int argc, char **argv)
 	struct sim_report *rep = NULL;
 	u64 nr_seeds = 1;
 	struct gb_err err = { { 0 } };
+	struct gb_out trace = { .fd = -1 };
 	unsigned n = 0;
 	bool json = false;
 	int c, ret = GB_EXIT_USAGE;
@@ -232,6 +235,13 @@ int cmd_sim(int argc, char **argv)
 		ret = GB_EXIT_FAIL;
 		goto out;
 	}
+	/* the trace goes through outfile.h: to a temporary file put in place only when every
+	 * run succeeded, so a refused or failed run leaves what was at the path untouched */
+	if (trace_path && gb_out_open(&trace, trace_path, &err)) {
+		gb_report_error("gearbox sim", &err);
+		ret = GB_EXIT_FAIL;
+		goto out;
+	}
 	/* seed by seed, each policy in turn; the trace is the first policy's run of the first */
 	for (u64 step = 0; step < nr_seeds * n; step++) {
 		struct sim_options o = opt;
@@ -239,31 +249,25 @@ int cmd_sim(int argc, char **argv)
 		int r;
 
 		o.seed = opt.seed + step / n;
-		if (step == 0 && trace_path) {
-			o.trace = fopen(trace_path, "w");
-			if (!o.trace) {
-				fprintf(stderr, "gearbox sim: error: %s: %s\n", trace_path,
-					strerror(errno));
-				goto out;
-			}
-		}
+		if (step == 0 && trace_path)
+			o.trace = trace.f;
 		r = sim_run(prof, &w, ids[i], &o, &res[i], &err);
 		if (!r && step < n && res[i].warning[0] &&
 		    (!i || strcmp(res[i].warning, res[i - 1].warning)))
 			fprintf(stderr, "gearbox sim: warning: %s\n", res[i].warning);
-		if (o.trace && fclose(o.trace) && !r)
-			r = gb_err_set(&err, errno, "%s: %s", trace_path, strerror(errno));
 		if (!r && step == 0 && trace_path && res[0].outcome != SIM_RAN)
 			r = gb_err_set(&err, EINVAL, "--trace: the first policy, %s, has no run to "
 				       "trace (%s: %s); put a policy that runs first",
 				       sim_policy_name(ids[0]), res[0].outcome == SIM_SKIPPED ?
 				       "skipped" : "infeasible", res[0].note);
 		if (r) {
-			/* a refused or failed run leaves no partial trace behind */
-			if (step == 0 && trace_path)
-				remove(trace_path);
 			gb_report_error("gearbox sim", &err);
 			ret = r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
+			goto out;
+		}
+		if (o.trace && gb_out_finish(&trace, &err)) {
+			gb_report_error("gearbox sim", &err);
+			ret = GB_EXIT_FAIL;
 			goto out;
 		}
 		if (i == n - 1 && sim_report_add(rep, res)) {
@@ -272,12 +276,19 @@ int cmd_sim(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (trace_path && gb_out_commit(&trace, &err)) {
+		gb_report_error("gearbox sim", &err);
+		ret = GB_EXIT_FAIL;
+		goto out;
+	}
 	if (json)
 		sim_report_json(stdout, rep);
 	else
 		sim_report_table(stdout, rep);
 	ret = GB_EXIT_OK;
 out:
+	if (trace_path)
+		gb_out_abort(&trace);
 	sim_report_free(rep);
 	workload_free(&w);
 	free(prof);
