@@ -791,7 +791,8 @@ GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
 	gb_doms[d].perf_target = perf;
 	gb_doms[d].opp_idx = idx;
 	gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
-	scx_bpf_cpuperf_set(cpu, perf);
+	/* schedutil adds its 1.25 headroom to the target: ask for what lands on perf */
+	scx_bpf_cpuperf_set(cpu, gb_cpuperf_for_schedutil(perf));
 	return 0;
 }
 

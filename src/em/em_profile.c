@@ -213,9 +213,112 @@ static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta, co
 	return rc ? -EINVAL : 0;
 }
 
+/* One idle state of idle_states.cpu[] or .cluster[]: every field required. */
+static int parse_idle_state(json_t *o, struct em_idle_state *st, const char *where,
+			    const struct loc *l)
+{
+	static const char *const keys[] = { "name", "power_uw", "entry_latency_us",
+					    "exit_latency_us", "min_residency_us", NULL };
+	struct gb_err sub;
+	struct diag sub_dg = { &sub, NULL, 0 };
+	const struct loc none = { &sub_dg, -1, -1 };
+
+	if (!json_is_object(o))
+		return loc_err(l, "idle_states: %s must be an object", where);
+	/* the field's own message (the first), placed after the domain and the state */
+	if (check_keys(o, keys, &none, "an idle state") ||
+	    get_str(o, "name", true, st->name, sizeof(st->name), &none) ||
+	    get_uint(o, "power_uw", true, 0, EM_MAX_POWER_UW, &st->power_uw, &none) ||
+	    get_uint(o, "entry_latency_us", true, 0, EM_IDLE_MAX_US, &st->entry_latency_us, &none) ||
+	    get_uint(o, "exit_latency_us", true, 0, EM_IDLE_MAX_US, &st->exit_latency_us, &none) ||
+	    get_uint(o, "min_residency_us", true, 0, EM_IDLE_MAX_US, &st->min_residency_us, &none))
+		return loc_err(l, "idle_states: %s: %s", where, sub.msg);
+	if (!st->name[0])
+		return loc_err(l, "idle_states: %s: \"name\" is empty", where);
+	if (st->exit_latency_us > st->min_residency_us)
+		return loc_err(l, "idle_states: %s: exit_latency_us %u is above min_residency_us "
+			       "%u (a state is not worth entering for less than its exit)",
+			       where, st->exit_latency_us, st->min_residency_us);
+	return 0;
+}
+
+/* A list of states, shallowest first: power never rises, residency never falls. */
+static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *out, u32 max,
+			   u32 *n, u32 power_cap, const struct loc *l)
+{
+	char where[32];
+	size_t i;
+	json_t *o;
+	int rc;
+
+	if (!json_is_array(a))
+		return loc_err(l, "idle_states: \"%s\" must be an array", what);
+	if (json_array_size(a) > max)
+		return loc_err(l, "idle_states: %zu %s states, at most %u are supported",
+			       json_array_size(a), what, max);
+	json_array_foreach(a, i, o) {
+		struct em_idle_state *st = &out[i];
+
+		snprintf(where, sizeof(where), "%s[%zu]", what, i);
+		rc = parse_idle_state(o, st, where, l);
+		if (rc)
+			return rc;
+		if (st->power_uw > power_cap)
+			return loc_err(l, "idle_states: %s: power_uw %u is above static_uw %u (a "
+				       "cluster state saves power)", where, st->power_uw, power_cap);
+		if (i && st->power_uw > out[i - 1].power_uw)
+			return loc_err(l, "idle_states: %s: power_uw %u is above the shallower "
+				       "state's %u (deeper states draw less)", where, st->power_uw,
+				       out[i - 1].power_uw);
+		if (i && st->min_residency_us < out[i - 1].min_residency_us)
+			return loc_err(l, "idle_states: %s: min_residency_us %u is below the "
+				       "shallower state's %u (states are listed shallowest first)",
+				       where, st->min_residency_us, out[i - 1].min_residency_us);
+	}
+	*n = (u32)json_array_size(a);
+	return 0;
+}
+
+static int parse_idle_states(json_t *v, struct em_idle_states *is, const struct loc *l)
+{
+	static const char *const keys[] = { "version", "static_uw", "cpu", "cluster", NULL };
+	u32 version = 0;
+	json_t *a;
+	int rc;
+
+	if (!json_is_object(v))
+		return loc_err(l, "\"idle_states\" must be an object");
+	if ((rc = check_keys(v, keys, l, "idle_states")) ||
+	    (rc = get_uint(v, "version", true, 0, UINT32_MAX, &version, l)))
+		return rc;
+	if (version != EM_IDLE_VERSION)
+		return loc_err(l, "idle_states: version %u is not supported (this is %d)",
+			       version, EM_IDLE_VERSION);
+	if ((rc = get_uint(v, "static_uw", true, 0, EM_MAX_POWER_UW, &is->static_uw, l)))
+		return rc;
+	a = json_object_get(v, "cpu");
+	if (!a)
+		return loc_err(l, "idle_states: missing field \"cpu\"");
+	rc = parse_idle_list(a, "cpu", is->cpu, EM_MAX_CPU_IDLE, &is->nr_cpu, EM_MAX_POWER_UW, l);
+	if (rc)
+		return rc;
+	if (!is->nr_cpu)
+		return loc_err(l, "idle_states: \"cpu\" is empty (list at least WFI)");
+	a = json_object_get(v, "cluster");
+	if (a) {
+		rc = parse_idle_list(a, "cluster", is->cluster, EM_MAX_CLUSTER_IDLE, &is->nr_cluster,
+				     is->static_uw, l);
+		if (rc)
+			return rc;
+	}
+	is->present = true;
+	return 0;
+}
+
 static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag *dg)
 {
-	static const char *const keys[] = { "name", "core", "cpus", "idle_power_uw", "opps", NULL };
+	static const char *const keys[] = { "name", "core", "cpus", "idle_power_uw",
+					    "transition_latency_us", "idle_states", "opps", NULL };
 	struct em_domain *pd = &prof->model.domains[di];
 	struct loc l = { dg, di, -1 };
 	json_t *opps, *o;
@@ -230,6 +333,15 @@ static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag 
 	rc |= get_str(d, "core", false, prof->core[di], sizeof(prof->core[di]), &l);
 	rc |= parse_cpus(json_object_get(d, "cpus"), &pd->cpus, &l);
 	rc |= get_uint(d, "idle_power_uw", false, 0, EM_MAX_POWER_UW, &pd->idle_power_uw, &l);
+	if (json_object_get(d, "transition_latency_us")) {
+		if (get_uint(d, "transition_latency_us", false, 0, EM_IDLE_MAX_US,
+			     &prof->transition_latency_us[di], &l))
+			rc = -EINVAL;
+		else
+			prof->has_transition_latency[di] = true;
+	}
+	if (json_object_get(d, "idle_states"))
+		rc |= parse_idle_states(json_object_get(d, "idle_states"), &prof->idle[di], &l);
 	opps = json_object_get(d, "opps");
 	if (!opps)
 		return loc_err(&l, "missing field \"opps\"");
@@ -531,6 +643,9 @@ static void sort_domains(struct em_profile *prof)
 	struct em_domain tmp_pd;
 	struct em_opp_meta tmp_meta[EM_MAX_OPPS];
 	char tmp_core[32];
+	struct em_idle_states tmp_idle;
+	bool tmp_has;
+	u32 tmp_lat;
 
 	for (u32 i = 1; i < m->nr_domains; i++) {
 		u32 j = i;
@@ -548,6 +663,15 @@ static void sort_domains(struct em_profile *prof)
 			memcpy(tmp_core, prof->core[j - 1], sizeof(tmp_core));
 			memcpy(prof->core[j - 1], prof->core[j], sizeof(tmp_core));
 			memcpy(prof->core[j], tmp_core, sizeof(tmp_core));
+			tmp_idle = prof->idle[j - 1];
+			prof->idle[j - 1] = prof->idle[j];
+			prof->idle[j] = tmp_idle;
+			tmp_has = prof->has_transition_latency[j - 1];
+			prof->has_transition_latency[j - 1] = prof->has_transition_latency[j];
+			prof->has_transition_latency[j] = tmp_has;
+			tmp_lat = prof->transition_latency_us[j - 1];
+			prof->transition_latency_us[j - 1] = prof->transition_latency_us[j];
+			prof->transition_latency_us[j] = tmp_lat;
 			j--;
 		}
 	}
@@ -787,6 +911,31 @@ static void write_opp(FILE *out, const struct em_opp *o, const struct em_opp_met
 	fputs(last ? " }\n" : " },\n", out);
 }
 
+static void write_idle_list(FILE *out, const char *what, const struct em_idle_state *st, u32 n,
+			    bool last)
+{
+	fprintf(out, "        \"%s\": [\n", what);
+	for (u32 i = 0; i < n; i++) {
+		fputs("          { \"name\": ", out);
+		put_str(out, st[i].name);
+		fprintf(out, ", \"power_uw\": %u, \"entry_latency_us\": %u, \"exit_latency_us\": %u, "
+			"\"min_residency_us\": %u }%s\n", st[i].power_uw, st[i].entry_latency_us,
+			st[i].exit_latency_us, st[i].min_residency_us, i + 1 == n ? "" : ",");
+	}
+	fputs(last ? "        ]\n" : "        ],\n", out);
+}
+
+static void write_idle_states(FILE *out, const struct em_idle_states *is)
+{
+	fputs("      \"idle_states\": {\n", out);
+	fprintf(out, "        \"version\": %d,\n", EM_IDLE_VERSION);
+	fprintf(out, "        \"static_uw\": %u,\n", is->static_uw);
+	write_idle_list(out, "cpu", is->cpu, is->nr_cpu, !is->nr_cluster);
+	if (is->nr_cluster)
+		write_idle_list(out, "cluster", is->cluster, is->nr_cluster, true);
+	fputs("      },\n", out);
+}
+
 int em_profile_write(const struct em_profile *prof, FILE *out)
 {
 	const struct em_provenance *p = &prof->prov;
@@ -829,6 +978,11 @@ int em_profile_write(const struct em_profile *prof, FILE *out)
 		put_field(out, "      ", "cpus", cpus, true);
 		if (pd->idle_power_uw)
 			fprintf(out, "      \"idle_power_uw\": %u,\n", pd->idle_power_uw);
+		if (prof->has_transition_latency[d])
+			fprintf(out, "      \"transition_latency_us\": %u,\n",
+				prof->transition_latency_us[d]);
+		if (prof->idle[d].present)
+			write_idle_states(out, &prof->idle[d]);
 		fputs("      \"opps\": [\n", out);
 		for (u32 i = 0; i < pd->nr_opps; i++)
 			write_opp(out, &pd->opps[i], &prof->meta[d][i], i + 1 == pd->nr_opps);

@@ -40,6 +40,36 @@ struct em_opp_meta {
 	u32 dynamic_uw;        /* each busy CPU's own */
 };
 
+/*
+ * Idle states of a domain (docs/em-profile.md, "idle_states"): per CPU (shallowest first) and
+ * per cluster.  While any CPU of the domain is out of the cluster state the domain draws
+ * static_uw; a CPU draws its OPP's power_uw while running and its state's power_uw while idle;
+ * a cluster in a cluster state draws that state's power_uw instead of static_uw (its CPUs
+ * draw nothing more).  Latencies and residencies are the device tree's idle-state values.
+ */
+#define EM_IDLE_VERSION        1
+#define EM_MAX_CPU_IDLE        8
+#define EM_MAX_CLUSTER_IDLE    4
+#define EM_IDLE_MAX_US         10000000u   /* 10 s: a bound on any latency or residency */
+
+#define EM_IDLE_NAME_LEN       32   /* device-tree idle-state-name, e.g. "little-rail-power-collapse" */
+
+struct em_idle_state {
+	char name[EM_IDLE_NAME_LEN];
+	u32 power_uw;
+	u32 entry_latency_us;
+	u32 exit_latency_us;
+	u32 min_residency_us;
+};
+
+struct em_idle_states {
+	bool present;
+	u32 static_uw;                 /* the cluster's share while any CPU is out of a cluster state */
+	u32 nr_cpu, nr_cluster;
+	struct em_idle_state cpu[EM_MAX_CPU_IDLE];
+	struct em_idle_state cluster[EM_MAX_CLUSTER_IDLE];
+};
+
 struct em_provenance {
 	char source[32];       /* measured | sim | freqbench | debugfs | dt | manual */
 	char date[32];         /* ISO 8601 */
@@ -61,6 +91,10 @@ struct em_profile {
 	struct em_model model;
 	struct em_opp_meta meta[EM_MAX_DOMAINS][EM_MAX_OPPS];
 	char core[EM_MAX_DOMAINS][32];   /* optional core type per domain, e.g. "Cortex-A55" */
+	struct em_idle_states idle[EM_MAX_DOMAINS];   /* optional; present false when absent */
+	/* cpufreq's cpuinfo.transition_latency per domain, in us; has_ false when absent */
+	bool has_transition_latency[EM_MAX_DOMAINS];
+	u32 transition_latency_us[EM_MAX_DOMAINS];
 };
 
 /* Bounds of the values a profile holds (docs/em-profile.md); power and perf are em_model.h's. */

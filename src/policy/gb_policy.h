@@ -9,7 +9,8 @@
  *   gb_select_cpu()          wake-up and fork placement
  *   gb_prev_is_cheapest()    a test that lets a host skip gb_select_cpu()'s search
  *   gb_check_misfit()        at the tick, for the running task: capacity and power misfit
- *   gb_domain_perf_target()  the performance (cpuperf) to request for a domain
+ *   gb_domain_perf_target()  the performance to run a domain at (gb_cpuperf_for_schedutil()
+ *                            turns it into the cpuperf target schedutil expects)
  *   gb_domain_overutilized() the per-domain 80% tipping point
  *
  * How placement works.  For every domain we first compute, without the task, the performance
@@ -344,6 +345,18 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 	i = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
 	*opp_idx = i;
 	return pd->opps[i & (EM_MAX_OPPS - 1)].perf;
+}
+
+/*
+ * gb_cpuperf_for_schedutil - what to pass to scx_bpf_cpuperf_set() for a domain to run at an
+ * OPP of performance perf.  schedutil treats the cpuperf target as utilization and adds its own
+ * 1.25 headroom (sugov_effective_cpu_perf(): v = r + r/4, then the lowest OPP with perf >= v),
+ * so a target equal to the OPP's perf would land one or more OPPs higher.  r = 4/5 of perf gives
+ * v in [perf - 1, perf]: the OPP itself (or, where the OPP below is within 1 of it, that one).
+ */
+static __always_inline u32 gb_cpuperf_for_schedutil(u32 perf)
+{
+	return perf * 4 / 5;
 }
 
 /* Pass 1: per domain, the state without the task. */

@@ -32,7 +32,9 @@ struct sim_options {
 				 * (refused when a task loops forever) */
 	u64 seed;               /* perturbs the start of each task by up to 1 ms (0: no jitter) */
 	u64 tick_us;            /* scheduler tick, default 4000 (HZ=250) */
-	u64 dvfs_rate_us;       /* minimum time between two OPP changes of a domain, default 500 */
+	u64 dvfs_rate_us;       /* minimum time between two OPP requests of a domain, default 500 */
+	u64 dvfs_latency_us;    /* OPP transition latency for every domain; 0: the model's
+				 * transition_latency_us per domain, else 1000 */
 	u64 push_after_us;      /* power-misfit push after running this long unwoken, default 8000 */
 	u64 sample_us;          /* trace sample interval, default 10000 */
 	FILE *trace;            /* NULL: no trace; else NDJSON per docs/stream.md */

@@ -3,16 +3,17 @@
  * sim_engine.c - the discrete-event loop.
  *
  * State changes only at events: a task's run completes (its remaining work divided by the
- * perf of its domain's OPP), a sleep or timer expires, a domain's pending OPP change becomes
- * allowed (the DVFS rate limit), the tick (rotation of runnable tasks, over-utilization, misfit),
- * a trace sample.  Between two events everything is constant, so time jumps to the next event
+ * perf of its domain's OPP), a sleep or timer expires, a woken CPU finishes leaving its idle
+ * state, a domain's OPP transition completes or its DVFS rate limit expires, the tick (rotation
+ * of runnable tasks, over-utilization, misfit), a trace sample.  Between two events everything is constant, so time jumps to the next event
  * and energy, PELT signals and counters are integrated exactly over the gap.  Ties are broken
  * by a fixed order (DVFS, completions by CPU id, wake-ups by task id, tick), which with integer
  * arithmetic makes a run reproducible bit for bit.
  *
- * Power (docs/em-profile.md): a domain draws its idle_power_uw (all CPUs in WFI) all the time,
- * plus, for each running CPU, its OPP's power_uw.  Cluster power collapse is not modeled, so
- * idle power is the same for every placement (a constant in the comparison).
+ * Power (docs/em-profile.md): each running CPU draws its OPP's power_uw.  With idle_states in
+ * the model, idle CPUs draw their idle state's power and the domain its static power unless its
+ * cluster is down (sim_physics.c, which also holds the governor and the migration cost);
+ * without, the domain draws its idle_power_uw all the time, the same for every placement.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -96,14 +97,21 @@ static void lat_record(struct sim *s, u64 lat_us)
 	s->lat_hist[b < SIM_LAT_BUCKETS ? b : SIM_LAT_BUCKETS - 1]++;
 }
 
+/* t runs on cpu; an idle CPU first leaves its idle state (ready_us: when t makes progress). */
 static void start_running(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	s->cpus[cpu].curr = (s32)t->id;
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->in_idle)
+		c->ready_us = s->now_us + sim_idle_exit(s, cpu);
+	c->curr = (s32)t->id;
 	t->state = TS_RUNNING;
 	t->stint_us = s->now_us;
-	s->cpus[cpu].last_uclamp_max = t->uclamp_max;
+	c->last_uclamp_max = t->uclamp_max;
 	if (t->runnable_since_us) {
-		lat_record(s, s->now_us - t->runnable_since_us);
+		u64 at = c->ready_us > s->now_us ? c->ready_us : s->now_us;
+
+		lat_record(s, at - t->runnable_since_us);
 		t->runnable_since_us = 0;
 	}
 }
@@ -322,6 +330,8 @@ static void pick_next(struct sim *s, u32 cpu)
 		return;
 	}
 	idle_pull(s, cpu);
+	if (c->curr < 0)
+		sim_idle_enter(s, cpu);
 }
 
 void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta)
@@ -330,9 +340,12 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 
 	if (from == (s32)cpu)
 		return;
+	sim_migration_cost(s, t, from, cpu);
 	if (from >= 0)
 		fair_leave(s, t, (u32)from, false);
 	if (t->state == TS_RUNNING) {
+		t->last_ran_us = s->now_us;
+		t->ran_once = 1;
 		t->cpu = (s32)cpu;
 		t->state = TS_QUEUED;     /* off the CPU before pick_next looks at it */
 		pick_next(s, (u32)from);
@@ -447,6 +460,7 @@ static void place(struct sim *s, struct sim_task *t)
 		if (!fork) {
 			t->st.migrations++;
 			s->migrations++;
+			sim_migration_cost(s, t, t->cpu, (u32)cpu);
 		}
 		sim_trace_decision(s, t, t->cpu, cpu, fork ? GB_REASON_FORK : reason, delta);
 	}
@@ -513,6 +527,8 @@ static void complete(struct sim *s, u32 cpu)
 	}
 	gb_util_est_dequeue(&t->pelt);
 	fair_leave(s, t, cpu, true);
+	t->last_ran_us = s->now_us;
+	t->ran_once = 1;
 	t->state = TS_SLEEP;   /* off the CPU before the next one is picked */
 	pick_next(s, cpu);
 	after_prog_offcpu(s, t, r);
@@ -525,8 +541,11 @@ void sim_pelt_advance(struct sim *s, u64 to_us)
 		struct sim_task *t = &s->tasks[i];
 		u32 perf = t->cpu >= 0 ? cpu_perf(s, (u32)t->cpu) : 0;
 
-		if (t->state == TS_RUNNING)
+		/* on a CPU still leaving its idle state it waits, it does not run yet */
+		if (t->state == TS_RUNNING && s->cpus[t->cpu].ready_us <= s->now_us)
 			gb_pelt_update(&t->pelt, to_us, perf, perf);
+		else if (t->state == TS_RUNNING)
+			gb_pelt_update(&t->pelt, to_us, 0, perf);
 		else if (t->state == TS_QUEUED)
 			gb_pelt_update(&t->pelt, to_us, 0, perf);
 		else
@@ -548,20 +567,25 @@ static void advance(struct sim *s, u64 to_us)
 			continue;
 		if (sc->curr >= 0) {
 			struct sim_task *t = &s->tasks[sc->curr];
-			u64 perf = pd->opps[s->doms[d].opp].perf;
+			u64 perf = pd->opps[s->doms[d].opp].perf, w;
 
-			s->doms[d].energy_puj += (u64)pd->opps[s->doms[d].opp].power_uw * dt;
 			sc->busy_us += dt;
+			/* a CPU still leaving its idle state is powered but runs nothing yet
+			 * (ready_us is an event, so the gap is all one or the other) */
+			if (sc->ready_us > s->now_us)
+				continue;
+			/* work done: a task refilling its caches after a move does less */
+			w = sim_work_done(t, perf, dt);
 			t->st.run_us[d] += dt;
-			t->st.work_perf_us += perf * dt;
+			t->st.work_perf_us += w;
 			if (!t->rt)
 				t->vruntime += (dt << 20) / t->weight;
 			if (!t->run_end_us)
-				t->work_left -= t->work_left < perf * dt ? t->work_left : perf * dt;
+				t->work_left -= t->work_left < w ? t->work_left : w;
 		}
 	}
 	for (u32 d = 0; d < s->m->nr_domains; d++) {
-		s->doms[d].energy_puj += (u64)s->m->domains[d].idle_power_uw * dt;
+		s->doms[d].energy_puj += sim_domain_energy_puj(s, d, dt);
 		s->doms[d].freq_khz_us += (u64)s->m->domains[d].opps[s->doms[d].opp].freq_khz * dt;
 		if (s->doms[d].ou) {
 			s->doms[d].ou_us += dt;
@@ -593,23 +617,16 @@ static u64 next_event(const struct sim *s, u64 next_tick)
 		if (s->cpus[c].curr < 0)
 			continue;
 		t = &s->tasks[s->cpus[c].curr];
-		if (t->run_end_us) {
+		if (s->cpus[c].ready_us > s->now_us)
+			at = s->cpus[c].ready_us;
+		else if (t->run_end_us)
 			at = t->run_end_us > s->now_us ? t->run_end_us : s->now_us;
-		} else {
-			u64 perf = cpu_perf(s, c);
-
-			at = s->now_us + (t->work_left + perf - 1) / perf;
-		}
+		else
+			at = s->now_us + sim_time_to_finish_us(t, cpu_perf(s, c));
 		if (at < next)
 			next = at;
 	}
-	for (u32 d = 0; d < s->m->nr_domains; d++) {
-		u64 at = s->doms[d].last_change_us + s->opt.dvfs_rate_us;
-
-		if (s->doms[d].target != s->doms[d].opp && at < next)
-			next = at > s->now_us ? at : s->now_us;
-	}
-	return next;
+	return sim_dvfs_next_event(s, next);
 }
 
 /*
@@ -657,23 +674,6 @@ static void tick(struct sim *s)
 			idle_pull(s, c);
 }
 
-static void update_frequencies(struct sim *s)
-{
-	sim_refresh(s);
-	for (u32 d = 0; d < s->m->nr_domains; d++) {
-		struct sim_domain *sd = &s->doms[d];
-		u32 idx;
-
-		gb_domain_perf_target(s->m, s->gcpu, d, &idx);
-		sd->target = idx;
-		sd->ou = gb_domain_overutilized(s->m, s->gcpu, d);
-		if (sd->target != sd->opp && s->now_us >= sd->last_change_us + s->opt.dvfs_rate_us) {
-			sd->opp = sd->target;
-			sd->last_change_us = s->now_us;
-		}
-	}
-}
-
 static int sim_init(struct sim *s, const struct em_profile *prof, const struct workload *w,
 		    enum sim_policy_id policy, const struct sim_options *opt, struct gb_err *err)
 {
@@ -713,6 +713,8 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	for (u32 c = 0; c < EM_MAX_CPUS; c++) {
 		s->cpus[c].curr = s->cpus[c].head = s->cpus[c].tail = -1;
 	}
+	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
+		s->doms[d].cluster_state = -1;
 	for (u32 i = 0; i < w->nr_tasks; i++) {
 		struct sim_task *t = &s->tasks[i];
 		u64 jitter = 0;
@@ -770,9 +772,13 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w,
 	if (ret)
 		goto out;
 	next_tick = s->opt.tick_us;
+	/* every CPU starts idle, in the state its (lack of) timers predicts */
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (s->m->cpu_domain[c] != 0xff)
+			sim_idle_enter(s, c);
 	if (s->opt.trace)
 		sim_trace_hello(s);
-	update_frequencies(s);
+	sim_dvfs_update(s);
 	while (s->now_us < s->end_us) {
 		u64 at = next_event(s, next_tick);
 
@@ -787,7 +793,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w,
 		if (s->opt.trace)
 			sim_trace_samples_until(s, at, false);
 		advance(s, at);
-		update_frequencies(s);
+		sim_dvfs_update(s);
 		for (u32 c = 0; c < s->m->nr_cpus; c++) {
 			s32 cur = s->cpus[c].curr;
 
@@ -809,7 +815,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w,
 			tick(s);
 			next_tick += s->opt.tick_us;
 		}
-		update_frequencies(s);
+		sim_dvfs_update(s);
 		if (s->opt.trace)
 			sim_trace_samples_until(s, at, true);
 		if (s->until_done && (ret = sim_prog_finished(s, err)) != 0) {

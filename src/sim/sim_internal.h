@@ -13,6 +13,9 @@
 #include "sim.h"
 
 #define SIM_LAT_BUCKETS 6144   /* 1 us up to 2 ms, then 64 us buckets up to ~264 ms */
+#define SIM_IDLE_HIST 8          /* idle periods kept per CPU (menu's INTERVALS) */
+#define SIM_DVFS_LATENCY_US 1000 /* cpufreq's CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS, in us */
+#define SIM_MIGRATION_COST_US 500   /* sysctl_sched_migration_cost: how long a cache stays hot */
 
 enum sim_task_state {
 	TS_DELAY,        /* waiting for its start delay */
@@ -59,6 +62,10 @@ struct sim_task {
 	u8 yield_pending;
 	u8 iter_started;         /* the current phase iteration's attributes are applied */
 	u32 block_ref;
+	/* migration cost (sim_physics.c) */
+	u64 slow_us;             /* running time left at half speed (cache refill after a move) */
+	u64 last_ran_us;         /* when it last left a CPU */
+	u8 ran_once;
 	struct sim_task_result st;
 };
 
@@ -72,12 +79,25 @@ struct sim_cpu {
 	u32 nr_queued;
 	u32 last_uclamp_max;     /* uclamp_max of the last task that ran, kept while idle */
 	u64 busy_us;
+	/* idle (sim_physics.c) */
+	bool in_idle;            /* in an idle state: a task placed here pays its exit latency */
+	u32 idle_state;          /* index in the domain's idle_states.cpu[] */
+	u64 idle_since_us;
+	u64 ready_us;            /* the running task makes progress from here (exit latency) */
+	u32 idle_hist_us[SIM_IDLE_HIST];   /* the last idle periods, for the menu-like choice */
+	u32 idle_hist_i, idle_hist_n;
 };
 
 struct sim_domain {
 	u32 opp;                 /* index the domain runs at */
-	u32 target;              /* index the policy requests */
-	u64 last_change_us;
+	u32 target;              /* index the governor wants */
+	bool requested;          /* a request was made (last_request_us is valid) */
+	u64 last_request_us;     /* the rate limit runs from here */
+	bool pending;            /* a transition to pending_opp is under way */
+	u32 pending_opp;
+	u64 pending_at_us;       /* when it takes effect */
+	s32 cluster_state;       /* index in idle_states.cluster[], -1 when up */
+	u64 cluster_since_us;
 	u64 energy_puj;          /* pJ: uW x us */
 	u64 freq_khz_us;         /* integral of frequency over time */
 	u64 ou_us;
@@ -172,6 +192,26 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 
 extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_rework,
 	sim_ops_performance, sim_ops_oracle;
+
+/* physics (sim_physics.c) */
+bool sim_has_idle_states(const struct sim *s, u32 d);
+/* cpu goes idle: picks its idle state (and its cluster's, when it is the last one up) */
+void sim_idle_enter(struct sim *s, u32 cpu);
+/* a task is placed on idle cpu: leaves the idle state, returns the exit latency in us */
+u64 sim_idle_exit(struct sim *s, u32 cpu);
+/* energy of domain d over [now, now + dt), in pJ; its power now, in uW */
+u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt);
+u64 sim_domain_power_uw(const struct sim *s, u32 d);
+/* the governor: refreshes the policy view, then each domain's target, requests and OPP */
+void sim_dvfs_update(struct sim *s);
+/* the next DVFS event before next: a transition ending, a rate limit expiring */
+u64 sim_dvfs_next_event(const struct sim *s, u64 next);
+/* t moves from a CPU to to: a cache-hot task moved across domains runs slower for a while */
+void sim_migration_cost(struct sim *s, struct sim_task *t, s32 from, u32 to);
+/* work t does running dt us at perf (its migration slowdown used up first); the time it needs
+ * to finish its work_left at perf */
+u64 sim_work_done(struct sim_task *t, u64 perf, u64 dt);
+u64 sim_time_to_finish_us(const struct sim_task *t, u64 perf);
 
 /* trace records (sim_trace.c) */
 void sim_trace_hello(struct sim *s);

@@ -28,6 +28,34 @@ static const char *outcome_word(enum sim_outcome o)
 	return o == SIM_INFEASIBLE ? "infeasible" : o == SIM_SKIPPED ? "skipped" : "ran";
 }
 
+/* Which domains model idle states; the others draw their constant idle_power_uw. */
+static u32 nr_idle_domains(const struct em_profile *prof)
+{
+	u32 n = 0;
+
+	for (u32 d = 0; d < prof->model.nr_domains; d++)
+		n += prof->idle[d].present;
+	return n;
+}
+
+static const char *idle_model_text(const struct em_profile *prof)
+{
+	u32 n = nr_idle_domains(prof);
+
+	if (n == prof->model.nr_domains)
+		return "idle states and cluster power-down from the model";
+	if (n)
+		return "idle states for some domains; the others draw a constant idle_power_uw";
+	return "constant idle_power_uw per domain (the model has no idle_states)";
+}
+
+static const char *idle_model_key(const struct em_profile *prof)
+{
+	u32 n = nr_idle_domains(prof);
+
+	return n == prof->model.nr_domains ? "states" : n ? "partial" : "constant";
+}
+
 static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
 			   const struct sim_result *res, unsigned n)
 {
@@ -38,10 +66,11 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		if (res[i].outcome == SIM_RAN)
 			ran = &res[i];
 	if (ran)
-		fprintf(out, "%s on %s, %.3f s simulated\n\n", w->name, prof->soc,
+		fprintf(out, "%s on %s, %.3f s simulated\n", w->name, prof->soc,
 			(double)ran->duration_us / 1e6);
 	else
-		fprintf(out, "%s on %s, nothing simulated\n\n", w->name, prof->soc);
+		fprintf(out, "%s on %s, nothing simulated\n", w->name, prof->soc);
+	fprintf(out, "idle: %s\n\n", idle_model_text(prof));
 	ran = NULL;
 	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
 		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr",
@@ -394,6 +423,7 @@ void sim_report_json(FILE *out, const struct sim_report *r)
 	json_object_set_new(root, "format", json_string("gearbox-sim/1"));
 	json_object_set_new(root, "soc", json_string(r->prof->soc));
 	json_object_set_new(root, "workload", json_string(r->w->name));
+	json_object_set_new(root, "idle_model", json_string(idle_model_key(r->prof)));
 	json_object_set_new(root, "duration_us", json_integer((json_int_t)llround(dur)));
 	json_object_set_new(root, "seeds", seeds);
 	json_object_set_new(root, "results", arr);
@@ -431,9 +461,10 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 		if (!r->nr_not_ran[i])
 			dur = json_number_value(json_object_get(r->acc[i], "duration_us")) / r->added;
 	fprintf(out, "%s on %s, %.3f s simulated (mean), %u seeds (%llu to %llu): mean and "
-		"half-width of the 95%% confidence interval (Student t)\n\n", r->w->name,
+		"half-width of the 95%% confidence interval (Student t)\n", r->w->name,
 		r->prof->soc, dur / 1e6, r->added, (unsigned long long)r->first_seed,
 		(unsigned long long)(r->first_seed + r->added - 1));
+	fprintf(out, "idle: %s\n\n", idle_model_text(r->prof));
 	fprintf(out, "%-12s", "policy");
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		fprintf(out, " %9s %9s", cols[c].title, "");

@@ -51,25 +51,13 @@ void sim_trace_hello(struct sim *s)
 	fprintf(f, "]}\n");
 }
 
-/* Domain d's power now: idle power plus its running CPUs at the domain's OPP. */
-static u64 domain_power_uw(const struct sim *s, u32 d)
-{
-	const struct em_domain *pd = &s->m->domains[d];
-	u64 power = pd->idle_power_uw;
-
-	for (u32 c = 0; c < s->m->nr_cpus; c++)
-		if (s->m->cpu_domain[c] == d && s->cpus[c].curr >= 0)
-			power += pd->opps[s->doms[d].opp].power_uw;
-	return power;
-}
-
-/* Energy so far, plus dt_us more at the current power (nothing changes between events). */
+/* Energy so far, plus dt_us more in the current state (nothing changes between events). */
 static u64 energy_uj(const struct sim *s, u64 dt_us)
 {
 	u64 e = 0;
 
 	for (u32 d = 0; d < s->m->nr_domains; d++)
-		e += s->doms[d].energy_puj + domain_power_uw(s, d) * dt_us;
+		e += s->doms[d].energy_puj + sim_domain_energy_puj(s, d, dt_us);
 	return e / 1000000;
 }
 
@@ -91,7 +79,7 @@ static void sample(struct sim *s, u64 t_us)
 				util = gb_max(util, s->gcpu[c].util);
 		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
 			   "\"power_uw\":%llu,\"overutilized\":%s}", d ? "," : "", d, util, perf,
-			pd->opps[s->doms[d].opp].freq_khz, (unsigned long long)domain_power_uw(s, d),
+			pd->opps[s->doms[d].opp].freq_khz, (unsigned long long)sim_domain_power_uw(s, d),
 			s->doms[d].ou ? "true" : "false");
 	}
 	fprintf(f, "],\"cpus\":[");

@@ -121,10 +121,11 @@ for doc in (three, twelve):
             m = sum(s[f] for s in ps) / len(ps)
             assert abs(m - r[f]) <= 1e-6 * max(1, abs(m)), (f, m, r[f])
             assert lo <= r[f] + 1e-9 and r[f] <= hi + 1e-9, (f, lo, r[f], hi)
-    # ratios per seed: the first policy's are 1, the other's their per-seed quotient
+    # ratios per seed: the first policy's are 1, the other's their per-seed quotient (the
+    # energies are printed to 9 significant digits: the quotient of two is good to ~1e-8)
     g, ml = doc["results"]
     assert all(abs(s["energy_ratio"] - 1) < 1e-12 for s in g["per_seed"])
-    assert all(abs(b["energy_ratio"] - b["energy_j"] / a["energy_j"]) < 1e-9
+    assert all(abs(b["energy_ratio"] - b["energy_j"] / a["energy_j"]) < 1e-8
                for a, b in zip(g["per_seed"], ml["per_seed"]))
 # seed 1 of the series is the single run
 assert abs(three["results"][0]["per_seed"][0]["energy_j"] - one["results"][0]["energy_j"]) < 1e-9

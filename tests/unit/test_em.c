@@ -487,6 +487,90 @@ static void test_error_codes_that_are_no_errno_still_fail(void)
 	CHECK(!strcmp(err.msg, "y 1"));
 }
 
+/* Idle states and the transition latency: they round-trip, and a bad value is refused with
+ * the domain, the state and the reason. */
+static const char idle_json[] =
+	"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+	"\"domains\":[{\"cpus\":\"4-7\",\"opps\":[{\"freq_khz\":1000000,\"power_uw\":90000,"
+	"\"perf\":1024}]},{\"cpus\":\"0-3\",\"transition_latency_us\":80,\"idle_states\":{"
+	"\"version\":1,\"static_uw\":6000,\"cpu\":["
+	"{\"name\":\"wfi\",\"power_uw\":700,\"entry_latency_us\":0,\"exit_latency_us\":1,"
+	"\"min_residency_us\":1},"
+	"{\"name\":\"little-retention\",\"power_uw\":500,\"entry_latency_us\":81,"
+	"\"exit_latency_us\":86,\"min_residency_us\":504}],"
+	"\"cluster\":[{\"name\":\"little-power-collapse\",\"power_uw\":0,"
+	"\"entry_latency_us\":814,\"exit_latency_us\":4562,\"min_residency_us\":9183}]},"
+	"\"opps\":[{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":300}]}]}";
+
+static int load_idle_edited(const char *from, const char *to, struct gb_err *err)
+{
+	char buf[sizeof(idle_json) + 64];
+	const char *at = strstr(idle_json, from);
+
+	if (!at)
+		return 1;
+	snprintf(buf, sizeof(buf), "%.*s%s%s", (int)(at - idle_json), idle_json, to,
+		 at + strlen(from));
+	return em_profile_load_string(buf, strlen(buf), "i.json", &prof2, false, NULL, err);
+}
+
+static void test_idle_states_round_trip_and_follow_their_domain(void)
+{
+	struct gb_err err;
+	size_t l1, l2;
+	char *a, *b;
+
+	CHECK_EQ_I(em_profile_load_string(idle_json, sizeof(idle_json) - 1, "i.json", &prof,
+					  false, NULL, &err), 0);
+	/* the little domain is sorted first, its idle states and latency with it */
+	CHECK(prof.idle[0].present && !prof.idle[1].present);
+	CHECK(prof.has_transition_latency[0] && !prof.has_transition_latency[1]);
+	CHECK_EQ_U(prof.transition_latency_us[0], 80);
+	CHECK_EQ_U(prof.idle[0].static_uw, 6000);
+	CHECK_EQ_U(prof.idle[0].nr_cpu, 2);
+	CHECK_EQ_U(prof.idle[0].cpu[1].exit_latency_us, 86);
+	CHECK(!strcmp(prof.idle[0].cpu[1].name, "little-retention"));
+	CHECK_EQ_U(prof.idle[0].nr_cluster, 1);
+	CHECK_EQ_U(prof.idle[0].cluster[0].min_residency_us, 9183);
+	a = write_to_string(&prof, &l1);
+	CHECK_STR_CONTAINS(a, "\"transition_latency_us\": 80,\n      \"idle_states\": {\n"
+			      "        \"version\": 1,\n        \"static_uw\": 6000,\n");
+	CHECK_EQ_I(em_profile_load_string(a, l1, "a", &prof2, false, NULL, &err), 0);
+	b = write_to_string(&prof2, &l2);
+	CHECK(l1 == l2 && !memcmp(a, b, l1));
+	free(a);
+	free(b);
+}
+
+static void test_idle_states_are_validated_with_domain_state_and_reason(void)
+{
+	struct gb_err err;
+
+	CHECK(load_idle_edited("\"version\":1", "\"version\":2", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "i.json: domain 1: idle_states: version 2 is not supported");
+	CHECK(load_idle_edited("\"power_uw\":500", "\"power_uw\":800", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: idle_states: cpu[1]: power_uw 800 is above the "
+				    "shallower state's 700");
+	CHECK(load_idle_edited("\"exit_latency_us\":86", "\"exit_latency_us\":600", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: idle_states: cpu[1]: exit_latency_us 600 is above "
+				    "min_residency_us 504");
+	CHECK(load_idle_edited("\"min_residency_us\":504", "\"min_residency_us\":0", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "exit_latency_us 86 is above min_residency_us 0");
+	CHECK(load_idle_edited("\"power_uw\":0,", "\"power_uw\":7000,", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: idle_states: cluster[0]: power_uw 7000 is above "
+				    "static_uw 6000");
+	CHECK(load_idle_edited("\"entry_latency_us\":814", "\"entry_latency_us\":-3", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: idle_states: cluster[0]: \"entry_latency_us\" is "
+				    "-3, must be in 0..10000000");
+	CHECK(load_idle_edited("\"static_uw\":6000,", "", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: missing field \"static_uw\"");
+	CHECK(load_idle_edited("\"name\":\"wfi\",", "\"label\":\"wfi\",", &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: idle_states: cpu[0]: unknown field \"label\"");
+	CHECK(load_idle_edited("\"transition_latency_us\":80", "\"transition_latency_us\":8.5",
+			       &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "domain 1: \"transition_latency_us\" must be an integer");
+}
+
 static void test_debugfs_export_imports_back_identically(void)
 {
 	char dir[] = "/tmp/gearbox-test-dbgXXXXXX";
@@ -900,6 +984,8 @@ int main(void)
 	TAP_RUN(test_strict_refuses_opps_that_did_not_apply);
 	TAP_RUN(test_finalize_refuses_values_the_loader_refuses);
 	TAP_RUN(test_error_codes_that_are_no_errno_still_fail);
+	TAP_RUN(test_idle_states_round_trip_and_follow_their_domain);
+	TAP_RUN(test_idle_states_are_validated_with_domain_state_and_reason);
 	TAP_RUN(test_debugfs_export_imports_back_identically);
 	TAP_RUN(test_old_debugfs_layout_in_mw_uses_cpu_capacity);
 	TAP_RUN(test_debugfs_values_are_decimal_bounded_and_named);

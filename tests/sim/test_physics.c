@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_physics.c - the simulator's physics beyond running tasks (src/sim/sim_physics.c): idle
+ * and cluster states, exit latency, the OPP transition latency, the cost of a migration.  Each
+ * test runs the same workload with and without the mechanism and asserts the difference it
+ * makes, so that it fails when the mechanism is gone.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy_models.h"
+#include "sim.h"
+#include "tap.h"
+
+static struct em_profile *prof;
+
+static const struct em_idle_state wfi = { "wfi", 1000, 0, 1, 1 };
+
+/* Two identical domains "a" (CPUs 0-1) and "b" (CPUs 2-3), one OPP (perf 1024, 200 mW). */
+static void twin_profile(bool idle)
+{
+	static const u32 p[] = { 1024 }, w[] = { 200 };
+	struct em_model *m = &prof->model;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "twin");
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "a", 0, 2, p, w, 1);
+	tm_domain(m, "b", 2, 2, p, w, 1);
+	for (u32 d = 0; d < 2; d++) {
+		struct em_idle_states *is = &prof->idle[d];
+
+		/* without idle states the domain draws what its idle CPUs and static share draw */
+		m->domains[d].idle_power_uw = 100000 + 2 * wfi.power_uw;
+		if (!idle)
+			continue;
+		is->present = true;
+		is->static_uw = 100000;
+		is->nr_cpu = 1;
+		is->cpu[0] = wfi;
+		is->nr_cluster = 1;
+		is->cluster[0] = (struct em_idle_state){ "cluster-off", 0, 300, 500, 2000 };
+	}
+}
+
+static int run_text(const char *json, enum sim_policy_id pol, struct sim_result *res)
+{
+	struct sim_options opt = { 0 };
+	struct workload w = { 0 };
+	struct gb_err err;
+	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
+
+	if (!ret)
+		ret = sim_run(prof, &w, pol, &opt, res, &err);
+	if (ret)
+		printf("# %s\n", err.msg);
+	workload_free(&w);
+	return ret;
+}
+
+static u64 run_total(const struct sim_result *r, u32 task)
+{
+	u64 us = 0;
+
+	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
+		us += r->tasks[task].run_us[d];
+	return us;
+}
+
+/* Two small periodic tasks, on CPUs 0 and CPU1 (packed in a) or 0 and 2 (one per domain). */
+static const char packed[] =
+	"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
+	"\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+static const char spread[] =
+	"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
+	"\"y\":{\"cpus\":[2],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+
+static void test_packing_lets_the_other_cluster_power_down(void)
+{
+	struct sim_result rp, rs;
+
+	/* without idle states, where the tasks run makes no difference to energy */
+	twin_profile(false);
+	CHECK_EQ_I(run_text(packed, SIM_POLICY_GEARBOX, &rp), 0);
+	CHECK_EQ_I(run_text(spread, SIM_POLICY_GEARBOX, &rs), 0);
+	printf("# constant idle: packed %.6f J, spread %.6f J\n", rp.energy_j, rs.energy_j);
+	CHECK(rp.energy_j > 0.999 * rs.energy_j && rp.energy_j < 1.001 * rs.energy_j);
+	{
+		double packed_const = rp.energy_j;
+
+		twin_profile(true);
+		CHECK_EQ_I(run_text(packed, SIM_POLICY_GEARBOX, &rp), 0);
+		CHECK_EQ_I(run_text(spread, SIM_POLICY_GEARBOX, &rs), 0);
+		printf("# idle states: packed %.6f J (b %.6f J), spread %.6f J (b %.6f J)\n",
+		       rp.energy_j, rp.domains[1].energy_j, rs.energy_j, rs.domains[1].energy_j);
+		/* domain b, never woken when packed, stays down: it draws nothing at all */
+		CHECK(rp.domains[1].energy_j < 1e-4);
+		/* spread, b wakes every period and draws its static share while up */
+		CHECK(rs.domains[1].energy_j > 0.01);
+		CHECK(rp.energy_j < 0.9 * rs.energy_j);
+		/* and power-down saves energy against the constant idle power */
+		CHECK(rp.energy_j < 0.5 * packed_const);
+	}
+}
+
+/* One CPU with a deep state of the given latencies (or none). */
+static void one_cpu_profile(bool idle, u32 entry_us, u32 exit_us, u32 residency_us)
+{
+	static const u32 p[] = { 1024 }, w[] = { 200 };
+	struct em_model *m = &prof->model;
+	struct em_idle_states *is = &prof->idle[0];
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "one");
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "only", 0, 1, p, w, 1);
+	if (!idle)
+		return;
+	is->present = true;
+	is->static_uw = 10000;
+	is->nr_cpu = 2;
+	is->cpu[0] = wfi;
+	is->cpu[1] = (struct em_idle_state){ "deep", 0, entry_us, exit_us, residency_us };
+}
+
+static void test_wake_from_deep_state_is_late_by_its_exit_latency(void)
+{
+	/* 8 ms of work every 12.5 ms, and 8.5 ms every 10 ms */
+	static const char wl13[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+		"\"loop\":-1,\"run\":8000,\"timer\":{\"ref\":\"t\",\"period\":12500}}}}";
+	static const char wl10[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+		"\"loop\":-1,\"run\":8500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_result r;
+
+	one_cpu_profile(false, 0, 0, 0);
+	CHECK_EQ_I(run_text(wl13, SIM_POLICY_GEARBOX, &r), 0);
+	CHECK_EQ_U(r.late, 0);
+	CHECK(r.wake_lat_p50_us < 1);
+	CHECK_EQ_I(run_text(wl10, SIM_POLICY_GEARBOX, &r), 0);
+	CHECK_EQ_U(r.late, 0);
+	/* the idle gaps (2.5 ms once the exit is paid) are predicted by the task's timer: the
+	 * deep state (residency and exit 2 ms) is entered, and every wake-up waits for its exit */
+	one_cpu_profile(true, 100, 2000, 2000);
+	CHECK_EQ_I(run_text(wl13, SIM_POLICY_GEARBOX, &r), 0);
+	printf("# exit 2 ms: late %llu of %llu, wake-up p50 %.0f us\n",
+	       (unsigned long long)r.late, (unsigned long long)r.activations, r.wake_lat_p50_us);
+	CHECK(r.wake_lat_p50_us >= 2000 && r.wake_lat_p50_us <= 2001);
+	CHECK_EQ_U(r.late, 0);   /* 8 + 2 ms fit in 12.5 */
+	/* a 1.5 ms gap enters a state whose entry takes 2 ms: the wake-up waits for the rest of
+	 * the entry and the exit, 1.7 ms, and the 8.5 ms run no longer fits the period; the late
+	 * activation runs on at once and leaves a longer gap, so every other one is late */
+	one_cpu_profile(true, 2000, 1200, 1200);
+	CHECK_EQ_I(run_text(wl10, SIM_POLICY_GEARBOX, &r), 0);
+	printf("# entry 2 ms, exit 1.2 ms: late %llu of %llu, wake-up p50 %.0f us\n",
+	       (unsigned long long)r.late, (unsigned long long)r.activations, r.wake_lat_p50_us);
+	CHECK(r.wake_lat_p50_us >= 1700 && r.wake_lat_p50_us <= 1701);
+	CHECK(2 * r.late + 2 >= r.activations && r.activations > 90);
+}
+
+static void test_frequency_change_takes_the_transition_latency(void)
+{
+	/* one run of 20 ms of work at perf 1024, from t=0, the domain starting at its OPP of perf
+	 * 512: the governor asks for the top OPP at once; until the transition completes the task
+	 * runs at half speed, so it needs latency / 2 more time */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+		"\"loop\":1,\"run\":20000,\"sleep\":900000}}}";
+	static const u32 p[] = { 512, 1024 }, w[] = { 100, 300 };
+	struct sim_result r;
+
+	memset(prof, 0, sizeof(*prof));
+	memset(prof->model.cpu_domain, 0xff, sizeof(prof->model.cpu_domain));
+	tm_domain(&prof->model, "only", 0, 1, p, w, 2);
+	prof->has_transition_latency[0] = true;
+	prof->transition_latency_us[0] = 0;
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &r), 0);
+	printf("# instant: %llu us\n", (unsigned long long)run_total(&r, 0));
+	CHECK_EQ_U(run_total(&r, 0), 20000);
+	prof->transition_latency_us[0] = 3000;
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &r), 0);
+	printf("# 3 ms transition: %llu us\n", (unsigned long long)run_total(&r, 0));
+	CHECK_EQ_U(run_total(&r, 0), 21500);
+	/* the scheduler's cpuperf requests go through the same transition */
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &r), 0);
+	CHECK_EQ_U(run_total(&r, 0), 21500);
+}
+
+static void test_migrated_task_does_more_work_time(void)
+{
+	/* 1 ms of work every 1.4 ms, alternating between domains a and b (identical), against the
+	 * same on CPU 0 only: each move of the cache-hot task costs 500 us at half speed */
+	static const char moving[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
+		"\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}},"
+		"\"q\":{\"cpus\":[2],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
+	static const char staying[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
+		"\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}},"
+		"\"q\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
+	struct sim_result rm, rs;
+
+	twin_profile(false);
+	CHECK_EQ_I(run_text(moving, SIM_POLICY_GEARBOX, &rm), 0);
+	CHECK_EQ_I(run_text(staying, SIM_POLICY_GEARBOX, &rs), 0);
+	printf("# moving: %llu us run, %llu migrations, %.6f J; staying: %llu us, %.6f J\n",
+	       (unsigned long long)run_total(&rm, 0), (unsigned long long)rm.migrations,
+	       rm.energy_j, (unsigned long long)run_total(&rs, 0), rs.energy_j);
+	CHECK(rm.migrations > 600);
+	CHECK_EQ_U(rs.migrations, 0);
+	CHECK_EQ_U(rm.activations, rs.activations);
+	/* 1.25 ms of run time per activation against 1 ms */
+	CHECK(run_total(&rm, 0) * 100 >= run_total(&rs, 0) * 124);
+	CHECK(run_total(&rm, 0) * 100 <= run_total(&rs, 0) * 126);
+	CHECK(rm.energy_j > 1.1 * rs.energy_j);
+}
+
+int main(void)
+{
+	prof = calloc(1, sizeof(*prof));
+	TAP_RUN(test_packing_lets_the_other_cluster_power_down);
+	TAP_RUN(test_wake_from_deep_state_is_late_by_its_exit_latency);
+	TAP_RUN(test_frequency_change_takes_the_transition_latency);
+	TAP_RUN(test_migrated_task_does_more_work_time);
+	free(prof);
+	return tap_done();
+}
