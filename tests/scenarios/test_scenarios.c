@@ -169,8 +169,16 @@ static void test_capped_tasks_never_share_a_cpu_full_at_its_clamp(void)
 		}
 		printf("# %s\n", profs[i]->soc);
 		DIAG(gb);
-		DIAG(orc);
 		CHECK(gb.late * 100 < gb.activations);      /* < 1% late */
+		/* no static plan keeps every deadline when the first activations start at the
+		 * boot OPP (gs101: 1 ms transition latency) or wake the clusters from power-down
+		 * (msm8998): then the oracle gives no bound to compare with */
+		if (orc.outcome != SIM_RAN) {
+			printf("# oracle %s\n", orc.note);
+			CHECK_EQ_I(orc.outcome, SIM_INFEASIBLE);
+			continue;
+		}
+		DIAG(orc);
 		CHECK(gb.energy_j <= 1.05 * orc.energy_j);
 	}
 }
