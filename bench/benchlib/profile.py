@@ -7,7 +7,7 @@ that the simulated SoC runs), as relative errors.  The stuck-OPP fault is off (-
 none) so that every OPP is measured, as freqbench measures every OPP.  Time: the profiler's
 own "simulated wall time", against the freqbench method (a fixed long CoreMark run per OPP,
 active and idle): the sum of elapsed_sec of its runs, and total_elapsed_sec, from
-/work/shared/data/freqbench (or ../shared/data/freqbench).
+the directory named by $FREQBENCH_DIR (freqbench result files, one per SoC).
 """
 import json
 import os
@@ -15,7 +15,7 @@ import re
 
 from . import common
 
-FREQBENCH_DIRS = ["/work/shared/data/freqbench", "../shared/data/freqbench"]
+FREQBENCH_DIRS = [d for d in [os.environ.get("FREQBENCH_DIR")] if d]
 
 
 def freqbench_dir(root):

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * sim_policies.c - the policies the simulator compares (docs/sim.md says how each follows the
- * kernel; the formulas are those of /work/shared/reference/eas-facts.md, section 1 and 2):
+ * kernel; the formulas are those of the kernel's fair.c and energy_model.c):
  *
  *   gearbox      src/policy/gb_policy.h, the code the BPF scheduler runs
  *   mainline     fair.c's find_energy_efficient_cpu() with max-spare-capacity candidates,
