@@ -9,12 +9,14 @@
  * generation, a key, a resize, or a running replay clock), and ncurses sends only the
  * difference, which is what keeps the 4 Hz default cheap.
  *
- * Terminal restoration: endwin() runs on q, on SIGINT/SIGTERM/SIGHUP (the handler only sets a
- * flag; the loop notices because poll() returns EINTR), and on SIGSEGV/SIGBUS/SIGFPE/SIGABRT,
- * whose handler calls endwin() directly (not async-signal-safe, but the process is about to
- * die and a raw-mode terminal is the worse outcome) and then re-raises with the previous
- * handler, so sanitizers and core dumps still see the crash.  SIGWINCH is left to ncurses,
- * which turns it into KEY_RESIZE.
+ * Terminal restoration: endwin() runs on q and on SIGINT/SIGTERM/SIGHUP (the handler only sets a
+ * flag; the loop notices because poll() returns EINTR).  A crash (SIGSEGV/SIGBUS/SIGFPE/
+ * SIGABRT/SIGILL) cannot return to the loop, and endwin() is not async-signal-safe (it may
+ * need the malloc or stdio lock the crashing code holds), so that handler only does what is:
+ * write(2) of the terminal's own "leave the screen" sequences (rmcup, cnorm, rmkx, sgr0, taken
+ * from terminfo when curses starts) and tcsetattr(3) back to the modes saved before curses
+ * started.  It then re-raises with the previous handler, so sanitizers and core dumps still
+ * see the crash.  SIGWINCH is left to ncurses, which turns it into KEY_RESIZE.
  */
 #include "ui.h"
 
@@ -26,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -36,6 +39,9 @@
  */
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
+static struct termios saved_tty;        /* the terminal's modes before curses started */
+static char restore_seq[256];           /* what endwin() would send; written as bytes */
+static size_t restore_len;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL};
 static struct sigaction fatal_old[sizeof(fatal_signals) / sizeof(fatal_signals[0])];
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
@@ -52,8 +58,12 @@ static void on_quit_signal(int sig)
 static void on_fatal_signal(int sig)
 {
 	if (curses_active) {
+		ssize_t w;
+
 		curses_active = 0;
-		endwin();
+		w = write(STDOUT_FILENO, restore_seq, restore_len);
+		(void)w;        /* nothing more can be done about a terminal that is gone */
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
 	}
 	for (size_t i = 0; i < NR_FATAL; i++)
 		if (fatal_signals[i] == sig)
@@ -334,6 +344,27 @@ static void handle_key(struct ui *u, int ch, int64_t now)
 	}
 }
 
+/* The sequences endwin() sends to leave curses mode, for the crash handler (which must not
+ * call into curses): the normal screen, a visible cursor, keypad off, no attributes. */
+static void save_restore_seq(void)
+{
+	static const char *const caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
+
+	restore_len = 0;
+	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		const char *s = tigetstr(caps[i]);
+		size_t n;
+
+		if (!s || s == (char *)-1)
+			continue;
+		n = strlen(s);
+		if (n >= sizeof(restore_seq) - restore_len)
+			break;
+		memcpy(restore_seq + restore_len, s, n);
+		restore_len += n;
+	}
+}
+
 static bool curses_start(struct ui *u, const struct top_options *o, struct gb_err *err)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
@@ -343,11 +374,16 @@ static bool curses_start(struct ui *u, const struct top_options *o, struct gb_er
 		return false;
 	}
 	setlocale(LC_ALL, "");
+	if (tcgetattr(STDIN_FILENO, &saved_tty)) {
+		gb_err_set(err, errno, "stdin: %s", strerror(errno));
+		return false;
+	}
 	if (!newterm(NULL, stdout, stdin)) {
 		gb_err_set(err, ENOTTY, "cannot use terminal type '%s'",
 			   getenv("TERM") ? getenv("TERM") : "(unset)");
 		return false;
 	}
+	save_restore_seq();
 	curses_active = 1;
 	cbreak();
 	noecho();

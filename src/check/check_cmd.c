@@ -257,6 +257,10 @@ int cmd_check(int argc, char **argv)
 		/* every name in --only must exist: a typo must not look like a pass */
 		char *dup = strdup(only), *save = NULL;
 
+		if (!dup) {
+			fprintf(stderr, PROG ": error: out of memory\n");
+			return GB_EXIT_FAIL;
+		}
 		for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 			bool known = !strcmp(t, "attach");
 

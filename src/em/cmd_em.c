@@ -2,19 +2,23 @@
 /*
  * cmd_em.c - `gearbox em`: validate, show, diff, fmt, import and export energy models.
  */
+#include <dirent.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
+#include "em_catalog.h"
 #include "em_export.h"
 #include "em_import.h"
 #include "em_profile.h"
 #include "outfile.h"
 
 static const char em_usage[] =
-	"usage: gearbox em validate [--strict] FILE...\n"
+	"usage: gearbox em list\n"
+	"       gearbox em validate [--strict] FILE...\n"
 	"       gearbox em show FILE\n"
 	"       gearbox em diff [--fail-above PCT] A B\n"
 	"       gearbox em fmt FILE\n"
@@ -25,12 +29,15 @@ static const char em_usage[] =
 	"       gearbox em import --dt FILE.dtb|FILE.dts [--soc NAME] [-o OUT]\n"
 	"       gearbox em export (--dt | --debugfs-text | --debugfs-tree DIR) FILE [-o OUT]\n"
 	"\n"
-	"Energy models in the gearbox-em/1 format (docs/em-profile.md).\n"
+	"Energy models in the gearbox-em/1 format (docs/em-profile.md).  FILE is a path or the\n"
+	"name of a shipped model (sm8250: em-profiles/sm8250.json in the working directory, else\n"
+	"share/gearbox/em-profiles of the installation).\n"
+	"  list      the shipped models that a name finds, with the file each name loads\n"
 	"  validate  check files; power that does not rise with frequency is a warning\n"
 	"            (an error with --strict); exit status 2 if any file is invalid\n"
 	"  show      a table per perf domain: kHz, mW, perf, cost (as the kernel computes it),\n"
 	"            inefficient OPPs marked\n"
-	"  diff      per-OPP power and performance differences of B against A, in %%;\n"
+	"  diff      per-OPP power and performance differences of B against A, in %;\n"
 	"            with --fail-above PCT exit status 1 when any differs by more\n"
 	"  fmt       print FILE in canonical form (what gearbox itself writes)\n"
 	"  import    build a model from freqbench results, the kernel's EM debugfs tree\n"
@@ -58,25 +65,32 @@ static void print_warnings(const char *path, const struct em_warnings *warn)
 	int kept = (int)(sizeof(warn->msg) / sizeof(warn->msg[0]));
 
 	for (int i = 0; i < warn->count && i < kept; i++)
-		fprintf(stderr, "warning: %s: %s\n", path, warn->msg[i]);
+		fprintf(stderr, "gearbox em: warning: %s: %s\n", path, warn->msg[i]);
 	if (warn->count > kept)
-		fprintf(stderr, "warning: %s: %d more warnings\n", path, warn->count - kept);
+		fprintf(stderr, "gearbox em: warning: %s: %d more warnings\n", path, warn->count - kept);
 }
 
-/* Loads path; on failure prints every error of the file, one line each. */
-static int load_or_report(const char *path, struct em_profile *prof, bool strict)
+/* Loads the model arg names (a path, or a shipped model's name: em_catalog.h); on failure
+ * prints every error of the file, one line each. */
+static int load_or_report(const char *arg, struct em_profile *prof, bool strict)
 {
 	struct em_warnings warn;
-	struct em_errors *errs = malloc(sizeof(*errs));
+	struct em_errors *errs;
 	struct gb_err err;
+	char path[4096];
 
+	if (em_catalog_resolve(arg, path, sizeof(path), &err)) {
+		fprintf(stderr, "gearbox em: error: %s\n", err.msg);
+		return -1;
+	}
+	errs = malloc(sizeof(*errs));
 	if (em_profile_check_file(path, prof, strict, &warn, errs, &err)) {
 		if (!errs || errs->count == 0)   /* not a content error: unreadable, too large */
-			fprintf(stderr, "error: %s\n", err.msg);
+			fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 		for (int i = 0; errs && i < errs->count && i < EM_ERRORS_KEPT; i++)
-			fprintf(stderr, "error: %s\n", errs->msg[i]);
+			fprintf(stderr, "gearbox em: error: %s\n", errs->msg[i]);
 		if (errs && errs->count > EM_ERRORS_KEPT)
-			fprintf(stderr, "error: %s: %d more errors\n", path,
+			fprintf(stderr, "gearbox em: error: %s: %d more errors\n", path,
 				errs->count - EM_ERRORS_KEPT);
 		free(errs);
 		return -1;
@@ -177,7 +191,7 @@ static int em_import(int argc, char **argv)
 		: dbg ? em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err)
 		: em_import_dt(dt, prof, &warn, &err);
 	if (rc) {
-		fprintf(stderr, "error: %s\n", err.msg);
+		fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 		free(prof);
 		return GB_EXIT_USAGE;
 	}
@@ -202,7 +216,7 @@ static int em_import(int argc, char **argv)
 		     tok = strtok_r(NULL, ",", &save))
 			snprintf(prof->core[d++], sizeof(prof->core[0]), "%s", tok);
 		if (d != prof->model.nr_domains || tok) {
-			fprintf(stderr, "error: --cores: need one core name per domain (%u)\n",
+			fprintf(stderr, "gearbox em: error: --cores: need one core name per domain (%u)\n",
 				prof->model.nr_domains);
 			free(prof);
 			return GB_EXIT_USAGE;
@@ -211,7 +225,7 @@ static int em_import(int argc, char **argv)
 	snprintf(prof->prov.tool, sizeof(prof->prov.tool), "gearbox em import");
 	rc = em_profile_save(prof, out, &err);
 	if (rc)
-		fprintf(stderr, "error: %s\n", err.msg);
+		fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 	free(prof);
 	return rc ? GB_EXIT_FAIL : GB_EXIT_OK;
 }
@@ -262,7 +276,7 @@ static int em_export(int argc, char **argv)
 		}
 	}
 	if (rc)
-		fprintf(stderr, "error: %s\n", err.msg);
+		fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 	free(prof);
 	return rc ? GB_EXIT_FAIL : GB_EXIT_OK;
 }
@@ -329,6 +343,79 @@ static int em_one_file(int argc, char **argv, bool show)
 	return GB_EXIT_OK;
 }
 
+/* *.json, not hidden: the files em list considers. */
+static int is_model_file(const struct dirent *e)
+{
+	size_t n = strlen(e->d_name);
+
+	return e->d_name[0] != '.' && n > 5 && !strcmp(e->d_name + n - 5, ".json");
+}
+
+/* Whether dirs[0..d) has NAME.json: then that one is what the name loads. */
+static bool shadowed(char dirs[][4096], int d, const char *file)
+{
+	char path[8192];
+
+	for (int e = 0; e < d; e++) {
+		snprintf(path, sizeof(path), "%s/%s", dirs[e], file);
+		if (access(path, F_OK) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* `em list`: every model a name finds, directory by directory in search order. */
+static int em_list(int argc, char **argv)
+{
+	char dirs[EM_CATALOG_MAX_DIRS][4096], path[8192], looked[2048] = "";
+	struct em_profile *prof;
+	int nr_dirs, listed = 0, bad = 0;
+
+	if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		return fputs(em_usage, stdout), GB_EXIT_OK;
+	if (argc != 1)
+		return usage_error("%slist takes no arguments", "");
+	prof = alloc_profile();
+	if (!prof)
+		return GB_EXIT_FAIL;
+	nr_dirs = em_catalog_dirs(dirs);
+	for (int d = 0; d < nr_dirs; d++) {
+		struct dirent **ents;
+		int n = scandir(dirs[d], &ents, is_model_file, alphasort);
+
+		snprintf(looked + strlen(looked), sizeof(looked) - strlen(looked), "%s%s",
+			 d ? ", " : "", dirs[d]);
+		for (int i = 0; i < n; i++) {
+			const char *file = ents[i]->d_name;
+			struct gb_err err;
+
+			snprintf(path, sizeof(path), "%s/%s", dirs[d], file);
+			if (shadowed(dirs, d, file)) {
+				/* the name loads the earlier directory's model */
+			} else if (em_profile_load_file(path, prof, false, NULL, &err)) {
+				fprintf(stderr, "gearbox em: error: %s\n", err.msg);
+				bad++;
+			} else {
+				if (!listed++)
+					printf("%-12s %-12s %4s %7s  %-10s %s\n", "name", "soc", "CPUs",
+					       "domains", "source", "file");
+				printf("%-12.*s %-12s %4u %7u  %-10s %s\n", (int)strlen(file) - 5, file,
+				       prof->soc, prof->model.nr_cpus, prof->model.nr_domains,
+				       prof->prov.source, path);
+			}
+			free(ents[i]);
+		}
+		if (n >= 0)
+			free(ents);
+	}
+	free(prof);
+	if (!listed && !bad) {
+		fprintf(stderr, "gearbox em: error: no models in %s\n", looked);
+		return GB_EXIT_FAIL;
+	}
+	return bad ? GB_EXIT_FAIL : GB_EXIT_OK;
+}
+
 int cmd_em(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -339,6 +426,8 @@ int cmd_em(int argc, char **argv)
 		fputs(em_usage, stdout);
 		return GB_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "list"))
+		return em_list(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "validate"))
 		return em_validate(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))

@@ -26,6 +26,8 @@
 #include "cpulist.h"
 #include "outfile.h"
 
+#define EM_FILE_MAX (64u << 20)   /* bytes: no real model comes near it */
+
 /* Where errors go: the first into err, every one into all (when given). */
 struct diag {
 	struct gb_err *err;
@@ -821,18 +823,22 @@ int em_profile_check_file(const char *path, struct em_profile *prof, bool strict
 		memset(errs, 0, sizeof(*errs));
 	if (!f)
 		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
+	/* read at most one byte beyond the limit: a file of EM_FILE_MAX bytes loads, one byte
+	 * more is refused, whatever it is (a pipe or /proc file has no size to stat) */
 	for (;;) {
 		size_t n;
 
-		if (cap - len < 65536) {
+		if (len == cap) {
 			char *nb;
 
-			if (cap > (64u << 20)) {
+			if (cap > EM_FILE_MAX) {
 				free(buf);
 				fclose(f);
 				return gb_err_set(err, EFBIG, "%s: larger than 64 MiB", path);
 			}
 			cap = cap ? cap * 2 : 65536;
+			if (cap > EM_FILE_MAX + 1)
+				cap = EM_FILE_MAX + 1;
 			nb = realloc(buf, cap);
 			if (!nb) {
 				free(buf);

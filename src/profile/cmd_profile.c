@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "em_catalog.h"
 #include "kernel_em.h"
 #include "linux.h"
 #include "prof_files.h"
@@ -349,6 +350,15 @@ static int written_status(int ret, const struct prof_opts *po, const struct prof
 	return res->nr_inconsistent ? PROF_EXIT_WARNINGS : GB_EXIT_OK;
 }
 
+/* A model by path or by a shipped model's name (em_catalog.h). */
+static int load_model(const char *arg, struct em_profile *prof, struct gb_err *err)
+{
+	char path[4096];
+	int ret = em_catalog_resolve(arg, path, sizeof(path), err);
+
+	return ret ? ret : em_profile_load_file(path, prof, false, NULL, err);
+}
+
 /* Writes the model and the report; the reference is optional. */
 static int write_outputs(const struct args *a, struct em_profile *prof,
 			 const struct em_profile *ref, const char *ref_name,
@@ -405,7 +415,7 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 	struct prof_sim *sim;
 	int ret;
 
-	ret = em_profile_load_file(a->sim, truth, false, NULL, err);
+	ret = load_model(a->sim, truth, err);
 	if (ret < 0)
 		return GB_EXIT_USAGE;
 	ret = prof_sim_create(truth, &a->so, &sim, err);
@@ -427,7 +437,7 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 		return GB_EXIT_FAIL;
 	summary(a, res, true);
 	if (a->reference) {
-		if (em_profile_load_file(a->reference, truth, false, NULL, err) < 0)
+		if (load_model(a->reference, truth, err) < 0)
 			return GB_EXIT_USAGE;
 	}
 	return written_status(write_outputs(a, prof, truth, a->reference ? a->reference :
@@ -519,7 +529,7 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		po.progress_path = PROF_LINUX_PROGRESS;
 
 	if (a->reference) {
-		if (em_profile_load_file(a->reference, ref, false, NULL, err) < 0)
+		if (load_model(a->reference, ref, err) < 0)
 			return GB_EXIT_USAGE;
 		ref_name = a->reference;
 	} else if (prof_kernel_em(a->kernel_em, PROF_LINUX_DEBUGFS_EM, a->lo.sysfs_cpu, ref,

@@ -321,6 +321,17 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 	if (o->stuck_dom == PROF_SIM_DEFAULT_STUCK) {
 		s->stuck_dom = (int)m->nr_domains - 1;
 		s->stuck_opp = (int)m->domains[m->nr_domains - 1].nr_opps / 2;
+	} else if (s->stuck_dom >= 0 && (u32)s->stuck_dom >= m->nr_domains) {
+		free(s);
+		return gb_err_set(err, EINVAL, "--sim-stuck %d:%d: the model has %u domains (0-%u)",
+				  o->stuck_dom, o->stuck_opp, m->nr_domains, m->nr_domains - 1);
+	} else if (s->stuck_dom >= 0 && (s->stuck_opp < 0 ||
+		   (u32)s->stuck_opp >= m->domains[s->stuck_dom].nr_opps)) {
+		u32 nr = m->domains[s->stuck_dom].nr_opps;
+
+		free(s);
+		return gb_err_set(err, EINVAL, "--sim-stuck %d:%d: domain %d has %u OPPs (0-%u)",
+				  o->stuck_dom, o->stuck_opp, o->stuck_dom, nr, nr - 1);
 	}
 	/* Boot state: every domain at its top OPP, as after a performance-governor boot. */
 	for (u32 d = 0; d < m->nr_domains; d++)

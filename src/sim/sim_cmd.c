@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "commands.h"
+#include "em_catalog.h"
 #include "outfile.h"
 #include "sim.h"
 
@@ -21,7 +22,7 @@ static const char usage_text[] =
 	"policies and compares energy and quality of service.\n"
 	"\n"
 	"  -p, --profile MODEL     em-profile file (gearbox-em/1), or the name of a shipped model\n"
-	"                          (sm8250 -> em-profiles/sm8250.json)\n"
+	"                          ('gearbox em list' lists them)\n"
 	"  -P, --policy LIST       comma-separated policies, the first is the baseline of the\n"
 	"                          energy ratio (default gearbox,mainline):\n"
 	"                            gearbox      the shared policy of src/policy/ (scx_gearbox)\n"
@@ -35,7 +36,7 @@ static const char usage_text[] =
 	"                                         without timer) otherwise (docs/sim.md)\n"
 	"  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
 	"  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
-	"      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%%\n"
+	"      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%\n"
 	"                          confidence interval of each figure (default 1, at most 1000)\n"
 	"      --tick-us US        scheduler tick (default 4000)\n"
 	"      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
@@ -124,12 +125,9 @@ static int parse_policies(char *list, enum sim_policy_id *ids, unsigned *n)
 static int load_profile(const char *arg, struct em_profile *prof, struct gb_err *err)
 {
 	char path[4096];
+	int ret = em_catalog_resolve(arg, path, sizeof(path), err);
 
-	if (!strchr(arg, '/') && !strstr(arg, ".json") && access(arg, R_OK) != 0) {
-		snprintf(path, sizeof(path), "em-profiles/%s.json", arg);
-		arg = path;
-	}
-	return em_profile_load_file(arg, prof, false, NULL, err);
+	return ret ? ret : em_profile_load_file(path, prof, false, NULL, err);
 }
 
 int cmd_sim(int argc, char **argv)

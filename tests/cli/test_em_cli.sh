@@ -87,7 +87,7 @@ expect_bad_file "more than 32 OPPs" "domain 0: 33 OPPs, at most 32 are supported
 # every error of a file is reported, one line each, not only the first
 F0=400000 P0=0 Q3=1100 C1=1-3 bash -c "$(declare -f base); base" >"$T/many.json"
 out=$("$G" em validate "$T/many.json" 2>&1); rc=$?
-if [ $rc -eq 2 ] && [ "$(grep -c '^error: .*many.json: ' <<<"$out")" -eq 3 ] &&
+if [ $rc -eq 2 ] && [ "$(grep -c '^gearbox em: error: .*many.json: ' <<<"$out")" -eq 3 ] &&
 	grep -q 'domain 0, OPP 0: "power_uw" is 0' <<<"$out" &&
 	grep -q 'domain 1, OPP 1: "perf" is 1100' <<<"$out" &&
 	grep -q 'domain 1: CPU 1 is already in domain 0' <<<"$out"; then
