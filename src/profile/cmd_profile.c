@@ -82,7 +82,7 @@ static void usage(FILE *out)
 		"      --state FILE       saved governors and limits (default %s)\n"
 		"      --meter-cmd CMD    external meter: CMD prints one sample per line (\"512 mW\")\n"
 		"      --meter-file PATH  external meter writing samples to PATH\n"
-		"      --power SRC        auto, powercap or hwmon (default auto)\n"
+		"      --power SRC        auto, powercap, hwmon or fuel-gauge[:SUPPLY] (default auto)\n"
 		"      --opp-step KHZ     OPP step where the driver has no table (default 100000)\n"
 		"      --verify MODE      auto (cycles, else iterations/kHz) or cur-freq\n"
 		"      --perf-clock CLK   task (default) or wall\n"
@@ -223,8 +223,11 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 	case OPT_METER_CMD: a->lo.meter_cmd = arg; break;
 	case OPT_METER_FILE: a->lo.meter_file = arg; break;
 	case OPT_POWER:
-		if (strcmp(arg, "auto") && strcmp(arg, "powercap") && strcmp(arg, "hwmon"))
-			return gb_err_set(err, EINVAL, "--power '%s': auto, powercap or hwmon", arg);
+		if (strcmp(arg, "auto") && strcmp(arg, "powercap") && strcmp(arg, "hwmon") &&
+		    strcmp(arg, "fuel-gauge") && (strncmp(arg, "fuel-gauge:", 11) || !arg[11] ||
+						  strchr(arg + 11, '/')))
+			return gb_err_set(err, EINVAL, "--power '%s': auto, powercap, hwmon or "
+					  "fuel-gauge[:SUPPLY]", arg);
 		a->lo.power = arg;
 		break;
 	case OPT_OPP_STEP:

@@ -9,7 +9,8 @@
  *   power       the first present of: an external meter (--meter-cmd / --meter-file, one
  *               sample per line, "123.4 mW" or plain microwatts), powercap zones through
  *               libpowercap (energy_uj, wrap at max_energy_range_uj), hwmon energy or power
- *               channels through libsensors
+ *               channels through libsensors, a fuel gauge under /sys/class/power_supply
+ *               (discharging only; windows lengthened to its detected update interval)
  *   perf        a CPU-bound load in a child pinned to the CPU, counted with libperf
  *               (instructions and cycles where the PMU is supported; task-clock always) and
  *               by its own iteration counter in shared memory; instructions per second is the
@@ -59,7 +60,7 @@ struct prof_linux_opts {
 	const char *state_path;      /* PROF_LINUX_STATE */
 	const char *meter_cmd;       /* NULL: none */
 	const char *meter_file;
-	const char *power;           /* NULL: auto; "powercap", "hwmon", "meter" */
+	const char *power;           /* NULL: auto; "powercap", "hwmon", "fuel-gauge[:SUPPLY]" */
 	u32 opp_step_khz;            /* for drivers without a frequency table; default 100000 */
 	enum prof_verify verify;
 	/* Rate per wall-clock second instead of per task-clock second: for rigs where the

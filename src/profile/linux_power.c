@@ -10,6 +10,11 @@
  *             max_energy_range_uj.  libpowercap 0.6 has no enumeration: the directory is read
  *             and zones probed with powercap_sysfs_zone_exists().
  *   hwmon     libsensors: an energy channel (J) if any chip has one, else a power channel (W)
+ *   fuel-gauge  a battery under /sys/class/power_supply: power_now (uW), else
+ *             current_now (uA) x voltage_now (uV), magnitudes (some drivers report a
+ *             discharging current as negative).  Only while status is Discharging: on a
+ *             charger the gauge measures the charge current, not the device's power.  Its
+ *             update interval is detected at open and every window covers several updates.
  * Temperatures: every libsensors temperature input; the hottest one counts.
  */
 #include <ctype.h>
@@ -34,8 +39,13 @@
 #define MAX_ZONES 8
 #define MAX_TEMPS 32
 #define RAPL_LSB_UJ 61.0
+#define FG_DIR "/sys/class/power_supply"
+#define FG_POLL_NS (5ull * 1000000)
+#define FG_CHANGES 5                        /* value changes seen to time FG_CHANGES - 1 updates */
+#define FG_WAIT_NS (3ull * 1000000000)      /* longest wait for one change at open */
+#define FG_WINDOW_UPDATES 5                 /* a window covers this many update intervals */
 
-enum lx_kind { PW_METER, PW_POWERCAP, PW_HWMON_ENERGY, PW_HWMON_POWER };
+enum lx_kind { PW_METER, PW_POWERCAP, PW_HWMON_ENERGY, PW_HWMON_POWER, PW_FUEL_GAUGE };
 
 struct lx_chan {
 	const sensors_chip_name *chip;
@@ -62,6 +72,10 @@ struct lx_power {
 	struct lx_chan chan;
 	struct lx_chan temp[MAX_TEMPS];
 	u32 nr_temps;
+	/* fuel gauge */
+	char fg_name[128];
+	bool fg_power_now;           /* power_now; else current_now x voltage_now */
+	u64 fg_interval_ns;          /* detected update interval */
 };
 
 /* "123.4 mW" -> uW; -1 when the line has no number. */
@@ -289,12 +303,201 @@ static void describe_hwmon(const struct lx_power *p, char *desc, size_t len)
 		 p->kind == PW_HWMON_ENERGY ? "energy" : "power");
 }
 
+/* One number from FG_DIR/name/file. */
+static int fg_read_num(const char *name, const char *file, long long *v)
+{
+	char path[LX_PATH + 160], buf[64], *end;
+
+	snprintf(path, sizeof(path), FG_DIR "/%s/%s", name, file);
+	if (lx_read_str(path, buf, sizeof(buf)) < 0)
+		return -EIO;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return end == buf || errno ? -EIO : 0;
+}
+
+/* The supply's power in uW, from power_now or current_now x voltage_now, as magnitudes. */
+static int fg_read_uw(const struct lx_power *p, double *uw)
+{
+	long long a, b;
+
+	if (p->fg_power_now) {
+		if (fg_read_num(p->fg_name, "power_now", &a) < 0)
+			return -EIO;
+		*uw = fabs((double)a);
+		return 0;
+	}
+	if (fg_read_num(p->fg_name, "current_now", &a) < 0 ||
+	    fg_read_num(p->fg_name, "voltage_now", &b) < 0)
+		return -EIO;
+	*uw = fabs((double)a) * fabs((double)b) / 1e6;   /* uA x uV = pW */
+	return 0;
+}
+
+/* 0 when the supply runs the device (status Discharging); else the reason in err. */
+static int fg_check_status(const struct lx_power *p, struct gb_err *err)
+{
+	char path[LX_PATH], st[64];
+
+	snprintf(path, sizeof(path), FG_DIR "/%s/status", p->fg_name);
+	if (lx_read_str(path, st, sizeof(st)) < 0)
+		return gb_err_set(err, ENODEV, "fuel gauge %s: %s unreadable: its status must be "
+				  "Discharging", p->fg_name, path);
+	st[strcspn(st, "\n")] = 0;
+	if (strcmp(st, "Discharging"))
+		return gb_err_set(err, ENODEV, "fuel gauge %s: status is '%s', not Discharging: "
+				  "on a charger it measures the charge current, not the device's "
+				  "power; unplug the charger and run on battery", p->fg_name, st);
+	return 0;
+}
+
+/* Whether NAME reads as a fuel gauge (power_now, or current_now and voltage_now). */
+static bool fg_usable(struct lx_power *p, const char *name)
+{
+	long long v;
+
+	if (strlen(name) >= sizeof(p->fg_name))
+		return false;
+	snprintf(p->fg_name, sizeof(p->fg_name), "%s", name);
+	p->fg_power_now = fg_read_num(name, "power_now", &v) == 0;
+	if (p->fg_power_now)
+		return true;
+	return fg_read_num(name, "current_now", &v) == 0 &&
+	       fg_read_num(name, "voltage_now", &v) == 0;
+}
+
+/* Finds the supply: NAME, or the first usable one (a discharging one first); false if none. */
+static bool fg_probe(struct lx_power *p, const char *name)
+{
+	char first[128] = "";
+	struct dirent *de;
+	DIR *d;
+
+	if (name)
+		return fg_usable(p, name);
+	d = opendir(FG_DIR);
+	if (!d)
+		return false;
+	while ((de = readdir(d))) {
+		struct gb_err e;
+
+		if (de->d_name[0] == '.' || !fg_usable(p, de->d_name))
+			continue;
+		if (fg_check_status(p, &e) == 0) {
+			closedir(d);
+			return true;
+		}
+		if (!first[0])
+			snprintf(first, sizeof(first), "%s", de->d_name);
+	}
+	closedir(d);
+	/* only charging ones: the caller's status check says why it cannot be used */
+	return first[0] && fg_usable(p, first);
+}
+
+/*
+ * Times the gauge's updates: polls every FG_POLL_NS until the value changes FG_CHANGES times
+ * and takes the median of the FG_CHANGES - 1 intervals between changes (a change missed
+ * because two updates read the same doubles one interval; the median ignores it).
+ */
+static int fg_detect_interval(struct lx_power *p, struct gb_err *err)
+{
+	u64 at[FG_CHANGES], iv[FG_CHANGES - 1];
+	double last, v;
+	u32 n = 0;
+
+	if (fg_read_uw(p, &last) < 0)
+		return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
+	for (u64 t0 = lx_now_ns(); n < FG_CHANGES;) {
+		lx_sleep_ns(FG_POLL_NS);
+		if (fg_read_uw(p, &v) < 0)
+			return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
+		if (v != last) {
+			at[n++] = t0 = lx_now_ns();
+			last = v;
+		} else if (lx_now_ns() - t0 > FG_WAIT_NS) {
+			return gb_err_set(err, EIO, "fuel gauge %s: the reading did not change in "
+					  "%llu s (%u of %u changes seen): the gauge does not "
+					  "update, or the load is too steady to tell when",
+					  p->fg_name, FG_WAIT_NS / 1000000000, n, (u32)FG_CHANGES);
+		}
+	}
+	for (u32 i = 0; i + 1 < FG_CHANGES; i++)
+		iv[i] = at[i + 1] - at[i];
+	for (u32 i = 1; i < FG_CHANGES - 1; i++)   /* insertion sort of four */
+		for (u32 j = i; j > 0 && iv[j - 1] > iv[j]; j--) {
+			u64 t = iv[j];
+
+			iv[j] = iv[j - 1];
+			iv[j - 1] = t;
+		}
+	p->fg_interval_ns = iv[(FG_CHANGES - 1) / 2];
+	return 0;
+}
+
+static int fg_open(struct lx_power *p, char *desc, size_t desc_len,
+		   struct gb_err *err)
+{
+	int ret;
+
+	p->kind = PW_FUEL_GAUGE;
+	ret = fg_check_status(p, err);
+	if (ret == 0)
+		ret = fg_detect_interval(p, err);
+	if (ret < 0)
+		return ret;
+	snprintf(desc, desc_len, "fuel gauge %s %s, updates every %llu ms, windows of at least "
+		 "%llu ms", p->fg_name, p->fg_power_now ? "power_now" : "current_now x voltage_now",
+		 (unsigned long long)(p->fg_interval_ns / 1000000),
+		 (unsigned long long)(FG_WINDOW_UPDATES * p->fg_interval_ns / 1000000));
+	return 0;
+}
+
+/*
+ * Samples the gauge every SAMPLE_NS for at least FG_WINDOW_UPDATES update intervals.  The
+ * samples before the window's first update are dropped: that reading was averaged (by the
+ * gauge) over time before the window, partly in the previous state.
+ */
+static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
+		     struct gb_err *err)
+{
+	u64 min_ns = FG_WINDOW_UPDATES * p->fg_interval_ns, end;
+	double first, v;
+	bool changed = false;
+	u32 before = 0;
+
+	if (fg_check_status(p, err) < 0)
+		return -ENODEV;
+	if (fg_read_uw(p, &first) < 0)
+		return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
+	w->from_energy = false;
+	end = lx_now_ns() + (duration_ns > min_ns ? duration_ns : min_ns);
+	while (lx_now_ns() < end && w->nr_power < PROF_MAX_WINDOW_SAMPLES) {
+		lx_sleep_ns(SAMPLE_NS);
+		if (fg_read_uw(p, &v) < 0)
+			return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
+		if (!changed && v != first) {
+			changed = true;
+			before = w->nr_power;
+		}
+		w->power_uw[w->nr_power++] = (u32)(v > 4e9 ? 4e9 : v);
+	}
+	if (changed && before) {   /* no change at all: the power was steady, keep every sample */
+		memmove(w->power_uw, w->power_uw + before,
+			(w->nr_power - before) * sizeof(w->power_uw[0]));
+		w->nr_power -= before;
+	}
+	return 0;
+}
+
 int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *desc,
 		  size_t desc_len, struct gb_err *err)
 {
 	struct lx_power *p = calloc(1, sizeof(*p));
 	const char *want = o->power ? o->power : "auto";
 	bool any = !strcmp(want, "auto");
+	bool fg_want = !strncmp(want, "fuel-gauge", 10);
+	const char *fg_name = fg_want && want[10] == ':' ? want + 11 : NULL;
 	int ret;
 
 	if (!p)
@@ -314,10 +517,19 @@ int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *
 	} else if ((any || !strcmp(want, "hwmon")) &&
 		   (p->kind == PW_HWMON_ENERGY || p->kind == PW_HWMON_POWER)) {
 		describe_hwmon(p, desc, desc_len);
+	} else if ((any || fg_want) && fg_probe(p, fg_name)) {
+		ret = fg_open(p, desc, desc_len, err);
+		if (ret < 0)
+			goto fail;
+	} else if (fg_want) {
+		ret = gb_err_set(err, ENODEV, "--power %s: no %s%s under " FG_DIR " with power_now, "
+				 "or current_now and voltage_now", want,
+				 fg_name ? "supply " : "supply", fg_name ? fg_name : "");
+		goto fail;
 	} else {
 		ret = gb_err_set(err, ENODEV, "no power source: no powercap zone with energy_uj in "
 				 "/sys/class/powercap, no hwmon power or energy channel "
-				 "(libsensors); wire an external meter and pass --meter-cmd CMD "
+				 "(libsensors), no fuel gauge under " FG_DIR "; wire an external meter and pass --meter-cmd CMD "
 				 "or --meter-file PATH (see docs/profiling.md)");
 		goto fail;
 	}
@@ -341,6 +553,8 @@ int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
 
 	if (p->kind == PW_METER)
 		return meter_window(p, duration_ns, w, err);
+	if (p->kind == PW_FUEL_GAUGE)
+		return fg_window(p, duration_ns, w, err);
 	w->from_energy = p->kind != PW_HWMON_POWER;
 	if (p->kind == PW_POWERCAP && powercap_read(p, prev) < 0)
 		return gb_err_set(err, EIO, "powercap %s: energy_uj unreadable", p->control);

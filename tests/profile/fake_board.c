@@ -24,6 +24,11 @@
  * 40 ms, or FAKE_BOARD_PERIOD_MS: a long one keeps a load stopped past the profiler's switch
  * settle time, as a load starved of its CPU would be.
  *
+ * With FAKE_BOARD_GAUGE=DIR (a power_supply directory), a fuel gauge too: every
+ * FAKE_BOARD_GAUGE_MS (default 200) the mean power since its last update goes to DIR/current_now
+ * as a negative (discharging) current at DIR/voltage_now, 0.1% up or down on alternate updates
+ * as a real gauge's noise is, so that every update changes the value.
+ *
  * Files are replaced by rename, so a reader never sees a half-written value.  On SIGTERM the
  * loads it stopped are continued.
  */
@@ -100,6 +105,20 @@ static void read_word(const char *path, char *buf, size_t len)
 		buf[0] = 0;
 	buf[strcspn(buf, "\n")] = 0;
 	fclose(f);
+}
+
+static void write_atomic_signed(const char *path, long long v)
+{
+	char tmp[4300];
+	FILE *f;
+
+	snprintf(tmp, sizeof(tmp), "%s.new", path);
+	f = fopen(tmp, "w");
+	if (!f)
+		return;
+	fprintf(f, "%lld\n", v);
+	fclose(f);
+	rename(tmp, path);
 }
 
 static void write_atomic(const char *path, unsigned long long v)
@@ -274,7 +293,10 @@ int main(int argc, char **argv)
 	uint64_t t_prev = now_ns(), period_start = t_prev, last_scan = 0, period = PERIOD_NS;
 	int npol = 0, nloads = 0;
 	long range;
-
+	const char *gauge = getenv("FAKE_BOARD_GAUGE");
+	uint64_t gauge_period = 200000000ull, gauge_last = t_prev;
+	double gauge_uj = 0, gauge_volt_uv = 3800000;
+	int gauge_flip = 1;
 	FILE *meter = NULL;
 
 	if (argc != 4 && argc != 5) {
@@ -292,6 +314,12 @@ int main(int argc, char **argv)
 		period = strtoull(getenv("FAKE_BOARD_PERIOD_MS"), NULL, 10) * 1000000ull;
 	if (!period)
 		period = PERIOD_NS;
+	if (getenv("FAKE_BOARD_GAUGE_MS"))
+		gauge_period = strtoull(getenv("FAKE_BOARD_GAUGE_MS"), NULL, 10) * 1000000ull;
+	if (gauge) {
+		snprintf(path, sizeof(path), "%s/voltage_now", gauge);
+		gauge_volt_uv = (double)read_long(path, 3800000);
+	}
 	signal(SIGTERM, on_term);
 	signal(SIGINT, on_term);
 	for (int c = 0; c < MAX_CPUS; c++)
@@ -353,6 +381,17 @@ int main(int argc, char **argv)
 			if (busy[i])
 				p_uw += static_uw(i, f[i]) + busy[i] * cpu_uw(i, f[i]);
 		energy_uj += p_uw * (double)(t - t_prev) / 1e9;
+		gauge_uj += p_uw * (double)(t - t_prev) / 1e9;
+		if (gauge && gauge_period && t - gauge_last >= gauge_period) {
+			double mean_uw = gauge_uj * 1e9 / (double)(t - gauge_last);
+
+			mean_uw *= 1 + 0.001 * gauge_flip;
+			gauge_flip = -gauge_flip;
+			snprintf(path, sizeof(path), "%s/current_now", gauge);
+			write_atomic_signed(path, -(long long)(mean_uw * 1e6 / gauge_volt_uv));
+			gauge_uj = 0;
+			gauge_last = t;
+		}
 		while (energy_uj >= (double)range)
 			energy_uj -= (double)range;
 		t_prev = t;

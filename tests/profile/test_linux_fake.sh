@@ -91,8 +91,8 @@ make_cpufreq() {
 	done
 }
 
-# powercap zone intel-rapl:0 (a small range, so that the counter wraps during the test) and
-# a hwmon chip with power and temperature.
+# powercap zone intel-rapl:0 (a small range, so that the counter wraps during the test),
+# a hwmon chip with power and temperature, and a discharging battery's fuel gauge (BAT0).
 make_class() {
 	mount -t tmpfs gb-class /sys/class
 	if [ "${1:-}" != nopower ]; then
@@ -111,6 +111,14 @@ make_class() {
 	echo 41000 >$h/temp1_input
 	echo soc >$h/temp1_label
 	[ "${1:-}" != nopower ] && echo 500000 >$h/power1_input
+	if [ "${1:-}" != nopower ]; then
+		local b=/sys/class/power_supply/BAT0
+		mkdir -p $b
+		echo Battery >$b/type
+		echo Discharging >$b/status
+		echo 3800000 >$b/voltage_now
+		echo -131578 >$b/current_now
+	fi
 	return 0
 }
 
@@ -120,8 +128,9 @@ snapshot() { grep -r . $CF 2>/dev/null | grep -v 'scaling_cur_freq\|scaling_sets
 # Real-time priority keeps the fake counter's lag (and so its noise) small on a busy machine.
 RT=
 chrt -f 1 true 2>/dev/null && RT="chrt -f 1"
+# BAT0's gauge updates every 100 ms, coarser than any sample interval of the profiler's
 start_board() {
-	$RT "$FAKE_BOARD" $CF /sys/class/powercap/intel-rapl/intel-rapl:0 /sys/class/hwmon/hwmon0 \
+	FAKE_BOARD_GAUGE=/sys/class/power_supply/BAT0 FAKE_BOARD_GAUGE_MS=100 $RT "$FAKE_BOARD" $CF /sys/class/powercap/intel-rapl/intel-rapl:0 /sys/class/hwmon/hwmon0 \
 		$WORK/meter.log &
 	BOARD_PID=$!
 }
@@ -256,6 +265,49 @@ check report_with_kernel_em_netlink_uses_netlink_or_says_why_not \
 rc=$?
 check profile_with_external_meter_file '[ $rc = 0 ] && grep -q "external meter $WORK/meter.log" $WORK/meter.json'
 [ $rc = 0 ] || sed 's/^/# /' $WORK/err
+
+# --- a fuel gauge: a negative current x voltage, updated every 100 ms --------------------------
+"$GEARBOX" profile $FAST --opp-cap 1 --power fuel-gauge:BAT0 --verify cur-freq \
+	--perf-clock wall -q -o $WORK/gauge.json 2>$WORK/err
+rc=$?
+check profile_with_fuel_gauge '[ $rc = 0 ] && grep -q "fuel gauge BAT0 current_now x voltage_now" $WORK/gauge.json'
+[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+python3 - "$WORK/gauge.json" >$WORK/py 2>&1 <<'EOF'
+import json, re, sys
+m = json.load(open(sys.argv[1]))
+cond = m["provenance"]["conditions"]
+g = re.search(r"updates every (\d+) ms, windows of at least (\d+) ms", cond)
+assert g, "the detected update interval and the window in the provenance: " + cond
+iv, win = int(g.group(1)), int(g.group(2))
+print("# detected update interval %d ms, windows of at least %d ms" % (iv, win))
+# the fake gauge never updates faster than every 100 ms; the profiler polls every 5 ms
+assert iv >= 90, "interval detected from the updates, not from the polling"
+assert win >= 5 * iv, "windows cover five updates"
+def dyn(pol, khz): return (pol + 1) * 100000.0 * (khz / 1e6) ** 2
+for dom in m["domains"]:
+    pol = 0 if dom["cpus"] == "0" else 1
+    for o in dom["opps"]:
+        want = dyn(pol, o["freq_khz"])
+        err = abs(o["power_uw"] - want) / want
+        print("# cpu %s %d kHz: %d uW, expected %d (%.1f%%)" % (dom["cpus"], o["freq_khz"], o["power_uw"], want, 100 * err))
+        assert err < 0.25, "power within 25% from the magnitude of a negative current"
+EOF
+rc=$?
+grep '^#' $WORK/py
+check fuel_gauge_detects_its_update_interval_and_measures_the_busy_cpu '[ $rc = 0 ]'
+[ $rc = 0 ] || tail -3 $WORK/py | sed 's/^/# /'
+
+echo Charging >/sys/class/power_supply/BAT0/status
+before=$(snapshot)
+rm -f $WORK/x.json
+"$GEARBOX" profile $FAST --power fuel-gauge -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check charging_fuel_gauge_exits_2_and_says_why '[ $rc = 2 ] && grep -q "fuel gauge BAT0: status is .Charging., not Discharging" $WORK/err && grep -q "unplug the charger" $WORK/err'
+check charging_fuel_gauge_writes_nothing '[ "$before" = "$(snapshot)" -a ! -e "$STATE" -a ! -e $WORK/x.json ]'
+echo Discharging >/sys/class/power_supply/BAT0/status
+"$GEARBOX" profile $FAST --power fuel-gauge:BAT9 -q -o $WORK/x.json 2>$WORK/err
+rc=$?
+check missing_fuel_gauge_exits_2_naming_the_supply '[ $rc = 2 ] && grep -q "no supply BAT9 under /sys/class/power_supply" $WORK/err'
 
 # --- instructions demanded where the PMU has none: exit 2 before anything is written ---------
 if [ $HW_INSTR = no ]; then
