@@ -43,7 +43,7 @@
 #define FG_POLL_NS (5ull * 1000000)
 #define FG_CHANGES 5                        /* value changes seen to time FG_CHANGES - 1 updates */
 #define FG_WAIT_NS (3ull * 1000000000)      /* longest wait for one change at open */
-#define FG_WINDOW_UPDATES 5                 /* a window covers this many update intervals */
+#define FG_WINDOW_UPDATES 5                 /* a window's update intervals: 2 dropped, 3 kept */
 
 enum lx_kind { PW_METER, PW_POWERCAP, PW_HWMON_ENERGY, PW_HWMON_POWER, PW_FUEL_GAUGE };
 
@@ -454,21 +454,21 @@ static int fg_open(struct lx_power *p, char *desc, size_t desc_len,
 }
 
 /*
- * Samples the gauge every SAMPLE_NS for at least FG_WINDOW_UPDATES update intervals.  The
- * samples before the window's first update are dropped: that reading was averaged (by the
- * gauge) over time before the window, partly in the previous state.
+ * Samples the gauge every SAMPLE_NS for at least FG_WINDOW_UPDATES update intervals.  A gauge
+ * reading is its average over the interval that ended at its update, so the samples before
+ * the window's second update are dropped: the reading showing at the start, and the first
+ * update's, average time before the window (partly the previous state).
  */
 static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
 		     struct gb_err *err)
 {
 	u64 min_ns = FG_WINDOW_UPDATES * p->fg_interval_ns, end;
-	double first, v;
-	bool changed = false;
-	u32 before = 0;
+	double last, v;
+	u32 changes = 0, from[2] = { 0, 0 }, keep;
 
 	if (fg_check_status(p, err) < 0)
 		return -ENODEV;
-	if (fg_read_uw(p, &first) < 0)
+	if (fg_read_uw(p, &last) < 0)
 		return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
 	w->from_energy = false;
 	end = lx_now_ns() + (duration_ns > min_ns ? duration_ns : min_ns);
@@ -476,17 +476,17 @@ static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
 		lx_sleep_ns(SAMPLE_NS);
 		if (fg_read_uw(p, &v) < 0)
 			return gb_err_set(err, EIO, "fuel gauge %s: unreadable", p->fg_name);
-		if (!changed && v != first) {
-			changed = true;
-			before = w->nr_power;
-		}
+		if (v != last && changes < 2)
+			from[changes++] = w->nr_power;
+		last = v;
 		w->power_uw[w->nr_power++] = (u32)(v > 4e9 ? 4e9 : v);
 	}
-	if (changed && before) {   /* no change at all: the power was steady, keep every sample */
-		memmove(w->power_uw, w->power_uw + before,
-			(w->nr_power - before) * sizeof(w->power_uw[0]));
-		w->nr_power -= before;
-	}
+	/* fewer changes: the power held steady (a repeated reading), so less is stale */
+	keep = changes ? from[changes - 1] : 0;
+	if (keep >= w->nr_power)   /* a gauge that stalled: better stale samples than none */
+		keep = 0;
+	memmove(w->power_uw, w->power_uw + keep, (w->nr_power - keep) * sizeof(w->power_uw[0]));
+	w->nr_power -= keep;
 	return 0;
 }
 
