@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cpulist.h"
+#include "reason.h"
 #include "source.h"
 
 static volatile sig_atomic_t stop_signal;
@@ -54,10 +55,16 @@ static void print_summary(FILE *f, const struct top_model *m, const struct top_s
 		fprintf(f, "stream: %s, policy %s, source %s, %d CPUs, %d domains\n",
 			h->soc[0] ? h->soc : "?", h->policy[0] ? h->policy : "?",
 			h->source[0] ? h->source : "?", h->nr_cpus, h->nr_domains);
-		for (int i = 0; i < h->nr_domains; i++)
+		for (int i = 0; i < h->nr_domains; i++) {
+			char idle[256];
+
 			fprintf(f, "  domain %-8s cpus %-8s capacity %4u  last OPP %u kHz, %.1f mW\n",
 				h->domains[i].name, m->cpulist[i], h->domains[i].capacity,
 				m->dom[i].freq_khz, m->dom[i].power_uw / 1000.0);
+			fmt_domain_idle(idle, sizeof(idle), &h->domains[i]);
+			if (idle[0])
+				fprintf(f, "    idle: %s\n", idle);
+		}
 	}
 	fprintf(f, "samples %llu, decisions %llu, trace time %.3f s, energy %.3f J\n",
 		(unsigned long long)m->nr_samples, (unsigned long long)m->nr_decisions,

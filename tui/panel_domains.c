@@ -3,8 +3,9 @@
  * panel_domains.c - one block per perf domain.
  *
  * Full form, when every block fits: a title row (name, CPUs, current OPP in kHz and its perf,
- * requested perf, estimated power, over-utilized flag) and one bar per CPU with the running
- * task.  Blocks are packed into as many columns as the width allows (one per 80 columns), so
+ * requested perf, estimated power, over-utilized flag), a row with the model's idle costs when
+ * the hello carried them (static power, each CPU and cluster idle state's power and exit
+ * latency), and one bar per CPU with the running task.  Blocks are packed into as many columns as the width allows (one per 80 columns), so
  * a wide terminal shows more domains rather than longer bars.
  *
  * Compact form, when they do not (a 64-domain, 256-CPU machine): one row per domain with a
@@ -21,7 +22,7 @@
 
 static int block_rows(const struct top_model *m, int d)
 {
-	return 1 + m->topo.domains[d].nr_cpus;
+	return 1 + m->topo.domains[d].has_idle + m->topo.domains[d].nr_cpus;
 }
 
 /* Columns used by a greedy in-order packing of the blocks into columns of height h. */
@@ -131,6 +132,12 @@ static void draw_full(const struct top_view *v, const struct top_model *m, struc
 			return;
 		int x = a.x + col * cw, y = a.y + row;
 		domain_title(v, m, d, y, x, cw);
+		if (m->topo.domains[d].has_idle) {
+			char idle[256];
+
+			fmt_domain_idle(idle, sizeof(idle), &m->topo.domains[d]);
+			draw_text(++y, x, cw - 1, draw_attr(v, C_DIM), "  idle: %s", idle);
+		}
 		for (int j = 0; j < m->topo.domains[d].nr_cpus; j++)
 			cpu_row(v, m, d, m->topo.domains[d].cpus[j], y + 1 + j, x, cw - 1);
 		row += r;

@@ -10,6 +10,7 @@
 #include "reason.h"
 
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -32,6 +33,54 @@ void fmt_power_uw(char *buf, size_t len, int64_t power_uw)
 	else
 		snprintf(buf, len, "%s%" PRIu64 ".%" PRIu64 " mW", sign, (a + 50) / 1000,
 			 ((a + 50) / 100) % 10);
+}
+
+/* Appends to buf at *pos, never past len; *pos stops growing once buf is full. */
+static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (*pos >= len)
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(buf + *pos, len - *pos, fmt, ap);
+	va_end(ap);
+	if (n > 0)
+		*pos = *pos + (size_t)n < len ? *pos + (size_t)n : len;
+}
+
+static void append_states(char *buf, size_t len, size_t *pos, const char *level,
+			  const struct stream_idle_state *st, int n)
+{
+	char pw[24];
+
+	if (!n)
+		return;
+	append(buf, len, pos, "; %s ", level);
+	for (int i = 0; i < n; i++) {
+		fmt_power_uw(pw, sizeof(pw), st[i].power_uw);
+		append(buf, len, pos, "%s%s %s/%uus", i ? ", " : "", st[i].name, pw,
+		       st[i].exit_latency_us);
+	}
+}
+
+void fmt_domain_idle(char *buf, size_t len, const struct stream_domain_info *d)
+{
+	size_t pos = 0;
+	char pw[24];
+
+	if (!len)
+		return;
+	buf[0] = '\0';
+	if (!d->has_idle)
+		return;
+	fmt_power_uw(pw, sizeof(pw), d->static_uw);
+	append(buf, len, &pos, "static %s", pw);
+	append_states(buf, len, &pos, "cpu", d->cpu_idle, d->nr_cpu_idle);
+	append_states(buf, len, &pos, "cluster", d->cluster_idle, d->nr_cluster_idle);
 }
 
 void fmt_energy_uj(char *buf, size_t len, uint64_t energy_uj)

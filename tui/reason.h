@@ -23,6 +23,13 @@ void fmt_energy_uj(char *buf, size_t len, uint64_t energy_uj);
 /* "12.250s" */
 void fmt_time_us(char *buf, size_t len, int64_t t_us);
 
+/*
+ * The model's idle costs of a domain, or "" when the hello carried none:
+ *   static 40.0 mW; cpu wfi 5.0 mW/1us, pc 0.0 mW/80us; cluster off 0.0 mW/1200us
+ * (each state: its power and its exit latency).
+ */
+void fmt_domain_idle(char *buf, size_t len, const struct stream_domain_info *d);
+
 /* The reason of d in words, using the topology for domain names and capacities. */
 void reason_describe(const struct top_model *m, const struct stream_decision *d, char *buf,
 		     size_t len);

@@ -147,6 +147,63 @@ static int decode_opp(json_t *o, struct stream_opp *opp, const char *ctx, struct
 	return 0;
 }
 
+static int decode_idle_list(json_t *obj, const char *key, size_t max, struct stream_idle_state *st,
+			    int *n, const char *list_ctx, struct gb_err *err)
+{
+	json_t *a;
+	int ret;
+
+	*n = 0;
+	if ((ret = get_array(obj, key, false, max, &a, list_ctx, err)) <= 0)
+		return ret;
+	*n = (int)json_array_size(a);
+	for (int i = 0; i < *n; i++) {
+		json_t *o = json_array_get(a, i);
+		struct stream_idle_state *x = &st[i];
+		char ctx[96];
+
+		snprintf(ctx, sizeof(ctx), "%s%s[%d].", list_ctx, key, i);
+		if (!json_is_object(o))
+			return gb_err_set(err, EINVAL, "%smust be an object", ctx);
+		memset(x, 0, sizeof(*x));
+		if ((ret = get_str(o, "name", true, x->name, sizeof(x->name), ctx, err)) < 0)
+			return ret;
+		GET_INT(o, "power_uw", true, 0, U32_MAX, x->power_uw);
+		GET_INT(o, "entry_latency_us", false, 0, U32_MAX, x->entry_latency_us);
+		GET_INT(o, "exit_latency_us", false, 0, U32_MAX, x->exit_latency_us);
+		GET_INT(o, "min_residency_us", false, 0, U32_MAX, x->min_residency_us);
+	}
+	return 0;
+}
+
+/* The optional idle part of a hello domain: static_uw and idle_states {cpu, cluster}. */
+static int decode_domain_idle(json_t *o, struct stream_domain_info *d, const char *ctx,
+			      struct gb_err *err)
+{
+	json_t *idle = json_object_get(o, "idle_states");
+	char ictx[64];
+	int ret;
+
+	d->transition_latency_us = -1;
+	GET_INT(o, "transition_latency_us", false, 0, U32_MAX, d->transition_latency_us);
+	d->has_idle = false;
+	d->static_uw = 0;
+	d->nr_cpu_idle = d->nr_cluster_idle = 0;
+	GET_INT(o, "static_uw", false, 0, U32_MAX, d->static_uw);
+	if (!idle)
+		return 0;
+	if (!json_is_object(idle))
+		return gb_err_set(err, EINVAL, "%sidle_states: must be an object", ctx);
+	snprintf(ictx, sizeof(ictx), "%sidle_states.", ctx);
+	if ((ret = decode_idle_list(idle, "cpu", STREAM_MAX_CPU_IDLE, d->cpu_idle, &d->nr_cpu_idle,
+				    ictx, err)) < 0 ||
+	    (ret = decode_idle_list(idle, "cluster", STREAM_MAX_CLUSTER_IDLE, d->cluster_idle,
+				    &d->nr_cluster_idle, ictx, err)) < 0)
+		return ret;
+	d->has_idle = true;
+	return 0;
+}
+
 static int decode_domain_info(json_t *o, int idx, struct stream_domain_info *d, struct gb_err *err)
 {
 	char ctx[48];
@@ -185,7 +242,7 @@ static int decode_domain_info(json_t *o, int idx, struct stream_domain_info *d, 
 				return ret;
 		}
 	}
-	return 0;
+	return decode_domain_idle(o, d, ctx, err);
 }
 
 static int decode_hello(json_t *root, struct stream_hello *h, struct gb_err *err)

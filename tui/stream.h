@@ -30,6 +30,8 @@
 #define STREAM_MAX_TASKS   64
 #define STREAM_COMM_LEN	   16 /* the kernel's TASK_COMM_LEN, NUL included */
 #define STREAM_NAME_LEN	   32
+#define STREAM_MAX_CPU_IDLE	8 /* the em-profile's limits (em_profile.h) */
+#define STREAM_MAX_CLUSTER_IDLE 4
 
 enum stream_type { STREAM_HELLO, STREAM_SAMPLE, STREAM_DECISION, STREAM_END, STREAM_OTHER };
 
@@ -47,6 +49,14 @@ struct stream_opp {
 	uint32_t power_uw;
 };
 
+struct stream_idle_state {
+	char name[STREAM_NAME_LEN];
+	uint32_t power_uw;
+	uint32_t entry_latency_us;
+	uint32_t exit_latency_us;
+	uint32_t min_residency_us;
+};
+
 struct stream_domain_info {
 	int id;
 	char name[STREAM_NAME_LEN];
@@ -55,6 +65,12 @@ struct stream_domain_info {
 	uint16_t cpus[STREAM_MAX_CPUS];
 	int nr_opps;
 	struct stream_opp opps[STREAM_MAX_OPPS];
+	int64_t transition_latency_us; /* -1 when the model has none */
+	bool has_idle;                 /* static_uw and the idle states below are the model's */
+	uint32_t static_uw;
+	int nr_cpu_idle, nr_cluster_idle;
+	struct stream_idle_state cpu_idle[STREAM_MAX_CPU_IDLE];
+	struct stream_idle_state cluster_idle[STREAM_MAX_CLUSTER_IDLE];
 };
 
 struct stream_hello {

@@ -8,25 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "em_stream.h"
 #include "sched_stream.h"
-
-static void put_json_str(FILE *f, const char *s, size_t max)
-{
-	size_t i;
-
-	fputc('"', f);
-	for (i = 0; i < max && s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 static char *finish(FILE *f, char **buf)
 {
@@ -40,35 +23,16 @@ static char *finish(FILE *f, char **buf)
 
 char *sched_fmt_hello(const struct em_profile *prof, const char *mode, size_t *len)
 {
-	const struct em_model *m = &prof->model;
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
-	unsigned d, i, c;
 
 	if (!f)
 		return NULL;
 	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":");
-	put_json_str(f, prof->soc, sizeof(prof->soc));
-	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,\"domains\":[", mode, m->nr_cpus);
-	for (d = 0; d < m->nr_domains; d++) {
-		const struct em_domain *pd = &m->domains[d];
-		bool first = true;
-
-		fprintf(f, "%s{\"id\":%u,\"name\":", d ? "," : "", d);
-		put_json_str(f, pd->name, sizeof(pd->name));
-		fprintf(f, ",\"cpus\":[");
-		for (c = 0; c < EM_MAX_CPUS; c++)
-			if (em_cpumask_test(&pd->cpus, c)) {
-				fprintf(f, "%s%u", first ? "" : ",", c);
-				first = false;
-			}
-		fprintf(f, "],\"capacity\":%u,\"opps\":[", em_domain_capacity(pd));
-		for (i = 0; i < pd->nr_opps; i++)
-			fprintf(f, "%s{\"freq_khz\":%u,\"perf\":%u,\"power_uw\":%u}", i ? "," : "",
-				pd->opps[i].freq_khz, pd->opps[i].perf, pd->opps[i].power_uw);
-		fprintf(f, "]}");
-	}
-	fprintf(f, "]}");
+	em_stream_put_str(f, prof->soc, sizeof(prof->soc));
+	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,", mode, prof->model.nr_cpus);
+	em_stream_put_domains(f, prof);
+	fprintf(f, "}");
 	return finish(f, &buf);
 }
 
@@ -111,7 +75,7 @@ char *sched_fmt_sample(const struct sched_sample_src *src, unsigned long long t_
 
 		fprintf(f, "%s{\"cpu\":%u,\"util\":%u,\"pid\":%u,\"comm\":", c ? "," : "", c,
 			src->cpus[c].util, cc->pid);
-		put_json_str(f, cc->pid ? cc->comm : "", GB_COMM_LEN);
+		em_stream_put_str(f, cc->pid ? cc->comm : "", GB_COMM_LEN);
 		fprintf(f, "}");
 	}
 	fprintf(f, "]}");
@@ -145,7 +109,7 @@ char *sched_fmt_decision(const struct em_model *m, const struct gb_event *e,
 	cpu_opp(m, e->from, e->prev_opp_idx, &from_cap, &from_khz);
 	cpu_opp(m, e->to, e->opp_idx, &to_cap, &to_khz);
 	fprintf(f, "{\"type\":\"decision\",\"t_us\":%llu,\"pid\":%u,\"comm\":", t_us, e->pid);
-	put_json_str(f, e->comm, GB_COMM_LEN);
+	em_stream_put_str(f, e->comm, GB_COMM_LEN);
 	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u",
 		e->from, e->to, gb_reason_name(e->reason), (long long)(e->energy_delta / 10),
 		e->util, e->uclamp_min, e->uclamp_max);

@@ -5,6 +5,7 @@
  * so that pid 0 keeps meaning "idle".
  */
 #include "gb_reason.h"
+#include "em_stream.h"
 #include "sim_internal.h"
 
 static void put_str(FILE *f, const char *s)
@@ -29,26 +30,9 @@ void sim_trace_hello(struct sim *s)
 
 	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":");
 	put_str(f, s->prof->soc);
-	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,\"domains\":[", s->ops->name, s->m->nr_cpus);
-	for (u32 d = 0; d < s->m->nr_domains; d++) {
-		const struct em_domain *pd = &s->m->domains[d];
-		bool first = true;
-
-		fprintf(f, "%s{\"id\":%u,\"name\":", d ? "," : "", d);
-		put_str(f, pd->name);
-		fprintf(f, ",\"cpus\":[");
-		for (u32 c = 0; c < s->m->nr_cpus; c++)
-			if (s->m->cpu_domain[c] == d) {
-				fprintf(f, "%s%u", first ? "" : ",", c);
-				first = false;
-			}
-		fprintf(f, "],\"capacity\":%u,\"opps\":[", em_domain_capacity(pd));
-		for (u32 i = 0; i < pd->nr_opps; i++)
-			fprintf(f, "%s{\"freq_khz\":%u,\"perf\":%u,\"power_uw\":%u}", i ? "," : "",
-				pd->opps[i].freq_khz, pd->opps[i].perf, pd->opps[i].power_uw);
-		fprintf(f, "]}");
-	}
-	fprintf(f, "]}\n");
+	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,", s->ops->name, s->m->nr_cpus);
+	em_stream_put_domains(f, s->prof);
+	fprintf(f, "}\n");
 }
 
 /* Energy so far, plus dt_us more in the current state (nothing changes between events). */

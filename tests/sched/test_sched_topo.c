@@ -162,6 +162,14 @@ static void test_hello_describes_the_model_in_stream_format(void)
 	CHECK_STR_CONTAINS(line, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":\"sm8250\",\"policy\":\"energy\",\"nr_cpus\":8,");
 	CHECK_STR_CONTAINS(line, "{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,");
 	CHECK(line && line[len - 1] == '\n' && strlen(line) == len);
+	CHECK(!strstr(line, "idle_states")); /* sm8250's model has none */
+	free(line);
+	/* msm8998's has idle states and static power: the hello carries them */
+	CHECK(load("msm8998") == 0);
+	line = sched_fmt_hello(&prof, "energy", &len);
+	CHECK_STR_CONTAINS(line, "\"static_uw\":");
+	CHECK_STR_CONTAINS(line, "\"idle_states\":{\"cpu\":[{\"name\":");
+	CHECK_STR_CONTAINS(line, "\"cluster\":[{\"name\":");
 	free(line);
 }
 

@@ -205,6 +205,31 @@ static void test_filter_matches_task_pid_code_and_words(void)
 	CHECK(!reason_matches(m, &d, "ui"));
 }
 
+static void test_idle_costs_read_as_power_and_exit_latency(void)
+{
+	struct stream_domain_info d = { .has_idle = true, .static_uw = 40000, .nr_cpu_idle = 2,
+					.nr_cluster_idle = 1 };
+	char buf[160], small[24];
+
+	strcpy(d.cpu_idle[0].name, "wfi");
+	d.cpu_idle[0].power_uw = 5000;
+	d.cpu_idle[0].exit_latency_us = 1;
+	strcpy(d.cpu_idle[1].name, "pc");
+	d.cpu_idle[1].exit_latency_us = 80;
+	strcpy(d.cluster_idle[0].name, "off");
+	d.cluster_idle[0].power_uw = 20;
+	d.cluster_idle[0].exit_latency_us = 1200;
+	fmt_domain_idle(buf, sizeof(buf), &d);
+	CHECK_STR_CONTAINS(buf, "static 40.0 mW; cpu wfi 5.0 mW/1us, pc 0.0 mW/80us; cluster off 0.0 mW/1200us");
+	/* cut at the buffer, still terminated */
+	fmt_domain_idle(small, sizeof(small), &d);
+	CHECK(strlen(small) == sizeof(small) - 1);
+	CHECK_STR_CONTAINS(small, "static 40.0 mW; cpu");
+	d.has_idle = false;
+	fmt_domain_idle(buf, sizeof(buf), &d);
+	CHECK(buf[0] == '\0');
+}
+
 int main(void)
 {
 	m = malloc(sizeof(*m));
@@ -219,6 +244,7 @@ int main(void)
 	TAP_RUN(test_move_names_cpus_and_domains);
 	TAP_RUN(test_units_are_rounded_and_signed);
 	TAP_RUN(test_filter_matches_task_pid_code_and_words);
+	TAP_RUN(test_idle_costs_read_as_power_and_exit_latency);
 	free(m);
 	return tap_done();
 }

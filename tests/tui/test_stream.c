@@ -466,6 +466,50 @@ static void test_paused_replay_moves_only_by_steps_of_one_sample(void)
 	unlink(path);
 }
 
+static const char HELLO_IDLE[] =
+    "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"nr_cpus\":2,\"domains\":["
+    "{\"id\":0,\"name\":\"little\",\"cpus\":[0,1],\"capacity\":500,\"opps\":["
+    "{\"freq_khz\":300000,\"perf\":500,\"power_uw\":90000}],\"transition_latency_us\":80,"
+    "\"static_uw\":12000,\"idle_states\":{\"cpu\":[{\"name\":\"wfi\",\"power_uw\":4000,"
+    "\"entry_latency_us\":1,\"exit_latency_us\":1,\"min_residency_us\":1},{\"name\":\"pc\","
+    "\"power_uw\":0,\"exit_latency_us\":80}],\"cluster\":[{\"name\":\"off\",\"power_uw\":100,"
+    "\"exit_latency_us\":1200,\"min_residency_us\":3000}]}}]}";
+
+static void test_hello_carries_the_models_idle_states(void)
+{
+	const struct stream_domain_info *d;
+
+	model_init(m);
+	CHECK_EQ_I(feed(HELLO_IDLE, 1), 0);
+	CHECK(m->have_hello);
+	d = &m->topo.domains[0];
+	CHECK(d->has_idle);
+	CHECK_EQ_I(d->static_uw, 12000);
+	CHECK_EQ_I(d->transition_latency_us, 80);
+	CHECK_EQ_I(d->nr_cpu_idle, 2);
+	CHECK_EQ_I(d->nr_cluster_idle, 1);
+	CHECK_STR_CONTAINS(d->cpu_idle[1].name, "pc");
+	CHECK_EQ_I(d->cpu_idle[1].exit_latency_us, 80);
+	CHECK_EQ_I(d->cluster_idle[0].min_residency_us, 3000);
+	/* a model without idle data says so */
+	fresh();
+	CHECK(!m->topo.domains[0].has_idle);
+	CHECK_EQ_I(m->topo.domains[0].transition_latency_us, -1);
+}
+
+static void test_a_malformed_idle_state_refuses_the_hello(void)
+{
+	char bad[sizeof(HELLO_IDLE) + 8];
+	const char *at = strstr(HELLO_IDLE, "\"power_uw\":4000");
+
+	snprintf(bad, sizeof(bad), "%.*s\"power_uw\":\"4\"%s", (int)(at - HELLO_IDLE), HELLO_IDLE,
+		 at + strlen("\"power_uw\":4000"));
+	model_init(m);
+	CHECK(feed(bad, 1) < 0);
+	CHECK(!m->have_hello);
+	CHECK_STR_CONTAINS(m->last_error, "domains[0].idle_states.cpu[0].power_uw: must be an integer");
+}
+
 int main(void)
 {
 	m = malloc(sizeof(*m));
@@ -491,6 +535,8 @@ int main(void)
 	TAP_RUN(test_over_long_line_is_skipped_and_the_next_one_read);
 	TAP_RUN(test_replay_applies_records_when_the_clock_reaches_them);
 	TAP_RUN(test_paused_replay_moves_only_by_steps_of_one_sample);
+	TAP_RUN(test_hello_carries_the_models_idle_states);
+	TAP_RUN(test_a_malformed_idle_state_refuses_the_hello);
 	free(m);
 	free(rec);
 	return tap_done();

@@ -335,6 +335,27 @@ else
 	n=$((n + 1)); echo "ok $n - simulator_trace_replays_without_stream_errors # SKIP gearbox sim could not write a trace"
 fi
 
+# --- a model with idle states: the domain block and the summary show its idle costs -----------
+idletr=$work/sim-idle.ndjson
+if $gearbox sim --profile "$top/em-profiles/msm8998.json" --policy gearbox -d 1 --trace "$idletr" \
+	--trace-tasks "$top/workloads/demo-mobile.json" >/dev/null 2>&1; then
+	start 120 40 "$G --replay $idletr --speed max"
+	if until_text "END" >/dev/null && has "  idle: static " && capture | grep -qE 'idle: .*; cluster '; then
+		pass model_idle_costs_show_under_each_domain
+	else
+		fail model_idle_costs_show_under_each_domain
+	fi
+	out=$(timeout 60 $gearbox top --headless --replay "$idletr" </dev/null)
+	if grep -qE '^    idle: static [0-9.]+ mW; cpu .*/[0-9]+us' <<<"$out"; then
+		pass headless_summary_names_the_idle_costs
+	else
+		fail headless_summary_names_the_idle_costs "$out"
+	fi
+else
+	fail model_idle_costs_show_under_each_domain "gearbox sim could not write a trace"
+	fail headless_summary_names_the_idle_costs "gearbox sim could not write a trace"
+fi
+
 # --- the terminal after exit, on every path -----------------------------------------------
 # exit_check NAME HOW EXPECTED_RC: runs top inside sh, ends it by HOW (q, int, term, hup, segv),
 # then compares `stty -g` before and after and checks the exit status.
