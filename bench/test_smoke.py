@@ -78,6 +78,43 @@ def main():
                        capture_output=True, text=True)
     check(p.returncode == 2 and "unknown part 'frobnicate'" in p.stderr,
           "unknown_part_exits_2_with_message", p.stderr)
+    # models and workloads by path; the train/test split; a workload that names CPUs the
+    # model lacks is not applicable, not a failure
+    out2 = out + "-paths"
+    root = os.path.dirname(HERE)
+    p = subprocess.run([sys.executable, run, "--quick", "--no-build", "--gearbox", gearbox,
+                        "--models", "sm8250," + os.path.join(root, "bench/models/rk3399.json"),
+                        "--workloads", "q1_," + os.path.join(root, "bench/workloads/video_call.json"),
+                        "--out", out2, "energy"], capture_output=True, text=True)
+    try:
+        with open(os.path.join(out2, "bench-energy.json")) as f:
+            doc2 = json.load(f)
+    except (OSError, ValueError):
+        doc2 = {}
+    got = {(os.path.basename(c["workload"]), c["model"]): c for c in doc2.get("cases", [])}
+    check(p.returncode == 0 and set(got) == {("q1_uclamp_min_big.json", "sm8250"),
+                                           ("q1_uclamp_min_big.json", "rk3399"),
+                                           ("video_call.json", "sm8250"),
+                                           ("video_call.json", "rk3399")},
+          "models_and_workloads_by_path", p.stdout[-2000:] + p.stderr)
+    splits = {k: c.get("split") for k, c in got.items()}
+    check(splits.get(("q1_uclamp_min_big.json", "sm8250")) == "tuned" and
+          splits.get(("q1_uclamp_min_big.json", "rk3399")) == "judged" and
+          splits.get(("video_call.json", "sm8250")) == "judged" and
+          doc2.get("summary", {}).get("split", {}).get("judged", {}).get("cases") == 2 and
+          "judged (did not shape the policy): 2 cases" in p.stdout,
+          "cases_split_into_tuned_and_judged", splits)
+    na = got.get(("q1_uclamp_min_big.json", "rk3399"), {})
+    check("CPU7" in na.get("not_applicable", "") and "error" not in na and
+          "cases not applicable" in p.stdout, "a_workload_for_more_cpus_is_not_applicable", na)
+    for what, bad, msg in [
+            ("model_path", "--models=/nonexistent/m.json", "--models: /nonexistent/m.json: no such file"),
+            ("model_name", "--models=nosuchsoc", "no model named 'nosuchsoc'"),
+            ("workload_word", "--workloads=zzzz", "'zzzz' is in no shipped workload's name")]:
+        p = subprocess.run([sys.executable, run, "--no-build", "--gearbox", gearbox, bad,
+                            "--out", out2 + "-bad", "energy"], capture_output=True, text=True)
+        check(p.returncode == 2 and msg in p.stderr and not os.path.exists(out2 + "-bad"),
+              "bad_%s_exits_2_naming_it" % what, p.stderr)
     print("1..%d" % n)
     return 1 if failed else 0
 

@@ -41,18 +41,87 @@ def category(path):
     return "scenario"
 
 
-def workloads(root, only=None):
+# The models and workloads the policy's constants were tuned on.  Every other case (a model or
+# a workload not named here) is "judged": it did not shape the policy, and the report gives it
+# its own table, so a reader sees whether the gains carry over.
+TUNED_MODELS = {"gs101", "msm8998", "sm7250ab", "sm8150", "sm8250", "zuma"}
+TUNED_WORKLOADS = {
+    "lisa_one_small", "lisa_ramp_down", "lisa_ramp_up", "lisa_three_small", "lisa_two_big",
+    "lisa_two_big_three_small", "lisa_wake_migration", "q1_uclamp_min_big", "q2_spare_vs_cost",
+    "q3_more_room", "q4_overutilized_global", "q5_uclamp_max_long", "game_build",
+    "idle_screen", "ui_background_sync", "video_playback"}
+SPLITS = ["tuned", "judged"]
+
+
+def split_of(model, wl):
+    name = os.path.basename(wl)[:-5]
+    return "tuned" if model in TUNED_MODELS and name in TUNED_WORKLOADS else "judged"
+
+
+def shipped_workloads(root):
     found = sorted(glob.glob(os.path.join(root, "tests/scenarios/workloads/*.json")))
     found += sorted(glob.glob(os.path.join(root, "bench/workloads/*.json")))
-    if only:
-        found = [w for w in found if any(o in os.path.basename(w) for o in only)]
     return found
 
 
+def shipped_models(root):
+    return sorted(glob.glob(os.path.join(root, "em-profiles/*.json")) +
+                  glob.glob(os.path.join(root, "bench/models/*.json")))
+
+
+def _is_path(x):
+    return "/" in x or x.endswith(".json") or os.path.exists(x)
+
+
+def resolve_workloads(root, only):
+    """--workloads: paths (files, or directories of *.json) as given, words as a filter on the
+    shipped workloads' names; ValueError naming what matched nothing."""
+    out = []
+    for w in (o for o in only if o):
+        if _is_path(w):
+            if os.path.isdir(w):
+                found = sorted(glob.glob(os.path.join(w, "*.json")))
+                if not found:
+                    raise ValueError("--workloads: %s: no *.json in that directory" % w)
+                out += [os.path.abspath(f) for f in found]
+            elif os.path.isfile(w):
+                out.append(os.path.abspath(w))
+            else:
+                raise ValueError("--workloads: %s: no such file or directory" % w)
+        else:
+            found = [f for f in shipped_workloads(root) if w in os.path.basename(f)]
+            if not found:
+                raise ValueError("--workloads: '%s' is in no shipped workload's name" % w)
+            out += found
+    return sorted(set(out), key=out.index)
+
+
+def resolve_models(root, only):
+    """--models: names of shipped models (em-profiles/, bench/models/) or paths of model files;
+    ValueError naming the one that is neither."""
+    out = []
+    for m in (o for o in only if o):
+        if _is_path(m):
+            if not os.path.isfile(m):
+                raise ValueError("--models: %s: no such file" % m)
+            out.append(os.path.abspath(m))
+        else:
+            found = [p for p in shipped_models(root) if os.path.basename(p)[:-5] == m]
+            if not found:
+                raise ValueError("--models: no model named '%s' in em-profiles/ or bench/models/"
+                                 % m)
+            out.append(found[0])
+    return sorted(set(out), key=out.index)
+
+
+def workloads(root, only=None):
+    return only if only else shipped_workloads(root)
+
+
 def models(root, quick, only=None):
-    paths = sorted(glob.glob(os.path.join(root, "em-profiles/*.json")))
     if only:
-        return [p for p in paths if os.path.basename(p)[:-5] in only]
+        return only
+    paths = shipped_models(root)
     if quick:
         paths = [p for p in paths if os.path.basename(p)[:-5] in QUICK_MODELS] or paths[:2]
     return paths
@@ -92,13 +161,18 @@ def _policy_figures(r):
 
 
 def run_case(gearbox, model, wl, duration, seeds=1):
-    case = {"workload": os.path.relpath(wl), "category": category(wl),
-            "model": os.path.basename(model)[:-5], "policies": {}, "commands": [],
-            "seeds": seeds}
+    name = os.path.basename(model)[:-5]
+    case = {"workload": os.path.relpath(wl), "category": category(wl), "model": name,
+            "split": split_of(name, wl), "policies": {}, "commands": [], "seeds": seeds}
     doc, msg, cmd = _sim(gearbox, model, wl, ONLINE, duration, seeds)
     case["commands"].append(common.cmdline(cmd))
     if doc is None:
-        case["error"] = msg
+        # a workload written for other CPUs (calibration CPU7, a cpus list) does not apply to
+        # a smaller model: not a failure of the run
+        if "is not in the model" in msg or "which the model does not have" in msg:
+            case["not_applicable"] = msg
+        else:
+            case["error"] = msg
         return case
     case["sim_duration_us"] = doc["duration_us"]
     for r in doc["results"]:
@@ -150,14 +224,7 @@ def targets(case):
     return t
 
 
-def summarize(cases):
-    ok = [c for c in cases if "error" not in c]
-    s = {"cases": len(cases), "cases_run": len(ok),
-         "cases_failed": [{"workload": c["workload"], "model": c["model"], "error": c["error"]}
-                          for c in cases if "error" in c],
-         "oracle_unavailable": sum(1 for c in ok if "oracle" not in c["policies"]),
-         "oracle_infeasible": ["%s on %s" % (os.path.basename(c["workload"])[:-5], c["model"])
-                               for c in ok if "oracle_infeasible" in c]}
+def policy_summary(ok):
     by_pol = {}
     for p in POLICIES:
         xs = [c for c in ok if p in c["policies"]]
@@ -175,7 +242,35 @@ def summarize(cases):
         vs = [c.get("vs_mainline", {}).get(p) for c in ok]
         by_pol[p]["vs_mainline_by_interval"] = {
             k: sum(1 for v in vs if v == k) for k in ("win", "loss", "tie")}
-    s["policies"] = by_pol
+    g = [c for c in ok if "gearbox" in c["policies"] and "mainline" in c["policies"]]
+    by_pol["gearbox"]["late_above_mainline"] = sum(
+        1 for c in g if c["policies"]["gearbox"]["late_activations"] >
+        c["policies"]["mainline"]["late_activations"])
+    by_pol["gearbox"]["missed_above_mainline"] = sum(
+        1 for c in g if c["policies"]["gearbox"]["missed_periods"] >
+        c["policies"]["mainline"]["missed_periods"])
+    return by_pol
+
+
+def summarize(cases):
+    ok = [c for c in cases if "error" not in c and "not_applicable" not in c]
+    s = {"cases": len(cases), "cases_run": len(ok),
+         "cases_failed": [{"workload": c["workload"], "model": c["model"], "error": c["error"]}
+                          for c in cases if "error" in c],
+         "cases_not_applicable": ["%s on %s" % (os.path.basename(c["workload"])[:-5], c["model"])
+                                  for c in cases if "not_applicable" in c],
+         "oracle_unavailable": sum(1 for c in ok if "oracle" not in c["policies"]),
+         "oracle_infeasible": ["%s on %s" % (os.path.basename(c["workload"])[:-5], c["model"])
+                               for c in ok if "oracle_infeasible" in c]}
+    s["policies"] = policy_summary(ok)
+    s["split"] = {}
+    for sp in SPLITS:
+        xs = [c for c in ok if c["split"] == sp]
+        s["split"][sp] = {
+            "cases": len(xs),
+            "models": sorted({c["model"] for c in xs}),
+            "workloads": sorted({os.path.basename(c["workload"])[:-5] for c in xs}),
+            "policies": policy_summary(xs) if xs else None}
     cats = {}
     for cat in sorted({c["category"] for c in ok}):
         xs = [c for c in ok if c["category"] == cat]
@@ -220,6 +315,8 @@ def print_report(doc):
     rows = []
     for c in doc["cases"]:
         name = os.path.basename(c["workload"])[:-5]
+        if "not_applicable" in c:
+            continue
         if "error" in c:
             rows.append([name, c["model"], "error: " + c["error"][-60:]] + [""] * 15)
             continue
@@ -248,6 +345,31 @@ def print_report(doc):
                      str(v["activations"])])
     common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "missed",
                         "activations"])
+    for sp in SPLITS:
+        v = s["split"][sp]
+        print()
+        if not v["cases"]:
+            print("%s: no case" % sp)
+            continue
+        print("%s (%s): %d cases; models %s; workloads %s" % (
+            sp, "the policy's constants were tuned on these" if sp == "tuned" else
+            "did not shape the policy", v["cases"], ", ".join(v["models"]),
+            ", ".join(v["workloads"])))
+        rows = []
+        for p, pv in v["policies"].items():
+            if not pv["cases"]:
+                continue
+            iv = pv.get("vs_mainline_by_interval")
+            rows.append([p, str(pv["cases"]), common.fmt_ratio(pv["geomean_energy_vs_mainline"]),
+                         common.fmt_ratio(pv["geomean_energy_vs_oracle"]),
+                         str(pv["late_activations"]), str(pv["missed_periods"]),
+                         "%d/%d/%d" % (iv["win"], iv["loss"], iv["tie"])
+                         if iv and sum(iv.values()) else "-"])
+        common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "missed",
+                            "win/loss/tie vs ml"])
+        g = v["policies"]["gearbox"]
+        print("gearbox: more late activations than mainline in %d of %d cases, more missed "
+              "periods in %d" % (g["late_above_mainline"], g["cases"], g["missed_above_mainline"]))
     print()
     rows = []
     for w, v in s["workloads"].items():
@@ -285,6 +407,10 @@ def print_report(doc):
                   "%d wins, %d losses, %d not distinguishable" % (p, v["win"], v["loss"], v["tie"]))
     if s["cases_failed"]:
         print("cases that did not run: %d (see JSON)" % len(s["cases_failed"]))
+    if s["cases_not_applicable"]:
+        print("cases not applicable (the workload names CPUs the model does not have): %d: %s" % (
+            len(s["cases_not_applicable"]), ", ".join(s["cases_not_applicable"][:12]) +
+            (" ..." if len(s["cases_not_applicable"]) > 12 else "")))
     print("oracle not available in %d cases: %d infeasible (no plan kept every deadline)%s, "
           "the others non-periodic" % (s["oracle_unavailable"], len(s["oracle_infeasible"]),
                                        ": " + ", ".join(s["oracle_infeasible"][:12]) +

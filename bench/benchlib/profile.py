@@ -72,14 +72,15 @@ def accuracy(truth_path, measured_path):
 
 def run_part(ctx):
     fbdir = freqbench_dir(ctx.root)
-    models = ctx.models or [m for m in ["sm8250", "gs101"] if ctx.quick] or sorted(
-        os.path.basename(p)[:-5] for p in os.listdir(os.path.join(ctx.root, "em-profiles"))
-        if p.endswith(".json"))
+    shipped = os.path.join(ctx.root, "em-profiles")
+    models = ctx.models or [os.path.join(shipped, m + ".json") for m in ["sm8250", "gs101"]
+                            if ctx.quick] or sorted(
+        os.path.join(shipped, p) for p in os.listdir(shipped) if p.endswith(".json"))
     rows = []
     outdir = os.path.join(ctx.out, "profile")
     os.makedirs(outdir, exist_ok=True)
-    for m in models:
-        truth = os.path.join(ctx.root, "em-profiles", m + ".json")
+    for truth in models:
+        m = os.path.basename(truth)[:-5]
         meas = os.path.join(outdir, m + ".json")
         cmd = [ctx.gearbox, "profile", "--sim", truth, "--sim-stuck", "none", "-o", meas]
         rc, out, err = common.run(cmd, timeout=900)

@@ -17,7 +17,7 @@ Y_CAP = 2.0
 
 
 def plot(doc, path):
-    cases = [c for c in doc["cases"] if "error" not in c]
+    cases = [c for c in doc["cases"] if "error" not in c and "not_applicable" not in c]
     pts = {p: [] for p in COLORS}
     for c in cases:
         for p, v in c["policies"].items():
