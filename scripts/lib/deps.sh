@@ -53,39 +53,43 @@ gb_mirror() {
 	gb_die "no Debian mirror found in /etc/apt/sources.list{,.d}"
 }
 
-# gb_sid_index: path of a cached sid Packages index (refreshed when older than a day).
+# gb_sid_index [ARCH]: path of a cached sid Packages index for ARCH (amd64 unless given),
+# refreshed when older than a day.
 gb_sid_index() {
-	local idx="$GB_CACHE/sid/Packages"
+	local arch=${1:-amd64} idx
+	idx="$GB_CACHE/sid/Packages"
+	[ "$arch" = amd64 ] || idx="$GB_CACHE/sid/Packages-$arch"
 	mkdir -p "$GB_CACHE/sid"
 	if [ ! -s "$idx" ] || [ -n "$(find "$idx" -mmin +1440 2>/dev/null)" ]; then
 		local m; m=$(gb_mirror)
-		gb_log "fetching the sid package index from the apt mirror"
-		curl -fsSL --retry 2 -o "$idx.xz.tmp" "$m/dists/sid/main/binary-amd64/Packages.xz" ||
+		gb_log "fetching the sid $arch package index from the apt mirror"
+		curl -fsSL --retry 2 -o "$idx.xz.tmp" "$m/dists/sid/main/binary-$arch/Packages.xz" ||
 			{ [ -s "$idx" ] && { gb_log "offline: using the cached index"; echo "$idx"; return 0; }
-			  gb_die "cannot download dists/sid/main/binary-amd64/Packages.xz from the apt mirror (offline?)"; }
+			  gb_die "cannot download dists/sid/main/binary-$arch/Packages.xz from the apt mirror (offline?)"; }
 		xz -dc "$idx.xz.tmp" >"$idx.tmp" && mv "$idx.tmp" "$idx" && rm -f "$idx.xz.tmp"
 	fi
 	echo "$idx"
 }
 
-# gb_sid_field PKG FIELD: a field of PKG's stanza in the sid index.
+# gb_sid_field PKG FIELD [ARCH]: a field of PKG's stanza in the sid index.
 gb_sid_field() {
 	awk -v pkg="$1" -v fld="$2" '
 		/^Package: / { inpkg = ($2 == pkg) }
-		inpkg && index($0, fld ": ") == 1 { print substr($0, length(fld) + 3); exit }' "$(gb_sid_index)"
+		inpkg && index($0, fld ": ") == 1 { print substr($0, length(fld) + 3); exit }' "$(gb_sid_index "${3:-amd64}")"
 }
 
-# gb_sid_pkg_matching REGEX: the newest sid package whose name matches REGEX.
+# gb_sid_pkg_matching REGEX [ARCH]: the newest sid package whose name matches REGEX.
 gb_sid_pkg_matching() {
-	grep -E "^Package: $1\$" "$(gb_sid_index)" | awk '{print $2}' | sort -V | tail -n 1
+	grep -E "^Package: $1\$" "$(gb_sid_index "${2:-amd64}")" | awk '{print $2}' | sort -V | tail -n 1
 }
 
-# gb_sid_fetch PKG: download PKG's .deb from sid into the cache, verify SHA256, print its path.
+# gb_sid_fetch PKG [ARCH]: download PKG's .deb from sid into the cache, verify SHA256, print
+# its path.
 gb_sid_fetch() {
-	local pkg=$1 file sha deb
-	file=$(gb_sid_field "$pkg" Filename)
-	sha=$(gb_sid_field "$pkg" SHA256)
-	[ -n "$file" ] && [ -n "$sha" ] || gb_die "package $pkg not in the sid index of the apt mirror"
+	local pkg=$1 arch=${2:-amd64} file sha deb
+	file=$(gb_sid_field "$pkg" Filename "$arch")
+	sha=$(gb_sid_field "$pkg" SHA256 "$arch")
+	[ -n "$file" ] && [ -n "$sha" ] || gb_die "package $pkg not in the sid $arch index of the apt mirror"
 	deb="$GB_CACHE/sid/$(basename "$file")"
 	if [ -s "$deb" ] && echo "$sha  $deb" | sha256sum -c --status; then
 		echo "$deb"; return 0

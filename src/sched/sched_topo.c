@@ -2,6 +2,7 @@
 /* sched_topo.c - the model against the machine; see sched_topo.h. */
 #include <dirent.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,48 @@ static unsigned first_cpu(const struct em_cpumask *m)
 	return c;
 }
 
+/*
+ * cpuN/cpu_capacity and cpuN/topology/cluster_cpus_list of every possible CPU.  A CPU without
+ * the file (x86, or a CPU that is not present) keeps 0 / an empty mask; an unreadable or
+ * malformed file is an error naming it.
+ */
+static int read_capacities(struct sched_topo *t, struct gb_err *err)
+{
+	char path[512], buf[64], *end;
+	unsigned c;
+	int rc;
+
+	for (c = 0; c < t->nr_cpus && c < EM_MAX_CPUS; c++) {
+		FILE *f;
+		unsigned long v;
+
+		snprintf(path, sizeof(path), "%s/cpu%u/cpu_capacity", sysfs_cpu_dir(), c);
+		f = fopen(path, "r");
+		if (!f) {
+			if (errno == ENOENT)
+				continue;
+			return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
+		}
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = 0;
+		fclose(f);
+		errno = 0;
+		v = strtoul(buf, &end, 10);
+		if (end == buf || (*end && *end != '\n') || errno || v == 0 || v > EM_CAPACITY_SCALE)
+			return gb_err_set(err, EINVAL, "%s: not a capacity of 1..%d: '%.*s'", path,
+					  EM_CAPACITY_SCALE, (int)strcspn(buf, "\n"), buf);
+		t->capacity[c] = (unsigned)v;
+		t->has_capacity = true;
+		snprintf(path, sizeof(path), "%s/cpu%u/topology/cluster_cpus_list", sysfs_cpu_dir(), c);
+		rc = read_cpulist(path, &t->cluster[c], err);
+		if (rc == -ENOENT)
+			continue;
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
 int sched_topo_read(struct sched_topo *t, struct gb_err *err)
 {
 	char path[512];
@@ -71,6 +114,9 @@ int sched_topo_read(struct sched_topo *t, struct gb_err *err)
 	snprintf(path, sizeof(path), "%s/online", sysfs_cpu_dir());
 	if (read_cpulist(path, &t->online, err))
 		t->online = possible;
+	rc = read_capacities(t, err);
+	if (rc)
+		return rc;
 	snprintf(path, sizeof(path), "%s/cpufreq", sysfs_cpu_dir());
 	dir = opendir(path);
 	if (!dir)
@@ -121,12 +167,101 @@ static int first_unmatched_domain(const struct em_model *m, const struct sched_t
 	return m->nr_domains == t->nr_policies ? -1 : (int)m->nr_domains;
 }
 
+/* Appends one assumption to assumed, "; "-separated. */
+static void add_assumed(char *assumed, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void add_assumed(char *assumed, size_t len, const char *fmt, ...)
+{
+	size_t n = strlen(assumed);
+	va_list ap;
+
+	if (n && n + 2 < len) {
+		memcpy(assumed + n, "; ", 3);
+		n += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(assumed + n, len - n, fmt, ap);
+	va_end(ap);
+}
+
+static bool capacity_close(unsigned model_cap, unsigned machine_cap)
+{
+	unsigned tol = machine_cap * SCHED_TOPO_CAP_TOLERANCE_PCT / 100;
+	unsigned diff = model_cap > machine_cap ? model_cap - machine_cap : machine_cap - model_cap;
+
+	if (tol < SCHED_TOPO_CAP_TOLERANCE_MIN)
+		tol = SCHED_TOPO_CAP_TOLERANCE_MIN;
+	return diff <= tol;
+}
+
+/* Every CPU's cpu_capacity against its model domain's capacity (sched_topo.h). */
+static int check_capacities(const struct em_model *m, const struct sched_topo *t, bool force,
+			    char *assumed, size_t assumed_len, struct gb_err *err)
+{
+	unsigned c, bad = 0, first = 0, want = 0;
+
+	for (c = 0; c < t->nr_cpus && c < EM_MAX_CPUS; c++) {
+		unsigned d = m->cpu_domain[c], cap;
+
+		if (!t->capacity[c] || d >= m->nr_domains)
+			continue;
+		cap = em_domain_capacity(&m->domains[d]);
+		if (capacity_close(cap, t->capacity[c]))
+			continue;
+		if (!bad++) {
+			first = c;
+			want = cap;
+		}
+	}
+	if (!bad)
+		return 0;
+	if (!force)
+		return gb_err_set(err, EINVAL,
+				  "CPU %u: the model's capacity is %u (domain %s), this machine's cpu_capacity is %u, more than %d%% and %d apart; %u CPU(s) differ (use --force to use the model's capacities anyway)",
+				  first, want, m->domains[m->cpu_domain[first]].name, t->capacity[first],
+				  SCHED_TOPO_CAP_TOLERANCE_PCT, SCHED_TOPO_CAP_TOLERANCE_MIN, bad);
+	add_assumed(assumed, assumed_len,
+		    "CPU %u's capacity is %u in the model (domain %s) and %u on this machine (%u CPU(s) differ): the model's capacities are used",
+		    first, want, m->domains[m->cpu_domain[first]].name, t->capacity[first], bad);
+	return 0;
+}
+
+/* Without cpufreq: every model domain inside one cluster (sched_topo.h). */
+static int check_clusters(const struct em_model *m, const struct sched_topo *t, bool force,
+			  char *assumed, size_t assumed_len, struct gb_err *err)
+{
+	char have[256];
+	unsigned d, c;
+
+	for (d = 0; d < m->nr_domains; d++) {
+		const struct em_domain *pd = &m->domains[d];
+		unsigned f = first_cpu(&pd->cpus);
+
+		if (f >= EM_MAX_CPUS || !cpumask_weight(&t->cluster[f]))
+			continue;
+		for (c = f + 1; c < t->nr_cpus && c < EM_MAX_CPUS; c++) {
+			if (!em_cpumask_test(&pd->cpus, c) || em_cpumask_test(&t->cluster[f], c))
+				continue;
+			cpulist_format(&t->cluster[f], have, sizeof(have));
+			if (!force)
+				return gb_err_set(err, EINVAL,
+						  "CPU %u: the model puts it in domain %s with CPU %u, this machine's cluster of CPU %u is %s (a frequency domain never spans clusters; use --force to use the model's grouping anyway)",
+						  c, pd->name, f, f, have);
+			add_assumed(assumed, assumed_len,
+				    "CPU %u is in model domain %s with CPU %u, outside that CPU's cluster %s: the model's grouping is used",
+				    c, pd->name, f, have);
+			return 0;
+		}
+	}
+	return 0;
+}
+
 int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool force,
 		     unsigned max_cpus, unsigned max_domains, char *assumed, size_t assumed_len,
 		     struct gb_err *err)
 {
 	char want[256], have[256];
-	int d;
+	int d, rc;
 
 	assumed[0] = 0;
 	if (m->nr_cpus > max_cpus || m->nr_domains > max_domains)
@@ -145,10 +280,15 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 						 : "model CPUs beyond the machine are never used");
 		return 0;
 	}
+	rc = check_capacities(m, t, force, assumed, assumed_len, err);
+	if (rc)
+		return rc;
 	if (!t->has_cpufreq) {
-		snprintf(assumed, assumed_len,
-			 "no cpufreq on this machine: the model's %u domains are mapped onto CPU ids as they stand",
-			 m->nr_domains);
+		if (t->has_capacity)
+			return check_clusters(m, t, force, assumed, assumed_len, err);
+		add_assumed(assumed, assumed_len,
+			    "no cpufreq on this machine: the model's %u domains are mapped onto CPU ids as they stand",
+			    m->nr_domains);
 		return 0;
 	}
 	d = first_unmatched_domain(m, t);
@@ -172,8 +312,8 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 		return gb_err_set(err, EINVAL,
 				  "model domain %d CPUs %s match no cpufreq policy of this machine (policies: %s; use --force to use the model's grouping anyway)",
 				  d, want, have);
-	snprintf(assumed, assumed_len,
-		 "the model's frequency domains differ from the cpufreq policies (%s): the model's grouping is used",
-		 have);
+	add_assumed(assumed, assumed_len,
+		    "the model's frequency domains differ from the cpufreq policies (%s): the model's grouping is used",
+		    have);
 	return 0;
 }

@@ -60,6 +60,31 @@ static void fake_sysfs(const char *possible, const char *const *policies)
 	setenv("GEARBOX_SYSFS_CPU", tmp, 1);
 }
 
+/*
+ * cpuN/cpu_capacity and cpuN/topology/cluster_cpus_list for CPUs 0.., as an arm64 kernel
+ * shows them; a NULL cluster list writes capacities only.
+ */
+static void fake_capacities(const unsigned *caps, unsigned n, const char *const *clusters)
+{
+	char rel[64], text[32];
+	unsigned c;
+
+	for (c = 0; c < n; c++) {
+		snprintf(rel, sizeof(rel), "cpu%u/cpu_capacity", c);
+		snprintf(text, sizeof(text), "%u\n", caps[c]);
+		put(rel, text);
+		if (clusters) {
+			snprintf(rel, sizeof(rel), "cpu%u/topology/cluster_cpus_list", c);
+			put(rel, clusters[c]);
+		}
+	}
+}
+
+/* sm8250's CPUs as the kernel reports them when the device tree matches the model */
+static const unsigned sm8250_caps[8] = { 286, 286, 286, 286, 876, 876, 876, 1024 };
+static const char *const sm8250_clusters[8] = { "0-3\n", "0-3\n", "0-3\n", "0-3\n",
+	"4-6\n", "4-6\n", "4-6\n", "7\n" };
+
 static int load(const char *name)
 {
 	char path[512];
@@ -493,6 +518,128 @@ static void test_a_reader_beyond_the_limit_gets_an_error_line(void)
 	rm_dir(dir);
 }
 
+static void test_matching_capacities_and_clusters_are_accepted_silently(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(sm8250_caps, 8, sm8250_clusters);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_EQ_U(strlen(assumed), 0);
+}
+
+static void test_capacity_within_the_tolerance_is_accepted(void)
+{
+	/* 12% of the machine's value: the model's 876 against 980 (tolerance 117) and 286
+	 * against 300 (tolerance 36) */
+	static const unsigned caps[8] = { 300, 300, 300, 300, 980, 980, 980, 1024 };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(caps, 8, sm8250_clusters);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_EQ_U(strlen(assumed), 0);
+}
+
+static void test_capacity_mismatch_is_refused_naming_cpu_and_both_values(void)
+{
+	/* msm8998's machine (4 CPUs of 491, 4 of 1024) under sm8250's model */
+	static const unsigned caps[8] = { 491, 491, 491, 491, 1024, 1024, 1024, 1024 };
+	static const char *const clusters[8] = { "0-3\n", "0-3\n", "0-3\n", "0-3\n",
+		"4-7\n", "4-7\n", "4-7\n", "4-7\n" };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(caps, 8, clusters);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 491");
+	CHECK_STR_CONTAINS(err.msg, "; 7 CPU(s) differ");
+	CHECK_STR_CONTAINS(err.msg, "--force");
+	CHECK_EQ_I(check(true, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "CPU 0's capacity is 286 in the model (domain little) and 491 on this machine (7 CPU(s) differ): the model's capacities are used");
+	/* domains mid (4-6) and big (7) both lie inside cluster 4-7: only capacities differ */
+	CHECK(strstr(assumed, "grouping") == NULL);
+}
+
+static void test_symmetric_machine_refuses_an_asymmetric_model(void)
+{
+	/* a symmetric arm64 machine: every cpu_capacity 1024 */
+	static const unsigned caps[8] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024 };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(caps, 8, NULL);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 1024");
+}
+
+static void test_domain_spanning_two_clusters_is_refused_naming_the_cpu(void)
+{
+	static const char *const clusters[8] = { "0-1\n", "0-1\n", "2-3\n", "2-3\n",
+		"4-6\n", "4-6\n", "4-6\n", "7\n" };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(sm8250_caps, 8, clusters);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "CPU 2: the model puts it in domain little with CPU 0, this machine's cluster of CPU 0 is 0-1");
+	CHECK_STR_CONTAINS(err.msg, "--force");
+	CHECK_EQ_I(check(true, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "CPU 2 is in model domain little with CPU 0, outside that CPU's cluster 0-1: the model's grouping is used");
+}
+
+static void test_one_cluster_of_all_cpus_holds_every_domain(void)
+{
+	/* DynamIQ: one cluster of all eight CPUs; the capacities tell the domains apart */
+	static const char *const clusters[8] = { "0-7\n", "0-7\n", "0-7\n", "0-7\n",
+		"0-7\n", "0-7\n", "0-7\n", "0-7\n" };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(sm8250_caps, 8, clusters);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_EQ_U(strlen(assumed), 0);
+}
+
+static void test_capacity_is_checked_alongside_cpufreq_policies(void)
+{
+	static const char *const pol[] = { "0-3\n", "4-6\n", "7\n", NULL };
+	static const unsigned caps[8] = { 160, 160, 160, 160, 876, 876, 876, 1024 };
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", pol);
+	fake_capacities(caps, 8, NULL);
+	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 160, more than 12% and 16 apart; 4 CPU(s) differ");
+}
+
+static void test_malformed_cpu_capacity_is_an_error_naming_the_file(void)
+{
+	char assumed[512];
+	struct gb_err err = { 0 };
+
+	CHECK(load("sm8250") == 0);
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(sm8250_caps, 8, sm8250_clusters);
+	put("cpu5/cpu_capacity", "fast\n");
+	CHECK_EQ_I(check(false, assumed, &err), -100);
+	CHECK_STR_CONTAINS(err.msg, "cpu5/cpu_capacity: not a capacity of 1..1024: 'fast'");
+}
+
 int main(int argc, char **argv)
 {
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
@@ -502,6 +649,14 @@ int main(int argc, char **argv)
 	TAP_RUN(test_without_cpufreq_domains_map_onto_cpu_ids);
 	TAP_RUN(test_matching_cpufreq_policies_are_accepted_silently);
 	TAP_RUN(test_different_cpufreq_grouping_is_refused_naming_the_domain);
+	TAP_RUN(test_matching_capacities_and_clusters_are_accepted_silently);
+	TAP_RUN(test_capacity_within_the_tolerance_is_accepted);
+	TAP_RUN(test_capacity_mismatch_is_refused_naming_cpu_and_both_values);
+	TAP_RUN(test_symmetric_machine_refuses_an_asymmetric_model);
+	TAP_RUN(test_domain_spanning_two_clusters_is_refused_naming_the_cpu);
+	TAP_RUN(test_one_cluster_of_all_cpus_holds_every_domain);
+	TAP_RUN(test_capacity_is_checked_alongside_cpufreq_policies);
+	TAP_RUN(test_malformed_cpu_capacity_is_an_error_naming_the_file);
 	TAP_RUN(test_model_beyond_the_bpf_limits_is_refused_even_with_force);
 	TAP_RUN(test_hello_describes_the_model_in_stream_format);
 	TAP_RUN(test_decision_record_converts_cost_to_microwatts);
