@@ -11,6 +11,36 @@
 #include "cpulist.h"
 #include "outfile.h"
 
+static void show_idle_state(FILE *out, const char *level, const struct em_idle_state *st)
+{
+	fprintf(out, "    %-8s %-31s %9.3f %9u %9u %10u\n", level, st->name, st->power_uw / 1000.0,
+		st->entry_latency_us, st->exit_latency_us, st->min_residency_us);
+}
+
+/* The domain's idle states (docs/em-profile.md, "idle_states") and its transition latency. */
+static void show_idle(const struct em_profile *prof, u32 d, FILE *out)
+{
+	const struct em_idle_states *is = &prof->idle[d];
+
+	if (prof->has_transition_latency[d])
+		fprintf(out, "  transition latency: %u us\n", prof->transition_latency_us[d]);
+	else
+		fprintf(out, "  transition latency: not in the model (gearbox sim uses cpufreq's "
+			"default, 1000 us)\n");
+	if (!is->present) {
+		fprintf(out, "  idle states: none (gearbox sim draws idle_power_uw all the time)\n");
+		return;
+	}
+	fprintf(out, "  idle states: static %.3f mW while any CPU is out of a cluster state\n",
+		is->static_uw / 1000.0);
+	fprintf(out, "    %-8s %-31s %9s %9s %9s %10s\n", "level", "name", "power mW", "entry us",
+		"exit us", "residency");
+	for (u32 i = 0; i < is->nr_cpu; i++)
+		show_idle_state(out, "cpu", &is->cpu[i]);
+	for (u32 i = 0; i < is->nr_cluster; i++)
+		show_idle_state(out, "cluster", &is->cluster[i]);
+}
+
 void em_show(const struct em_profile *prof, FILE *out)
 {
 	const struct em_model *m = &prof->model;
@@ -42,6 +72,7 @@ void em_show(const struct em_profile *prof, FILE *out)
 					mt->power_spread_uw / 1000.0);
 			fputc('\n', out);
 		}
+		show_idle(prof, d, out);
 	}
 }
 

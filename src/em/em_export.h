@@ -2,7 +2,9 @@
 /*
  * em_export.h - showing, comparing and exporting energy models.
  *
- *   em_show          a table per domain: kHz, mW, perf, cost, inefficient mark
+ *   em_show          a table per domain: kHz, mW, perf, cost, inefficient mark; then its
+ *                    transition latency and idle states (per CPU and cluster: name, power,
+ *                    entry and exit latency, residency)
  *   em_diff          per-OPP power and performance differences of B against A, in %
  *   em_export_dt     a device-tree snippet: operating-points-v2 tables with opp-microwatt,
  *                    and capacity-dmips-mhz chosen so that the kernel's

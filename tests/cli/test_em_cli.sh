@@ -165,6 +165,19 @@ else
 	tap_fail "show prints each domain with cost and inefficient marks" "$(head -n 8 <<<"$out")"
 fi
 
+# show: each domain's transition latency and idle states, per CPU and cluster, as the file has them
+out=$("$G" em show "$SRC/em-profiles/msm8998.json")
+if grep -qE "^  idle states: static 23\.496 mW while any CPU is out of a cluster state$" <<<"$out" &&
+	grep -qE "^    cpu +big-retention +4\.699 +79 +82 +1302$" <<<"$out" &&
+	grep -qE "^    cluster +little-power-collapse +0\.000 +814 +4562 +9183$" <<<"$out" &&
+	[ "$(grep -c "transition latency: not in the model" <<<"$out")" -eq 2 ] &&
+	"$G" em show "$SRC/em-profiles/gs101.json" | grep -qE "^  transition latency: 500 us$" &&
+	"$G" em show "$SRC/em-profiles/zuma.json" | grep -q "^  idle states: none"; then
+	tap_ok "show prints each domain's transition latency and idle states"
+else
+	tap_fail "show prints each domain's transition latency and idle states" "$(sed -n 28,36p <<<"$out")"
+fi
+
 # fmt is the identity on what gearbox wrote
 if "$G" em fmt "$SRC/em-profiles/gs101.json" | cmp -s - "$SRC/em-profiles/gs101.json"; then
 	tap_ok "fmt of a shipped model gives the same bytes"
