@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """bench smoke test (meson suite 'bench'): `bench/run --quick energy` on one model and a few
 workloads (scenarios and mobile mixes, so that it stays well under 20 s with a sanitized
-gearbox) writes a valid results file and plot, and bad usage exits 2.  TAP on stdout.
+gearbox) writes a valid results file, with no path of the machine in it, and plot, and bad
+usage exits 2.  TAP on stdout.
 
 usage: test_smoke.py GEARBOX OUTDIR
 """
@@ -67,6 +68,12 @@ def main():
                                          "missed_not_above_mainline",
                                          "lisa_within_5pct_of_oracle", "not_worse_than_rework"},
           "summary_evaluates_every_energy_target", list(s.get("targets", {})))
+    with open(path) as f:
+        text = f.read()
+    leaks = [x for x in (gearbox, out, os.path.dirname(HERE), os.path.dirname(gearbox))
+             if x in text]
+    check(doc and not leaks and "--out OUT" in doc.get("bench_command", ""),
+          "results_hold_no_machine_path", "%s; %s" % (leaks, doc.get("bench_command")))
     try:
         root = ET.parse(os.path.join(out, "energy-vs-late.svg")).getroot()
         texts = " ".join(t.text or "" for t in root.iter("{http://www.w3.org/2000/svg}text"))

@@ -7,6 +7,7 @@ baseline; absolute times appear only as context, next to the machine they were t
 import json
 import os
 import platform
+import re
 import shlex
 import subprocess
 import sys
@@ -92,6 +93,31 @@ def table(rows, header, out=sys.stdout):
     print(fmt(header), file=out)
     for r in rows:
         print(fmt(r), file=out)
+
+
+_ABS_PATH = re.compile(r"(?<![\w.~-])/(?:[\w.+~-]+/)*[\w.+~-]+")
+
+
+def portable(doc, places):
+    """doc with every machine path in its strings replaced: each prefix of places (a dict
+    path -> name, e.g. the build directory -> "BUILD") by its name, the tree's own root by
+    nothing, then any other absolute path by PATH/ and its last component.  Result files go into
+    the repository, where a path of the machine that wrote them means nothing."""
+    pairs = sorted(((os.path.abspath(k), v) for k, v in places.items() if k),
+                   key=lambda kv: -len(kv[0]))
+
+    def fix(s):
+        for k, v in pairs:
+            s = s.replace(k + "/", v + "/" if v else "").replace(k, v or ".")
+        return _ABS_PATH.sub(lambda m: "PATH/" + os.path.basename(m.group(0)), s)
+
+    if isinstance(doc, str):
+        return fix(doc)
+    if isinstance(doc, list):
+        return [portable(x, places) for x in doc]
+    if isinstance(doc, dict):
+        return {k: portable(v, places) for k, v in doc.items()}
+    return doc
 
 
 def write_json(path, doc):
