@@ -70,6 +70,11 @@ void em_show(const struct em_profile *prof, FILE *out)
 			if (mt->has_spread)
 				fprintf(out, "%s+-%.3f mW", (o->flags & EM_OPP_INEFFICIENT) ? " " : "",
 					mt->power_spread_uw / 1000.0);
+			/* the split: with k CPUs busy, static once and dynamic k times */
+			if (mt->has_split)
+				fprintf(out, "%ssplit %.3f static + %.3f dynamic mW (%u CPUs)",
+					(o->flags & EM_OPP_INEFFICIENT) || mt->has_spread ? " " : "",
+					mt->static_uw / 1000.0, mt->dynamic_uw / 1000.0, mt->split_cpus);
 			fputc('\n', out);
 		}
 		show_idle(prof, d, out);

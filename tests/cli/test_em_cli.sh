@@ -178,6 +178,17 @@ else
 	tap_fail "show prints each domain's transition latency and idle states" "$(sed -n 28,36p <<<"$out")"
 fi
 
+# show: an OPP's static/dynamic split (gearbox profile --split-cpus) next to its power
+sed 's/"power_uw": 20000, "perf": 100 }/"power_uw": 20000, "perf": 100, "split": { "static_uw": 6000, "dynamic_uw": 14000, "cpus": 2 } }/' \
+	"$T/good.json" >"$T/split.json"
+out=$("$G" em show "$T/split.json")
+if grep -qE "^ +500000 +20\.000 +100 .*split 6\.000 static \+ 14\.000 dynamic mW \(2 CPUs\)$" <<<"$out" &&
+	[ "$(grep -c "split" <<<"$out")" -eq 1 ]; then
+	tap_ok "show prints an OPP's static/dynamic split"
+else
+	tap_fail "show prints an OPP's static/dynamic split" "$(head -n 6 <<<"$out")"
+fi
+
 # fmt is the identity on what gearbox wrote
 if "$G" em fmt "$SRC/em-profiles/gs101.json" | cmp -s - "$SRC/em-profiles/gs101.json"; then
 	tap_ok "fmt of a shipped model gives the same bytes"
