@@ -20,7 +20,7 @@
  *
  * Modules: check_sched.c (the scheduler process and the sched_ext sysfs state), check_load.c
  * (workload processes and their shared counters), checks_tasks.c (starvation, affinity, weights,
- * latency), checks_system.c (fork storm, hotplug, RT, exit paths), check_cmd.c (options, output).
+ * latency), checks_system.c (fork storm, hotplug, RT, exit paths), cmd_check.c (options, output).
  */
 #ifndef GEARBOX_CHECK_H
 #define GEARBOX_CHECK_H

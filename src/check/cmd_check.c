@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * check_cmd.c - `gearbox check [OPTIONS] -- SCHEDULER-COMMAND [ARGS]`.
+ * cmd_check.c - `gearbox check [OPTIONS] -- SCHEDULER-COMMAND [ARGS]`.
  *
  * Runs the checks in a fixed order: attach first (nothing else makes sense without it), the
  * exit paths last (they take the scheduler down).  Between checks the scheduler must still be

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim_cmd.c - `gearbox sim`: parse the command line, load the model and the workload, run each
+ * cmd_sim.c - `gearbox sim`: parse the command line, load the model and the workload, run each
  * policy, report.  Bad input (unknown policy, unreadable or malformed files, a workload that
  * does not fit the model) exits 2 before anything is written.
  */
