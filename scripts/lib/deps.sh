@@ -20,12 +20,18 @@ libelf-dev zlib1g-dev python3 libclang-rt-14-dev device-tree-compiler libfdt-dev
 
 gb_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 
-# gb_apt_install PKG...: install those of PKG that are not installed yet.
+# gb_apt_install PKG...: install those of PKG that are not installed yet for this machine's
+# architecture (or as Architecture: all).  A PKG:ARCH is checked for that architecture; another
+# architecture's copy of a package (multiarch, e.g. arm64 libraries for a cross build) neither
+# counts as the native one nor hides it.
 gb_apt_install() {
-	local missing=() p
+	local missing=() p arch native
+	native=$(dpkg --print-architecture)
 	for p in "$@"; do
-		dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed ||
-			missing+=("$p")
+		arch=$native
+		case $p in *:*) arch=${p##*:} ;; esac
+		dpkg-query -W -f='${Architecture} ${db:Status-Status}\n' "${p%%:*}" 2>/dev/null |
+			grep -qE "^($arch|all) installed\$" || missing+=("$p")
 	done
 	[ ${#missing[@]} -eq 0 ] && return 0
 	gb_log "installing ${missing[*]}"
