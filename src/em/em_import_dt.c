@@ -157,7 +157,21 @@ static int load_blob(const char *path, char **blob, size_t *len, struct gb_err *
 	}
 	if (rc)
 		return rc;
-	rc = fdt_check_full(*blob, *len);
+	/* Versions before 16 name nodes by full path, and libfdt's own check dereferences the
+	 * NULL name of such a root node; dtc writes 17, the kernel reads 16 and 17. */
+	if (*len < sizeof(struct fdt_header) || fdt_check_header(*blob)) {
+		rc = -FDT_ERR_BADSTRUCTURE;
+	} else if (fdt_version(*blob) < 16) {
+		u32 v = fdt_version(*blob);
+
+		free(*blob);
+		*blob = NULL;
+		return gb_err_set(err, EINVAL,
+				  "%s: device tree blob version %u: only versions 16 and 17 are read",
+				  path, v);
+	} else {
+		rc = fdt_check_full(*blob, *len);
+	}
 	if (rc) {
 		free(*blob);
 		*blob = NULL;

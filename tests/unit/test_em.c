@@ -947,6 +947,18 @@ static void test_dt_import_refusals_name_the_file_and_reason(void)
 	fclose(f);
 	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "t.dts: not a valid device tree blob");
+	/* a well-formed blob of version 7 (nodes named by full path): refused before libfdt's
+	 * check, which crashed on its root node's name */
+	CHECK_EQ_I(sh("dtc -I dts -O dtb -o %s/v7.dtb %s/tests/unit/fixtures/rk3399-cpus.dts", dir,
+		      SRCDIR), 0);
+	snprintf(path, sizeof(path), "%s/v7.dtb", dir);
+	f = fopen(path, "r+b");
+	/* version 7, last compatible version 0 */
+	CHECK(f && fseek(f, 20, SEEK_SET) == 0 && fwrite("\0\0\0\x07\0\0\0\0", 1, 8, f) == 8);
+	if (f)
+		fclose(f);
+	CHECK(em_import_dt(path, &prof, NULL, &err) < 0);
+	CHECK_STR_CONTAINS(err.msg, "v7.dtb: device tree blob version 7: only versions 16 and 17");
 	CHECK_EQ_I(sh("rm -rf %s%s", dir, ""), 0);
 }
 
