@@ -57,6 +57,10 @@ def main():
            or abs(c["energy_vs_mainline"]["mainline"] - 1.0) > 1e-12
            or not all(v["energy_j"] > 0 for v in c["policies"].values())]
     check(cases and not bad, "every_case_has_all_baselines_and_mainline_ratio_1", bad)
+    bad = [c["workload"] for c in cases
+           if abs((c.get("energy_per_work_vs_mainline", {}).get("mainline") or 0) - 1.0) > 1e-12
+           or not all(c["energy_per_work_vs_mainline"].get(p) for p in ["gearbox", "performance"])]
+    check(cases and not bad, "energy_per_unit_of_work_next_to_energy", bad)
     check(all(c.get("energy_vs_oracle", {}).get("oracle") in (None, 1.0) for c in cases) and
           any("oracle" in c["policies"] for c in cases), "oracle_ratios_present_where_periodic")
     bad = ["%s %s" % (c["workload"], p) for c in cases for p, v in c["policies"].items()

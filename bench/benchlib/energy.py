@@ -192,6 +192,11 @@ def run_case(gearbox, model, wl, duration, seeds=1):
     e = {p: v["energy_j"] for p, v in case["policies"].items()}
     case["energy_vs_mainline"] = {p: common.ratio(e.get(p), e.get("mainline")) for p in POLICIES}
     case["energy_vs_oracle"] = {p: common.ratio(e.get(p), e.get("oracle")) for p in POLICIES}
+    # energy per unit of work done (J per second of work at capacity 1024): a policy that does
+    # less of a non-periodic task's work is not cheaper by that
+    epw = {p: common.ratio(v["energy_j"], v.get("work_s")) for p, v in case["policies"].items()}
+    case["energy_per_work_vs_mainline"] = {p: common.ratio(epw.get(p), epw.get("mainline"))
+                                           for p in POLICIES}
     case["targets"] = targets(case)
     case["vs_mainline"] = {p: verdict(case["policies"][p].get("energy_ratio_ci95"))
                            for p in ONLINE if p in case["policies"]}
@@ -234,6 +239,9 @@ def policy_summary(ok):
                 [c["energy_vs_mainline"][p] for c in xs]),
             "geomean_energy_vs_oracle": common.geomean(
                 [c["energy_vs_oracle"][p] for c in xs if c["energy_vs_oracle"][p]]),
+            "geomean_energy_per_work_vs_mainline": common.geomean(
+                [c["energy_per_work_vs_mainline"][p] for c in xs
+                 if c.get("energy_per_work_vs_mainline", {}).get(p)]),
             "late_activations": sum(c["policies"][p]["late_activations"] for c in xs),
             "missed_periods": sum(c["policies"][p]["missed_periods"] for c in xs),
             "activations": sum(c["policies"][p]["activations"] for c in xs),
@@ -340,11 +348,12 @@ def print_report(doc):
     rows = []
     for p, v in s["policies"].items():
         rows.append([p, str(v["cases"]), common.fmt_ratio(v["geomean_energy_vs_mainline"]),
+                     common.fmt_ratio(v["geomean_energy_per_work_vs_mainline"]),
                      common.fmt_ratio(v["geomean_energy_vs_oracle"]),
                      str(v["late_activations"]), str(v["missed_periods"]),
                      str(v["activations"])])
-    common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "missed",
-                        "activations"])
+    common.table(rows, ["policy", "cases", "E/ml geomean", "E/work /ml", "E/or geomean", "late",
+                        "missed", "activations"])
     for sp in SPLITS:
         v = s["split"][sp]
         print()
@@ -361,12 +370,13 @@ def print_report(doc):
                 continue
             iv = pv.get("vs_mainline_by_interval")
             rows.append([p, str(pv["cases"]), common.fmt_ratio(pv["geomean_energy_vs_mainline"]),
+                         common.fmt_ratio(pv["geomean_energy_per_work_vs_mainline"]),
                          common.fmt_ratio(pv["geomean_energy_vs_oracle"]),
                          str(pv["late_activations"]), str(pv["missed_periods"]),
                          "%d/%d/%d" % (iv["win"], iv["loss"], iv["tie"])
                          if iv and sum(iv.values()) else "-"])
-        common.table(rows, ["policy", "cases", "E/ml geomean", "E/or geomean", "late", "missed",
-                            "win/loss/tie vs ml"])
+        common.table(rows, ["policy", "cases", "E/ml geomean", "E/work /ml", "E/or geomean",
+                            "late", "missed", "win/loss/tie vs ml"])
         g = v["policies"]["gearbox"]
         print("gearbox: more late activations than mainline in %d of %d cases, more missed "
               "periods in %d" % (g["late_above_mainline"], g["cases"], g["missed_above_mainline"]))
