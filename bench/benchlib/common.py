@@ -98,6 +98,12 @@ def table(rows, header, out=sys.stdout):
 _ABS_PATH = re.compile(r"(?<![\w.~-])/(?:[\w.+~-]+/)*[\w.+~-]+")
 
 
+def cache_dir():
+    """Where scripts/lib/deps.sh keeps what it downloads and builds (the VM kernel among it)."""
+    return os.environ.get("GEARBOX_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "gearbox")
+
+
 def portable(doc, places):
     """doc with every machine path in its strings replaced: each prefix of places (a dict
     path -> name, e.g. the build directory -> "BUILD") by its name, the tree's own root by
@@ -137,6 +143,13 @@ def ratio(a, b):
     if a is None or b is None or b == 0:
         return None
     return a / b
+
+
+def total(xs):
+    """The sum of per-case counts, each the mean over the bench's seeds: rounded to 0.1, which is
+    exact for means over 1 or 5 seeds, so that tables and files carry no float noise."""
+    t = sum(xs)
+    return round(t, 1) if isinstance(t, float) else t
 
 
 def geomean(xs):

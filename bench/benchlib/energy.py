@@ -242,9 +242,9 @@ def policy_summary(ok):
             "geomean_energy_per_work_vs_mainline": common.geomean(
                 [c["energy_per_work_vs_mainline"][p] for c in xs
                  if c.get("energy_per_work_vs_mainline", {}).get(p)]),
-            "late_activations": sum(c["policies"][p]["late_activations"] for c in xs),
-            "missed_periods": sum(c["policies"][p]["missed_periods"] for c in xs),
-            "activations": sum(c["policies"][p]["activations"] for c in xs),
+            "late_activations": common.total(c["policies"][p]["late_activations"] for c in xs),
+            "missed_periods": common.total(c["policies"][p]["missed_periods"] for c in xs),
+            "activations": common.total(c["policies"][p]["activations"] for c in xs),
         }
     for p in ONLINE:
         vs = [c.get("vs_mainline", {}).get(p) for c in ok]
@@ -299,11 +299,11 @@ def summarize(cases):
         row["geomean_gearbox_vs_oracle"] = common.geomean(
             [c["energy_vs_oracle"]["gearbox"] for c in xs])
         for p in POLICIES:
-            row["late_%s" % p] = sum(c["policies"][p]["late_activations"] for c in xs
+            row["late_%s" % p] = common.total(c["policies"][p]["late_activations"] for c in xs
                                      if p in c["policies"])
-            row["missed_%s" % p] = sum(c["policies"][p]["missed_periods"] for c in xs
+            row["missed_%s" % p] = common.total(c["policies"][p]["missed_periods"] for c in xs
                                        if p in c["policies"])
-        row["activations_mainline"] = sum(c["policies"]["mainline"]["activations"] for c in xs)
+        row["activations_mainline"] = common.total(c["policies"]["mainline"]["activations"] for c in xs)
         per_wl[w] = row
     s["workloads"] = per_wl
     tg = {}
