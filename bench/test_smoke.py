@@ -85,6 +85,27 @@ def main():
     except (OSError, ET.ParseError) as e:
         ok, texts = False, e
     check(ok, "plot_is_svg_with_a_legend_entry_per_policy", texts)
+    # the suite's intervals over seeds: each seed a replicate of every case
+    sys.path.insert(0, HERE)
+    from benchlib import energy
+
+    def fig(ratios, late):
+        return {"per_seed": {"energy_ratio": ratios, "late_activations": late,
+                             "missed_periods": late}}
+    cases = [{"policies": {"mainline": fig([1, 1, 1], [2, 4, 6]), "gearbox": fig([0.5, 1, 2], [1, 1, 4]),
+                           "rework": fig([1, 1, 1], [2, 4, 6]), "performance": fig([2, 2, 2], [0, 0, 0])}},
+             {"policies": {"mainline": fig([1, 1, 1], [0, 0, 0]), "gearbox": fig([2, 1, 0.5], [0, 2, 2]),
+                           "rework": fig([1, 1, 1], [0, 0, 0]), "performance": fig([2, 2, 2], [3, 3, 3])}}]
+    ss = energy.seed_summary(cases)
+    g = (ss or {}).get("gearbox", {})
+    # per seed: geomean(0.5, 2) = 1, 1, 1; late 1, 3, 6 (mean 3.333); minus mainline -1, -1, 0
+    check(ss and ss["seeds"] == 3 and g["geomean_energy_vs_mainline"]["ci95"] == [1.0, 1.0] and
+          g["late_activations"]["mean"] == 3.3333 and
+          abs(g["late_activations"]["ci95"][1] - (10 / 3 + 4.303 * (19 / 3) ** 0.5 / 3 ** 0.5)) < 1e-3
+          and g["late_activations_minus_mainline"]["mean"] == -0.6667,
+          "suite_intervals_over_seeds", ss)
+    check(energy.seed_summary([{"policies": {p: {"per_seed": None} for p in energy.ONLINE}}]) is None,
+          "no_suite_intervals_with_one_seed")
     p = subprocess.run([sys.executable, run, "--no-build", "--gearbox", gearbox, "frobnicate"],
                        capture_output=True, text=True)
     check(p.returncode == 2 and "unknown part 'frobnicate'" in p.stderr,

@@ -145,6 +145,26 @@ def ratio(a, b):
     return a / b
 
 
+# Student's t, two-sided 95%, by degrees of freedom (the simulator's --seeds intervals use the
+# same); beyond the table the normal 1.96
+_T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306,
+         9: 2.262, 10: 2.228, 15: 2.131, 20: 2.086, 30: 2.042}
+
+
+def ci95(xs):
+    """[low, high]: the 95% Student-t interval of the mean of xs (replicates), None with fewer
+    than two."""
+    import math
+    n = len(xs)
+    if n < 2:
+        return None
+    m = sum(xs) / n
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (n - 1))
+    t = _T975.get(n - 1) or next((v for k, v in sorted(_T975.items()) if k >= n - 1), 1.96)
+    h = t * sd / math.sqrt(n)
+    return [m - h, m + h]
+
+
 def total(xs):
     """The sum of per-case counts, each the mean over the bench's seeds: rounded to 0.1, which is
     exact for means over 1 or 5 seeds, so that tables and files carry no float noise."""

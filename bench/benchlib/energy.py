@@ -157,6 +157,10 @@ def _policy_figures(r):
         "energy_ratio": r.get("energy_ratio"),
         "energy_ratio_ci95": r.get("energy_ratio_ci95"),
         "energy_j_ci95": r.get("energy_j_ci95"),
+        # each seed's figures, for the suite's intervals (seed_summary)
+        "per_seed": {k: [x[k] for x in r["per_seed"]]
+                     for k in ("energy_ratio", "late_activations", "missed_periods")}
+        if r.get("per_seed") else None,
     }
 
 
@@ -229,6 +233,42 @@ def targets(case):
     return t
 
 
+def seed_summary(ok):
+    """The suite's figures with intervals: each seed is a replicate of the whole suite (every
+    case run with that seed), so per seed the geometric mean of the energy ratio to mainline
+    and the sums of late activations and missed periods are taken over the cases, then the
+    mean and 95% interval over the seeds; for gearbox also its late activations and missed
+    periods minus mainline's and rework's, paired by seed.  None without per-seed figures
+    (one seed)."""
+    seeds = {len(c["policies"]["mainline"]["per_seed"]["energy_ratio"]) for c in ok
+             if (c["policies"].get("mainline") or {}).get("per_seed")}
+    if len(seeds) != 1 or min(seeds) < 2:
+        return None
+    n = seeds.pop()
+    per = {p: [c["policies"][p]["per_seed"] for c in ok
+               if (c["policies"].get(p) or {}).get("per_seed")] for p in ONLINE}
+    out = {"seeds": n, "cases": len(per["mainline"])}
+
+    def interval(xs):
+        m = sum(xs) / len(xs)
+        return {"mean": round(m, 4), "ci95": [round(v, 4) for v in common.ci95(xs)]}
+
+    for p in ONLINE:
+        if len(per[p]) != len(per["mainline"]):
+            continue
+        g = [common.geomean([x["energy_ratio"][i] for x in per[p]]) for i in range(n)]
+        out[p] = {"geomean_energy_vs_mainline": interval(g)}
+        for k in ("late_activations", "missed_periods"):
+            out[p][k] = interval([sum(x[k][i] for x in per[p]) for i in range(n)])
+    for other in ("mainline", "rework"):
+        if "gearbox" in out and other in out:
+            for k in ("late_activations", "missed_periods"):
+                out["gearbox"]["%s_minus_%s" % (k, other)] = interval(
+                    [sum(x[k][i] for x in per["gearbox"]) - sum(x[k][i] for x in per[other])
+                     for i in range(n)])
+    return out
+
+
 def policy_summary(ok):
     by_pol = {}
     for p in POLICIES:
@@ -271,6 +311,7 @@ def summarize(cases):
          "oracle_infeasible": ["%s on %s" % (os.path.basename(c["workload"])[:-5], c["model"])
                                for c in ok if "oracle_infeasible" in c]}
     s["policies"] = policy_summary(ok)
+    s["seeds"] = seed_summary(ok)
     s["split"] = {}
     for sp in SPLITS:
         xs = [c for c in ok if c["split"] == sp]
@@ -278,7 +319,8 @@ def summarize(cases):
             "cases": len(xs),
             "models": sorted({c["model"] for c in xs}),
             "workloads": sorted({os.path.basename(c["workload"])[:-5] for c in xs}),
-            "policies": policy_summary(xs) if xs else None}
+            "policies": policy_summary(xs) if xs else None,
+            "seeds": seed_summary(xs) if xs else None}
     cats = {}
     for cat in sorted({c["category"] for c in ok}):
         xs = [c for c in ok if c["category"] == cat]
@@ -319,6 +361,29 @@ def summarize(cases):
     return s
 
 
+def print_seeds(ss):
+    """The per-seed intervals of seed_summary, a few lines."""
+    if not ss:
+        return
+
+    def f(v, fmt):
+        return "%s [%s, %s]" % (fmt % v["mean"], fmt % v["ci95"][0], fmt % v["ci95"][1])
+
+    print("over %d seeds, each a replicate of the %d cases (mean [95%% interval]):" %
+          (ss["seeds"], ss["cases"]))
+    for p in ONLINE:
+        if p in ss:
+            print("  %-12s E/ml geomean %s, late %s, missed %s" % (
+                p, f(ss[p]["geomean_energy_vs_mainline"], "%.3f"),
+                f(ss[p]["late_activations"], "%.1f"), f(ss[p]["missed_periods"], "%.1f")))
+    g = ss.get("gearbox", {})
+    for other in ("mainline", "rework"):
+        k = "late_activations_minus_%s" % other
+        if k in g:
+            print("  gearbox - %-8s late %s, missed %s" % (
+                other, f(g[k], "%+.1f"), f(g["missed_periods_minus_%s" % other], "%+.1f")))
+
+
 def print_report(doc):
     rows = []
     for c in doc["cases"]:
@@ -354,6 +419,7 @@ def print_report(doc):
                      str(v["activations"])])
     common.table(rows, ["policy", "cases", "E/ml geomean", "E/work /ml", "E/or geomean", "late",
                         "missed", "activations"])
+    print_seeds(s.get("seeds"))
     for sp in SPLITS:
         v = s["split"][sp]
         print()
@@ -380,6 +446,7 @@ def print_report(doc):
         g = v["policies"]["gearbox"]
         print("gearbox: more late activations than mainline in %d of %d cases, more missed "
               "periods in %d" % (g["late_above_mainline"], g["cases"], g["missed_above_mainline"]))
+        print_seeds(v.get("seeds"))
     print()
     rows = []
     for w, v in s["workloads"].items():
