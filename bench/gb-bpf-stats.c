@@ -47,13 +47,14 @@ int main(void)
 		attr.prog_id = id;
 		fd = (int)sys_bpf(BPF_PROG_GET_FD_BY_ID, &attr);
 		if (fd < 0)
-			continue;   /* unloaded meanwhile */
+			continue; /* unloaded meanwhile */
 		memset(&info, 0, sizeof(info));
 		memset(&attr, 0, sizeof(attr));
 		attr.info.bpf_fd = (__u32)fd;
 		attr.info.info_len = sizeof(info);
 		attr.info.info = (__u64)(unsigned long)&info;
-		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) && info.type == BPF_PROG_TYPE_STRUCT_OPS) {
+		if (!sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &attr) &&
+		    info.type == BPF_PROG_TYPE_STRUCT_OPS) {
 			printf("BPFSTAT %s %llu %llu\n", info.name[0] ? info.name : "?",
 			       (unsigned long long)info.run_time_ns,
 			       (unsigned long long)info.run_cnt);

@@ -34,8 +34,8 @@
 #define BUILD_SANITIZED "false"
 #endif
 
-#define NR_STATES  64
-#define NR_OPPS    16
+#define NR_STATES   64
+#define NR_OPPS	    16
 #define CHECK_EVERY 1024
 
 struct state {
@@ -82,7 +82,7 @@ static int make_model(struct em_profile *prof, u32 nr_cpus, u32 nr_domains, stru
 		for (u32 k = 0; k < NR_OPPS; k++) {
 			struct em_opp *o = &pd->opps[k];
 			u64 perf = (u64)cap * (k + 1) / NR_OPPS;
-			u64 scale = 1000 + 50 * (u64)d;   /* bigger cores: more power at equal perf */
+			u64 scale = 1000 + 50 * (u64)d; /* bigger cores: more power at equal perf */
 
 			o->freq_khz = 300000 + k * 100000;
 			o->perf = perf ? (u32)perf : 1;
@@ -109,14 +109,16 @@ static void make_states(const struct em_model *m, struct state *st, u64 seed)
 			cs->util = rnd_below(&seed, cap + 1) / (cs->idle ? 4 : 1);
 			cs->runnable = cs->util + rnd_below(&seed, 64);
 			cs->uclamp_min = rnd_below(&seed, 8) ? 0 : rnd_below(&seed, 512);
-			cs->uclamp_max = rnd_below(&seed, 8) ? EM_CAPACITY_SCALE : 256 + rnd_below(&seed, 768);
+			cs->uclamp_max =
+			    rnd_below(&seed, 8) ? EM_CAPACITY_SCALE : 256 + rnd_below(&seed, 768);
 			cs->perf_cur = cap;
 		}
 		s->task.util = rnd_below(&seed, 600);
 		s->task.util_est = s->task.util;
 		s->task.runnable = rnd_below(&seed, EM_CAPACITY_SCALE + 1);
 		s->task.uclamp_min = rnd_below(&seed, 8) ? 0 : rnd_below(&seed, 600);
-		s->task.uclamp_max = rnd_below(&seed, 8) ? EM_CAPACITY_SCALE : 200 + rnd_below(&seed, 824);
+		s->task.uclamp_max =
+		    rnd_below(&seed, 8) ? EM_CAPACITY_SCALE : 200 + rnd_below(&seed, 824);
 		if (s->task.uclamp_min > s->task.uclamp_max)
 			s->task.uclamp_min = s->task.uclamp_max;
 		s->task.prev_cpu = (s32)rnd_below(&seed, m->nr_cpus);
@@ -145,7 +147,7 @@ struct result {
 	u64 decisions;
 	double cpu_s;
 	double wall_s;
-	s64 checksum;    /* keeps the compiler from dropping the decisions */
+	s64 checksum; /* keeps the compiler from dropping the decisions */
 };
 
 static void measure(const struct em_model *m, const struct state *st, double cpu_budget_s,
@@ -195,7 +197,8 @@ static void print_machine(FILE *out)
 
 static int usage(const char *prog)
 {
-	fprintf(stderr, "usage: %s [--cpu-ms MS] [CPUS:DOMAINS ...]\n"
+	fprintf(stderr,
+		"usage: %s [--cpu-ms MS] [CPUS:DOMAINS ...]\n"
 		"  default sizes 8:3 8:8 64:3 64:16 64:64 256:3 256:16 256:64, 300 ms CPU each\n",
 		prog);
 	return 2;
@@ -204,14 +207,14 @@ static int usage(const char *prog)
 int main(int argc, char **argv)
 {
 	static const u32 default_sizes[][2] = {
-		{ 8, 3 }, { 8, 8 }, { 64, 3 }, { 64, 16 }, { 64, 64 }, { 256, 3 }, { 256, 16 }, { 256, 64 },
+	    {8, 3}, {8, 8}, {64, 3}, {64, 16}, {64, 64}, {256, 3}, {256, 16}, {256, 64},
 	};
 	u32 sizes[32][2];
 	unsigned nr_sizes = 0;
 	double budget_s = 0.3;
 	struct em_profile *prof = calloc(1, sizeof(*prof));
 	struct state *st = calloc(NR_STATES, sizeof(*st));
-	struct gb_err err = { { 0 } };
+	struct gb_err err = {{0}};
 
 	if (!prof || !st) {
 		fprintf(stderr, "policy_speed: error: out of memory\n");
@@ -229,7 +232,8 @@ int main(int argc, char **argv)
 				return usage(argv[0]);
 			budget_s = (double)ms / 1000.0;
 		} else if (sscanf(argv[i], "%u:%u%c", &c, &d, &tail) == 2 && c >= 1 &&
-			   c <= EM_MAX_CPUS && d >= 1 && d <= EM_MAX_DOMAINS && d <= c && nr_sizes < 32) {
+			   c <= EM_MAX_CPUS && d >= 1 && d <= EM_MAX_DOMAINS && d <= c &&
+			   nr_sizes < 32) {
 			sizes[nr_sizes][0] = c;
 			sizes[nr_sizes++][1] = d;
 		} else {
@@ -249,18 +253,20 @@ int main(int argc, char **argv)
 		struct result r;
 
 		if (make_model(prof, sizes[i][0], sizes[i][1], &err)) {
-			fprintf(stderr, "policy_speed: error: %u CPUs, %u domains: %s\n", sizes[i][0],
-				sizes[i][1], err.msg);
+			fprintf(stderr, "policy_speed: error: %u CPUs, %u domains: %s\n",
+				sizes[i][0], sizes[i][1], err.msg);
 			return 1;
 		}
-		make_states(&prof->model, st, 0x9e3779b97f4a7c15ull ^ (sizes[i][0] * 131 + sizes[i][1]));
+		make_states(&prof->model, st,
+			    0x9e3779b97f4a7c15ull ^ (sizes[i][0] * 131 + sizes[i][1]));
 		measure(&prof->model, st, budget_s, &r);
-		printf("    { \"cpus\": %u, \"domains\": %u, \"decisions\": %llu, \"cpu_s\": %.6f, "
-		       "\"wall_s\": %.6f, \"decisions_per_cpu_s\": %.0f, \"ns_per_decision\": %.2f, "
-		       "\"checksum\": %lld }%s\n",
-		       sizes[i][0], sizes[i][1], (unsigned long long)r.decisions, r.cpu_s, r.wall_s,
-		       (double)r.decisions / r.cpu_s, r.cpu_s * 1e9 / (double)r.decisions,
-		       (long long)r.checksum, i + 1 < nr_sizes ? "," : "");
+		printf(
+		    "    { \"cpus\": %u, \"domains\": %u, \"decisions\": %llu, \"cpu_s\": %.6f, "
+		    "\"wall_s\": %.6f, \"decisions_per_cpu_s\": %.0f, \"ns_per_decision\": %.2f, "
+		    "\"checksum\": %lld }%s\n",
+		    sizes[i][0], sizes[i][1], (unsigned long long)r.decisions, r.cpu_s, r.wall_s,
+		    (double)r.decisions / r.cpu_s, r.cpu_s * 1e9 / (double)r.decisions,
+		    (long long)r.checksum, i + 1 < nr_sizes ? "," : "");
 		fflush(stdout);
 	}
 	printf("  ]\n}\n");

@@ -64,12 +64,17 @@ static int parse_double(const char *s, double lo, double hi, double *out)
 int cmd_top(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-	    {"replay", required_argument, NULL, 'r'},  {"socket", required_argument, NULL, 's'},
-	    {"connect", required_argument, NULL, 's'}, {"record", required_argument, NULL, 'w'},
+	    {"replay", required_argument, NULL, 'r'},
+	    {"socket", required_argument, NULL, 's'},
+	    {"connect", required_argument, NULL, 's'},
+	    {"record", required_argument, NULL, 'w'},
 	    {"headless", no_argument, NULL, 'H'},
-	    {"speed", required_argument, NULL, 'S'},   {"paused", no_argument, NULL, 'P'},
-	    {"refresh", required_argument, NULL, 'R'}, {"no-color", no_argument, NULL, 'C'},
-	    {"help", no_argument, NULL, 'h'},	       {NULL, 0, NULL, 0},
+	    {"speed", required_argument, NULL, 'S'},
+	    {"paused", no_argument, NULL, 'P'},
+	    {"refresh", required_argument, NULL, 'R'},
+	    {"no-color", no_argument, NULL, 'C'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
 	struct top_options o = {
 	    .socket = SOURCE_DEFAULT_SOCKET, .speed = 1, .refresh_hz = 4, .color = true};

@@ -31,7 +31,7 @@ struct top_view {
 	bool color;
 	bool utf8;
 	double refresh_hz;
-	bool frozen; /* live source paused: screen not updated */
+	bool frozen;	      /* live source paused: screen not updated */
 	enum model_sort sort; /* the task view's order */
 	bool sort_reverse;
 	const struct top_source *src;

@@ -102,8 +102,8 @@ static int apply_hello(struct top_model *m, const struct stream_hello *h, struct
 static int before_hello(const struct top_model *m, const char *what, struct gb_err *err)
 {
 	if (m->hello_error[0])
-		return gb_err_set(err, EINVAL, "%s ignored: the stream's hello was refused (%s)", what,
-				  m->hello_error);
+		return gb_err_set(err, EINVAL, "%s ignored: the stream's hello was refused (%s)",
+				  what, m->hello_error);
 	return gb_err_set(err, EINVAL, "%s before hello", what);
 }
 

@@ -53,7 +53,7 @@ struct top_model {
 	/* Why this stream's hello was refused ("" when none was): every record after it is
 	 * refused for that reason, so the error line keeps showing it. */
 	char hello_error[MODEL_ERR_LEN];
-	uint64_t generation;		/* bumped on every change, for redraws */
+	uint64_t generation; /* bumped on every change, for redraws */
 };
 
 void model_init(struct top_model *m);

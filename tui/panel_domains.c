@@ -5,8 +5,9 @@
  * Full form, when every block fits: a title row (name, CPUs, current OPP in kHz and its perf,
  * requested perf, estimated power, over-utilized flag), a row with the model's idle costs when
  * the hello carried them (static power, each CPU and cluster idle state's power and exit
- * latency), and one bar per CPU with the running task.  Blocks are packed into as many columns as the width allows (one per 80 columns), so
- * a wide terminal shows more domains rather than longer bars.
+ * latency), and one bar per CPU with the running task.  Blocks are packed into as many columns as
+ * the width allows (one per 80 columns), so a wide terminal shows more domains rather than longer
+ * bars.
  *
  * Compact form, when they do not (a 64-domain, 256-CPU machine): one row per domain with a
  * one-cell level glyph per CPU, again in columns, scrolled with the arrow keys.

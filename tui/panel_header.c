@@ -37,8 +37,8 @@ void panel_header_draw(const struct top_view *v, const struct top_model *m, stru
 	const struct stream_hello *h = &m->topo;
 	/* At the end of a replay the clock stops at the last record: nothing happens after it. */
 	int64_t clock = v->src->kind == SOURCE_REPLAY && !v->src->eof
-				? source_clock_us(v->src, v->now_us)
-				: m->t_us;
+			    ? source_clock_us(v->src, v->now_us)
+			    : m->t_us;
 	if (clock < m->t_us)
 		clock = m->t_us;
 	fmt_time_us(t, sizeof(t), clock);

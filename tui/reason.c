@@ -37,7 +37,7 @@ void fmt_power_uw(char *buf, size_t len, int64_t power_uw)
 
 /* Appends to buf at *pos, never past len; *pos stops growing once buf is full. */
 static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
+    __attribute__((format(printf, 4, 5)));
 static void append(char *buf, size_t len, size_t *pos, const char *fmt, ...)
 {
 	va_list ap;

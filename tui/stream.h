@@ -19,17 +19,17 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "gb_err.h"
 #include "../src/policy/gb_reason_list.h"
+#include "gb_err.h"
 
-#define STREAM_FORMAT	   "gearbox-stream/1"
-#define STREAM_MAX_LINE	   (1u << 20) /* bytes, without the newline */
-#define STREAM_MAX_DOMAINS 64
-#define STREAM_MAX_CPUS	   256
-#define STREAM_MAX_OPPS	   32
-#define STREAM_MAX_TASKS   64
-#define STREAM_COMM_LEN	   16 /* the kernel's TASK_COMM_LEN, NUL included */
-#define STREAM_NAME_LEN	   32
+#define STREAM_FORMAT		"gearbox-stream/1"
+#define STREAM_MAX_LINE		(1u << 20) /* bytes, without the newline */
+#define STREAM_MAX_DOMAINS	64
+#define STREAM_MAX_CPUS		256
+#define STREAM_MAX_OPPS		32
+#define STREAM_MAX_TASKS	64
+#define STREAM_COMM_LEN		16 /* the kernel's TASK_COMM_LEN, NUL included */
+#define STREAM_NAME_LEN		32
 #define STREAM_MAX_CPU_IDLE	8 /* the em-profile's limits (em_profile.h) */
 #define STREAM_MAX_CLUSTER_IDLE 4
 
@@ -40,7 +40,7 @@ enum stream_reason {
 #define STREAM_REASON_ENUM(name, code) REASON_##name,
 	GB_REASON_LIST(STREAM_REASON_ENUM)
 #undef STREAM_REASON_ENUM
-	REASON_UNKNOWN, /* a code this reader does not know: shown verbatim */
+	    REASON_UNKNOWN, /* a code this reader does not know: shown verbatim */
 };
 
 struct stream_opp {
@@ -66,7 +66,7 @@ struct stream_domain_info {
 	int nr_opps;
 	struct stream_opp opps[STREAM_MAX_OPPS];
 	int64_t transition_latency_us; /* -1 when the model has none */
-	bool has_idle;                 /* static_uw and the idle states below are the model's */
+	bool has_idle;		       /* static_uw and the idle states below are the model's */
 	uint32_t static_uw;
 	int nr_cpu_idle, nr_cluster_idle;
 	struct stream_idle_state cpu_idle[STREAM_MAX_CPU_IDLE];

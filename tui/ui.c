@@ -39,8 +39,8 @@
  */
 static volatile sig_atomic_t quit_signal;
 static volatile sig_atomic_t curses_active;
-static struct termios saved_tty;        /* the terminal's modes before curses started */
-static char restore_seq[256];           /* what endwin() would send; written as bytes */
+static struct termios saved_tty; /* the terminal's modes before curses started */
+static char restore_seq[256];	 /* what endwin() would send; written as bytes */
 static size_t restore_len;
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL};
 static struct sigaction fatal_old[sizeof(fatal_signals) / sizeof(fatal_signals[0])];
@@ -62,7 +62,7 @@ static void on_fatal_signal(int sig)
 
 		curses_active = 0;
 		w = write(STDOUT_FILENO, restore_seq, restore_len);
-		(void)w;        /* nothing more can be done about a terminal that is gone */
+		(void)w; /* nothing more can be done about a terminal that is gone */
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved_tty);
 	}
 	for (size_t i = 0; i < NR_FATAL; i++)
@@ -348,7 +348,7 @@ static void handle_key(struct ui *u, int ch, int64_t now)
  * call into curses): the normal screen, a visible cursor, keypad off, no attributes. */
 static void save_restore_seq(void)
 {
-	static const char *const caps[] = { "sgr0", "cnorm", "rmkx", "rmcup" };
+	static const char *const caps[] = {"sgr0", "cnorm", "rmkx", "rmcup"};
 
 	restore_len = 0;
 	for (size_t i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {

@@ -13,7 +13,7 @@ struct top_options {
 	const char *replay; /* trace file, or NULL for the socket */
 	const char *socket;
 	const char *record; /* --record FILE: the live stream as received, or NULL */
-	double speed; /* replay speed factor; 0 = as fast as it reads */
+	double speed;	    /* replay speed factor; 0 = as fast as it reads */
 	bool paused;
 	double refresh_hz;
 	bool color;

@@ -31,7 +31,7 @@
 
 #include "gb_err.h"
 
-#define CHECK_MAX_CPUS 64
+#define CHECK_MAX_CPUS	  64
 #define CHECK_MAX_METRICS 6
 
 enum check_status { CHECK_PASS, CHECK_FAIL, CHECK_SKIP };
@@ -53,16 +53,16 @@ struct check_result {
 struct sched_proc {
 	char **argv;
 	const char *log_path; /* its stdout+stderr go there (appended) */
-	pid_t pid;            /* 0 when not running */
-	int wstatus;          /* valid once reaped */
+	pid_t pid;	      /* 0 when not running */
+	int wstatus;	      /* valid once reaped */
 	char ops_name[64];
 	int starts;
 };
 
 struct check_ctx {
 	struct sched_proc sched;
-	int nr_cpus;              /* online CPUs when the run started */
-	double duration_s;        /* run time of each load phase */
+	int nr_cpus;	   /* online CPUs when the run started */
+	double duration_s; /* run time of each load phase */
 	double attach_timeout_s;
 };
 
@@ -83,7 +83,7 @@ int check_interrupted(void);
 
 /* Result helpers (printf-style detail). */
 void check_set(struct check_result *res, enum check_status st, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 void check_metric(struct check_result *res, const char *name, double value);
 
 /* --- check_sched.c --- */
@@ -120,7 +120,7 @@ void die_with_parent(pid_t parent_pid);
 
 /* --- check_load.c --- */
 
-#define LOAD_MAX_TASKS 64
+#define LOAD_MAX_TASKS	 64
 #define LOAD_MAX_SAMPLES 4096
 
 /* Shared between the parent and the workload processes (MAP_SHARED). */
@@ -145,7 +145,7 @@ struct load_set {
 	struct load_shm *shm;
 	pid_t pid[LOAD_MAX_TASKS];
 	int nr;
-	pid_t pgid;   /* the process group of all of them (the first one's pid), 0 before */
+	pid_t pgid; /* the process group of all of them (the first one's pid), 0 before */
 };
 
 /* What a workload process runs; it returns when shm->stop is set. */

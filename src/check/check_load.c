@@ -31,7 +31,7 @@ double load_now_s(void)
 
 void load_sleep(double s)
 {
-	struct timespec ts = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	struct timespec ts = {(time_t)s, (long)((s - (double)(time_t)s) * 1e9)};
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR && !check_interrupted())
 		;
@@ -48,8 +48,8 @@ static uint64_t cputime_ns(void)
 int load_init(struct load_set *ls, struct gb_err *err)
 {
 	memset(ls, 0, sizeof(*ls));
-	ls->shm = mmap(NULL, sizeof(*ls->shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-		       -1, 0);
+	ls->shm =
+	    mmap(NULL, sizeof(*ls->shm), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (ls->shm == MAP_FAILED) {
 		ls->shm = NULL;
 		return gb_err_set(err, errno, "mmap: %s", strerror(errno));
@@ -169,7 +169,8 @@ void load_periodic(struct load_shm *shm, int slot, long period_us)
 		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL) == EINTR)
 			;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		late_ns = (int64_t)(now.tv_sec - next.tv_sec) * 1000000000 + (now.tv_nsec - next.tv_nsec);
+		late_ns =
+		    (int64_t)(now.tv_sec - next.tv_sec) * 1000000000 + (now.tv_nsec - next.tv_nsec);
 		if (late_ns < 0)
 			late_ns = 0;
 		uint32_t n = __atomic_fetch_add(&shm->nr_lat, 1, __ATOMIC_RELAXED);

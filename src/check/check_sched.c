@@ -160,7 +160,8 @@ int sched_start(struct sched_proc *sp, double timeout_s, double *took_s, struct 
 		}
 		if (check_interrupted()) {
 			sched_stop(sp);
-			return gb_err_set(err, EINTR, "interrupted by signal %d", check_interrupted());
+			return gb_err_set(err, EINTR, "interrupted by signal %d",
+					  check_interrupted());
 		}
 		usleep(5000);
 	}
@@ -232,13 +233,15 @@ void sysrq_restore(const char *saved)
 
 	if (saved[0] && read_line(SYSRQ_PATH, now, sizeof(now)) == 0 && strcmp(now, saved) &&
 	    write_str(SYSRQ_PATH, saved) < 0)
-		fprintf(stderr, "gearbox check: warning: cannot restore kernel.sysrq to %s (it is "
-			"%s)\n", saved, now);
+		fprintf(stderr,
+			"gearbox check: warning: cannot restore kernel.sysrq to %s (it is "
+			"%s)\n",
+			saved, now);
 }
 
 int sysrq_trigger(char c)
 {
-	char s[2] = { c, '\0' };
+	char s[2] = {c, '\0'};
 
 	/* "1" enables every sysrq function; the trigger file ignores the mask for root anyway
 	 * on recent kernels, but older ones honour it. */

@@ -17,11 +17,12 @@
 #define STORM_FORKS_PER_WORKER 200
 /* "Completes" means no stall, not a speed: a loaded host under TCG forks 10x slower than an
  * idle one.  The storm fails when no fork completes for STORM_STALL_S, or at STORM_LIMIT_S. */
-#define STORM_STALL_S 10.0
-#define STORM_LIMIT_S 120.0
-#define RT_MIN_SHARE 0.75 /* RT throttling leaves 5% to the rest; a broken order gives ~50% */
-#define EXIT_LIMIT_S 5.0
-#define HOTPLUG_REENABLE_LIMIT_S 20.0 /* a reload re-verifies the BPF program: seconds under TCG */
+#define STORM_STALL_S		 10.0
+#define STORM_LIMIT_S		 120.0
+#define RT_MIN_SHARE		 0.75 /* RT throttling leaves 5% to the rest; a broken order gives ~50% */
+#define EXIT_LIMIT_S		 5.0
+#define HOTPLUG_REENABLE_LIMIT_S 20.0 /* a reload re-verifies the BPF program: seconds under TCG   \
+				       */
 
 /* Fork/exit storm: each worker forks short-lived children that talk back through a pipe. */
 static void storm_worker(struct load_shm *shm, int slot, long forks)
@@ -176,13 +177,19 @@ void check_hotplug(struct check_ctx *ctx, struct check_result *res)
 		char how[64];
 
 		sched_describe_exit(&ctx->sched, how, sizeof(how));
-		check_set(res, CHECK_FAIL, "CPU %d off and on: sched_ext not enabled %.0f s later (scheduler %s)",
+		check_set(res, CHECK_FAIL,
+			  "CPU %d off and on: sched_ext not enabled %.0f s later (scheduler %s)",
 			  cpu, HOTPLUG_REENABLE_LIMIT_S, how);
 	} else if (after == before) {
-		check_set(res, CHECK_FAIL, "CPU %d off and on: the load stopped making progress", cpu);
+		check_set(res, CHECK_FAIL, "CPU %d off and on: the load stopped making progress",
+			  cpu);
 	} else {
-		check_set(res, CHECK_PASS, "CPU %d off and on under load; scheduler %s, enabled %.2f s after online",
-			  cpu, seq0 < 0 ? "enabled" : seq1 == seq0 ? "stayed loaded" : "reloaded by its loader",
+		check_set(res, CHECK_PASS,
+			  "CPU %d off and on under load; scheduler %s, enabled %.2f s after online",
+			  cpu,
+			  seq0 < 0	 ? "enabled"
+			  : seq1 == seq0 ? "stayed loaded"
+					 : "reloaded by its loader",
 			  back_s);
 	}
 out:
@@ -194,7 +201,7 @@ out:
 /* RT above sched_ext: a SCHED_FIFO hog and a sched_ext hog share a CPU. */
 static void rt_hog(struct load_shm *shm, int slot, long prio)
 {
-	struct sched_param sp = { .sched_priority = (int)prio };
+	struct sched_param sp = {.sched_priority = (int)prio};
 
 	if (sched_setscheduler(0, SCHED_FIFO, &sp) < 0)
 		_exit(7);
@@ -225,10 +232,12 @@ void check_rt(struct check_ctx *ctx, struct check_result *res)
 	check_metric(res, "ext_cpu_ms", ext_ms);
 	check_metric(res, "rt_share", share);
 	if (rt_ms <= 0)
-		check_set(res, CHECK_FAIL, "the SCHED_FIFO task did not run (could it be made RT?)");
+		check_set(res, CHECK_FAIL,
+			  "the SCHED_FIFO task did not run (could it be made RT?)");
 	else
 		check_set(res, share >= RT_MIN_SHARE ? CHECK_PASS : CHECK_FAIL,
-			  "SCHED_FIFO got %.0f ms, sched_ext hog %.0f ms on CPU %d: RT share %.0f%% (min %.0f%%)",
+			  "SCHED_FIFO got %.0f ms, sched_ext hog %.0f ms on CPU %d: RT share "
+			  "%.0f%% (min %.0f%%)",
 			  rt_ms, ext_ms, cpu, share * 100, RT_MIN_SHARE * 100);
 out:
 	load_stop(&ls);
@@ -312,7 +321,8 @@ static bool exit_path(struct check_ctx *ctx, const char *name, char *buf, size_t
 		int rc = sysrq_trigger('S');
 
 		if (rc < 0) {
-			snprintf(buf + used, len - used, "sysrq-S: unavailable (%s); ", strerror(-rc));
+			snprintf(buf + used, len - used, "sysrq-S: unavailable (%s); ",
+				 strerror(-rc));
 			sched_stop(sp);
 			return true;
 		}
@@ -335,7 +345,7 @@ static bool exit_path(struct check_ctx *ctx, const char *name, char *buf, size_t
 
 void check_exit_paths(struct check_ctx *ctx, struct check_result *res)
 {
-	static const char *const paths[] = { "SIGINT", "SIGKILL", "sysrq-S" };
+	static const char *const paths[] = {"SIGINT", "SIGKILL", "sysrq-S"};
 	char buf[sizeof(res->detail)] = "";
 	bool ok = true;
 

@@ -14,9 +14,9 @@
 
 #include "check.h"
 
-#define WEIGHT_MIN_RATIO 2.0      /* nice 0 vs nice 10: the fair class gives ~9.3 */
+#define WEIGHT_MIN_RATIO     2.0  /* nice 0 vs nice 10: the fair class gives ~9.3 */
 #define LATENCY_P99_LIMIT_MS 1000 /* only gross starvation fails; the value is informational */
-#define LATENCY_PERIOD_US 5000
+#define LATENCY_PERIOD_US    5000
 
 static int spawn_or_fail(struct load_set *ls, load_fn fn, long arg, int cpu, int nice,
 			 struct check_result *res)
@@ -46,7 +46,9 @@ void check_starvation(struct check_ctx *ctx, struct check_result *res)
 		return;
 	}
 	for (int i = 0; i < nr_hogs + 4; i++) {
-		load_fn fn = i < nr_hogs ? load_hog : i < nr_hogs + 2 ? load_periodic : load_interactive;
+		load_fn fn = i < nr_hogs       ? load_hog
+			     : i < nr_hogs + 2 ? load_periodic
+					       : load_interactive;
 
 		if (spawn_or_fail(&ls, fn, 10000, -1, 0, res) < 0)
 			goto out;
@@ -64,12 +66,16 @@ void check_starvation(struct check_ctx *ctx, struct check_result *res)
 	check_metric(res, "tasks", ls.nr);
 	check_metric(res, "progressing_tasks", n);
 	if (stuck >= 0)
-		check_set(res, CHECK_FAIL, "%d of %d tasks made no progress in %.1f s (first: %s %d)",
-			  ls.nr - n, ls.nr, ctx->duration_s / 2,
-			  stuck < nr_hogs ? "hog" : stuck < nr_hogs + 2 ? "periodic" : "interactive",
+		check_set(res, CHECK_FAIL,
+			  "%d of %d tasks made no progress in %.1f s (first: %s %d)", ls.nr - n,
+			  ls.nr, ctx->duration_s / 2,
+			  stuck < nr_hogs	? "hog"
+			  : stuck < nr_hogs + 2 ? "periodic"
+						: "interactive",
 			  stuck);
 	else
-		check_set(res, CHECK_PASS, "%d hogs, 2 periodic, 2 interactive: all progressed", nr_hogs);
+		check_set(res, CHECK_PASS, "%d hogs, 2 periodic, 2 interactive: all progressed",
+			  nr_hogs);
 out:
 	load_stop(&ls);
 	load_free(&ls);
@@ -161,15 +167,17 @@ void check_affinity(struct check_ctx *ctx, struct check_result *res)
 	check_metric(res, "samples", (double)samples);
 	check_metric(res, "violations", (double)violations);
 	if (bad >= 0)
-		check_set(res, CHECK_FAIL, "%llu of %llu samples outside the mask (task %d on CPU %d)",
+		check_set(res, CHECK_FAIL,
+			  "%llu of %llu samples outside the mask (task %d on CPU %d)",
 			  (unsigned long long)violations, (unsigned long long)samples, bad,
 			  ls.shm->slot[bad].bad_cpu);
 	else if (unmoved >= 0)
 		check_set(res, CHECK_FAIL, "task %d never ran on CPU %d after its mask changed",
 			  unmoved, (unmoved + 1) % n);
 	else
-		check_set(res, CHECK_PASS, "%d pinned tasks, %llu samples in mask, all moved on a mask change",
-			  n, (unsigned long long)samples);
+		check_set(res, CHECK_PASS,
+			  "%d pinned tasks, %llu samples in mask, all moved on a mask change", n,
+			  (unsigned long long)samples);
 out:
 	load_stop(&ls);
 	load_free(&ls);
@@ -201,11 +209,14 @@ void check_weights(struct check_ctx *ctx, struct check_result *res)
 	if (t0_ms <= 0)
 		check_set(res, CHECK_FAIL, "the nice 0 hog got no CPU time");
 	else if (ratio < WEIGHT_MIN_RATIO)
-		check_set(res, CHECK_FAIL, "nice 0 got %.0f ms, nice 10 %.0f ms on CPU %d: ratio %.2f < %.1f "
-			  "(fair class: ~9.3)", t0_ms, t10_ms, cpu, ratio, WEIGHT_MIN_RATIO);
+		check_set(res, CHECK_FAIL,
+			  "nice 0 got %.0f ms, nice 10 %.0f ms on CPU %d: ratio %.2f < %.1f "
+			  "(fair class: ~9.3)",
+			  t0_ms, t10_ms, cpu, ratio, WEIGHT_MIN_RATIO);
 	else
-		check_set(res, CHECK_PASS, "nice 0 got %.0f ms, nice 10 %.0f ms on CPU %d: ratio %.2f",
-			  t0_ms, t10_ms, cpu, ratio);
+		check_set(res, CHECK_PASS,
+			  "nice 0 got %.0f ms, nice 10 %.0f ms on CPU %d: ratio %.2f", t0_ms,
+			  t10_ms, cpu, ratio);
 out:
 	load_stop(&ls);
 	load_free(&ls);
@@ -259,9 +270,10 @@ void check_latency(struct check_ctx *ctx, struct check_result *res)
 	check_metric(res, "p50_ms", p50_ms);
 	check_metric(res, "p99_ms", p99_ms);
 	check_metric(res, "max_ms", max_ms);
-	check_set(res, p99_ms > LATENCY_P99_LIMIT_MS ? CHECK_FAIL : CHECK_PASS,
-		  "%u wakeups beside %d hogs: p50 %.2f ms, p99 %.2f ms, max %.2f ms (limit p99 %d ms)",
-		  n, nr_hogs, p50_ms, p99_ms, max_ms, LATENCY_P99_LIMIT_MS);
+	check_set(
+	    res, p99_ms > LATENCY_P99_LIMIT_MS ? CHECK_FAIL : CHECK_PASS,
+	    "%u wakeups beside %d hogs: p50 %.2f ms, p99 %.2f ms, max %.2f ms (limit p99 %d ms)", n,
+	    nr_hogs, p50_ms, p99_ms, max_ms, LATENCY_P99_LIMIT_MS);
 out:
 	free(lat);
 	load_stop(&ls);

@@ -33,10 +33,14 @@ struct check_def {
 };
 
 static const struct check_def checks[] = {
-	{ "starvation", check_starvation }, { "affinity", check_affinity },
-	{ "weights", check_weights },       { "latency", check_latency },
-	{ "forkstorm", check_forkstorm },   { "hotplug", check_hotplug },
-	{ "rt", check_rt },                 { "exit", check_exit_paths },
+    {"starvation", check_starvation},
+    {"affinity", check_affinity},
+    {"weights", check_weights},
+    {"latency", check_latency},
+    {"forkstorm", check_forkstorm},
+    {"hotplug", check_hotplug},
+    {"rt", check_rt},
+    {"exit", check_exit_paths},
 };
 #define NR_CHECKS (1 + sizeof(checks) / sizeof(checks[0])) /* + attach */
 
@@ -58,9 +62,9 @@ int check_interrupted(void)
  * SA_RESTART: a sleep returns at once and the check sees the flag. */
 static void install_signals(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
-				    SIGPIPE };
-	struct sigaction sa = { .sa_handler = on_signal };
+	static const int sigs[] = {SIGINT,  SIGTERM, SIGHUP,  SIGQUIT,
+				   SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE};
+	struct sigaction sa = {.sa_handler = on_signal};
 
 	sigfillset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
@@ -76,8 +80,8 @@ static void die_of_signal(int sig)
 	_exit(128 + sig);
 }
 
-static const char *const status_word[] = { "pass", "FAIL", "skip" };
-static const char *const status_json[] = { "pass", "fail", "skip" };
+static const char *const status_word[] = {"pass", "FAIL", "skip"};
+static const char *const status_json[] = {"pass", "fail", "skip"};
 
 void check_set(struct check_result *res, enum check_status st, const char *fmt, ...)
 {
@@ -92,26 +96,28 @@ void check_set(struct check_result *res, enum check_status st, const char *fmt, 
 void check_metric(struct check_result *res, const char *name, double value)
 {
 	if (res->nr_metrics < CHECK_MAX_METRICS)
-		res->metrics[res->nr_metrics++] = (struct check_metric){ name, value };
+		res->metrics[res->nr_metrics++] = (struct check_metric){name, value};
 }
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: gearbox check [OPTIONS] -- SCHEDULER-COMMAND [ARGS]\n\n"
-		"Starts a sched_ext scheduler and checks it: attach, starvation, affinity, weights,\n"
-		"latency, forkstorm, hotplug, rt, exit (SIGINT, SIGKILL, sysrq-S).  Needs root and a\n"
-		"kernel with sched_ext, and no other sched_ext scheduler loaded.\n\n"
-		"options:\n"
-		"  --json             print a gearbox-check/1 JSON document instead of lines\n"
-		"  --only LIST        run only these checks (comma-separated names; attach always runs)\n"
-		"  --duration S       run time of each load phase in seconds (default 2)\n"
-		"  --attach-timeout S seconds to wait for the scheduler to be enabled (default 10)\n"
-		"  --sched-log FILE   append the scheduler's output to FILE (default: discarded)\n"
-		"  -h, --help         this help\n\n"
-		"Exit status: 0 all checks passed or skipped, 1 a check failed, 2 bad usage.\n"
-		"On SIGINT, SIGTERM or SIGHUP it stops its load and the scheduler, restores\n"
-		"kernel.sysrq, prints the results so far and dies of the signal.\n");
+	fprintf(
+	    out,
+	    "usage: gearbox check [OPTIONS] -- SCHEDULER-COMMAND [ARGS]\n\n"
+	    "Starts a sched_ext scheduler and checks it: attach, starvation, affinity, weights,\n"
+	    "latency, forkstorm, hotplug, rt, exit (SIGINT, SIGKILL, sysrq-S).  Needs root and a\n"
+	    "kernel with sched_ext, and no other sched_ext scheduler loaded.\n\n"
+	    "options:\n"
+	    "  --json             print a gearbox-check/1 JSON document instead of lines\n"
+	    "  --only LIST        run only these checks (comma-separated names; attach always "
+	    "runs)\n"
+	    "  --duration S       run time of each load phase in seconds (default 2)\n"
+	    "  --attach-timeout S seconds to wait for the scheduler to be enabled (default 10)\n"
+	    "  --sched-log FILE   append the scheduler's output to FILE (default: discarded)\n"
+	    "  -h, --help         this help\n\n"
+	    "Exit status: 0 all checks passed or skipped, 1 a check failed, 2 bad usage.\n"
+	    "On SIGINT, SIGTERM or SIGHUP it stops its load and the scheduler, restores\n"
+	    "kernel.sysrq, prints the results so far and dies of the signal.\n");
 }
 
 static void json_str(FILE *out, const char *s)
@@ -157,8 +163,8 @@ static void print_json(FILE *out, const struct check_ctx *ctx, const char *const
 				res[i].metrics[m].value);
 		fprintf(out, "}}");
 	}
-	fprintf(out, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"skipped\":%d}}\n", count[CHECK_PASS],
-		count[CHECK_FAIL], count[CHECK_SKIP]);
+	fprintf(out, "],\"summary\":{\"passed\":%d,\"failed\":%d,\"skipped\":%d}}\n",
+		count[CHECK_PASS], count[CHECK_FAIL], count[CHECK_SKIP]);
 }
 
 static bool selected(const char *only, const char *name)
@@ -206,7 +212,8 @@ static void run_one(struct check_ctx *ctx, const struct check_def *def, struct c
 		check_set(res, CHECK_FAIL, "the scheduler was ejected or quit (process %s)", how);
 	} else {
 		memcpy(detail, res->detail, sizeof(detail));
-		check_set(res, CHECK_FAIL, "%.180s; then the scheduler was ejected or quit", detail);
+		check_set(res, CHECK_FAIL, "%.180s; then the scheduler was ejected or quit",
+			  detail);
 	}
 	sched_stop(&ctx->sched);
 	if (sched_start(&ctx->sched, ctx->attach_timeout_s, &took, &err) < 0)
@@ -216,16 +223,19 @@ static void run_one(struct check_ctx *ctx, const struct check_def *def, struct c
 int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },	      { "only", required_argument, NULL, 'o' },
-		{ "duration", required_argument, NULL, 'd' }, { "attach-timeout", required_argument, NULL, 't' },
-		{ "sched-log", required_argument, NULL, 'l' }, { "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
+	    {"json", no_argument, NULL, 'j'},
+	    {"only", required_argument, NULL, 'o'},
+	    {"duration", required_argument, NULL, 'd'},
+	    {"attach-timeout", required_argument, NULL, 't'},
+	    {"sched-log", required_argument, NULL, 'l'},
+	    {"help", no_argument, NULL, 'h'},
+	    {NULL, 0, NULL, 0},
 	};
-	struct check_ctx ctx = { .duration_s = 2.0, .attach_timeout_s = 10.0 };
-	struct check_result res[NR_CHECKS] = { 0 };
+	struct check_ctx ctx = {.duration_s = 2.0, .attach_timeout_s = 10.0};
+	struct check_result res[NR_CHECKS] = {0};
 	const char *names[NR_CHECKS], *only = NULL;
 	char sysrq[32];
-	int count[3] = { 0 }, c, json = 0;
+	int count[3] = {0}, c, json = 0;
 	size_t n = 0;
 	struct gb_err err;
 	double took;
@@ -234,23 +244,37 @@ int cmd_check(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+h", longopts, NULL)) != -1) {
 		switch (c) {
-		case 'j': json = 1; break;
-		case 'o': only = optarg; break;
-		case 'l': ctx.sched.log_path = optarg; break;
+		case 'j':
+			json = 1;
+			break;
+		case 'o':
+			only = optarg;
+			break;
+		case 'l':
+			ctx.sched.log_path = optarg;
+			break;
 		case 'd':
 		case 't':
-			if (parse_seconds(optarg, c == 'd' ? &ctx.duration_s : &ctx.attach_timeout_s) < 0) {
-				fprintf(stderr, PROG ": error: --%s: '%s' is not a number of seconds "
-					"in (0, 3600]\n", c == 'd' ? "duration" : "attach-timeout", optarg);
+			if (parse_seconds(optarg,
+					  c == 'd' ? &ctx.duration_s : &ctx.attach_timeout_s) < 0) {
+				fprintf(stderr,
+					PROG ": error: --%s: '%s' is not a number of seconds "
+					     "in (0, 3600]\n",
+					c == 'd' ? "duration" : "attach-timeout", optarg);
 				return GB_EXIT_USAGE;
 			}
 			break;
-		case 'h': usage(stdout); return GB_EXIT_OK;
-		default: usage(stderr); return GB_EXIT_USAGE;
+		case 'h':
+			usage(stdout);
+			return GB_EXIT_OK;
+		default:
+			usage(stderr);
+			return GB_EXIT_USAGE;
 		}
 	}
 	if (optind >= argc) {
-		fprintf(stderr, PROG ": error: no scheduler command (usage: gearbox check -- CMD [ARGS])\n");
+		fprintf(stderr, PROG
+			": error: no scheduler command (usage: gearbox check -- CMD [ARGS])\n");
 		return GB_EXIT_USAGE;
 	}
 	if (only) {
@@ -287,7 +311,8 @@ int cmd_check(int argc, char **argv)
 	} else if (!ctx.sched.ops_name[0]) {
 		check_set(&res[n], CHECK_FAIL, "enabled, but root/ops reports no name");
 	} else {
-		check_set(&res[n], CHECK_PASS, "enabled in %.2f s, ops \"%s\"", took, ctx.sched.ops_name);
+		check_set(&res[n], CHECK_PASS, "enabled in %.2f s, ops \"%s\"", took,
+			  ctx.sched.ops_name);
 		check_metric(&res[n], "enable_s", took);
 	}
 	res[n].elapsed_s = took;
@@ -297,7 +322,8 @@ int cmd_check(int argc, char **argv)
 	for (size_t i = 0; i < NR_CHECKS - 1; i++, n++) {
 		names[n] = checks[i].name;
 		if (check_interrupted())
-			check_set(&res[n], CHECK_SKIP, "interrupted by signal %d", check_interrupted());
+			check_set(&res[n], CHECK_SKIP, "interrupted by signal %d",
+				  check_interrupted());
 		else if (res[0].status != CHECK_PASS)
 			check_set(&res[n], CHECK_SKIP, "the scheduler did not attach");
 		else if (!selected(only, checks[i].name))
@@ -307,8 +333,10 @@ int cmd_check(int argc, char **argv)
 		else
 			run_one(&ctx, &checks[i], &res[n]);
 		if (!json) {
-			printf("%s  %-10s %s\n", status_word[res[n].status], names[n], res[n].detail);
-			fflush(stdout); /* a line per check as it ends: a hung guest shows how far it got */
+			printf("%s  %-10s %s\n", status_word[res[n].status], names[n],
+			       res[n].detail);
+			fflush(stdout); /* a line per check as it ends: a hung guest shows how far
+					   it got */
 		}
 	}
 	sched_stop(&ctx.sched);
@@ -318,13 +346,16 @@ int cmd_check(int argc, char **argv)
 	if (json) {
 		print_json(stdout, &ctx, names, res, n, count);
 	} else {
-		printf("gearbox check: %d passed, %d failed, %d skipped (scheduler \"%s\", %d CPUs)\n",
-		       count[CHECK_PASS], count[CHECK_FAIL], count[CHECK_SKIP],
-		       ctx.sched.ops_name[0] ? ctx.sched.ops_name : ctx.sched.argv[0], ctx.nr_cpus);
+		printf(
+		    "gearbox check: %d passed, %d failed, %d skipped (scheduler \"%s\", %d CPUs)\n",
+		    count[CHECK_PASS], count[CHECK_FAIL], count[CHECK_SKIP],
+		    ctx.sched.ops_name[0] ? ctx.sched.ops_name : ctx.sched.argv[0], ctx.nr_cpus);
 	}
 	if (check_interrupted()) {
-		fprintf(stderr, PROG ": interrupted by signal %d: load stopped, scheduler stopped, "
-			"kernel.sysrq as it was\n", check_interrupted());
+		fprintf(stderr,
+			PROG ": interrupted by signal %d: load stopped, scheduler stopped, "
+			     "kernel.sysrq as it was\n",
+			check_interrupted());
 		die_of_signal(check_interrupted());
 	}
 	return count[CHECK_FAIL] ? GB_EXIT_FAIL : GB_EXIT_OK;

@@ -8,8 +8,8 @@
 #ifndef GEARBOX_COMMANDS_H
 #define GEARBOX_COMMANDS_H
 
-#define GB_EXIT_OK 0
-#define GB_EXIT_FAIL 1
+#define GB_EXIT_OK    0
+#define GB_EXIT_FAIL  1
 #define GB_EXIT_USAGE 2
 
 int cmd_em(int argc, char **argv);

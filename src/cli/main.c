@@ -17,18 +17,18 @@ struct subcommand {
 };
 
 static const struct subcommand subcommands[] = {
-	{ "em", cmd_em, "validate, show, compare, import and export energy models" },
+    {"em", cmd_em, "validate, show, compare, import and export energy models"},
 #ifdef GB_HAVE_CMD_PROFILE
-	{ "profile", cmd_profile, "measure per-OPP power and capacity and write an energy model" },
+    {"profile", cmd_profile, "measure per-OPP power and capacity and write an energy model"},
 #endif
 #ifdef GB_HAVE_CMD_SIM
-	{ "sim", cmd_sim, "run workloads on a modeled SoC under gearbox and reference policies" },
+    {"sim", cmd_sim, "run workloads on a modeled SoC under gearbox and reference policies"},
 #endif
 #ifdef GB_HAVE_CMD_TOP
-	{ "top", cmd_top, "live view of domains, OPPs and placement decisions" },
+    {"top", cmd_top, "live view of domains, OPPs and placement decisions"},
 #endif
 #ifdef GB_HAVE_CMD_CHECK
-	{ "check", cmd_check, "conformance checks for a sched_ext scheduler" },
+    {"check", cmd_check, "conformance checks for a sched_ext scheduler"},
 #endif
 };
 

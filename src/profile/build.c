@@ -8,8 +8,8 @@
  */
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -18,7 +18,7 @@
 #include "profile.h"
 
 static void append(char *buf, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 static void append(char *buf, size_t len, const char *fmt, ...)
 {
@@ -65,13 +65,15 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 	snprintf(p->tool, sizeof(p->tool), "gearbox profile");
 	snprintf(p->tool_version, sizeof(p->tool_version), "%s", GEARBOX_VERSION);
 	snprintf(p->device, sizeof(p->device), "%s", res->topo.device);
-	snprintf(p->conditions, sizeof(p->conditions), "power: %s; one CPU busy, domain idle "
-		 "power at the same OPP subtracted", res->topo.power_source);
+	snprintf(p->conditions, sizeof(p->conditions),
+		 "power: %s; one CPU busy, domain idle "
+		 "power at the same OPP subtracted",
+		 res->topo.power_source);
 	snprintf(p->perf_source, sizeof(p->perf_source), "%s",
 		 prof_perf_src_name(res->topo.perf_src));
 	p->has_duration = true;
-	p->duration_ms = (u32)(res->total_ns / 1000000 > UINT32_MAX ? UINT32_MAX :
-			       res->total_ns / 1000000);
+	p->duration_ms =
+	    (u32)(res->total_ns / 1000000 > UINT32_MAX ? UINT32_MAX : res->total_ns / 1000000);
 	if (res->temp_min_mc != INT_MIN) {
 		p->has_temp = true;
 		p->temp_max_mc = res->temp_max_mc;
@@ -79,8 +81,10 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 		       res->temp_min_mc / 1000.0, res->temp_max_mc / 1000.0);
 	}
 	if (res->split_cpus)
-		append(p->conditions, sizeof(p->conditions), "; static/dynamic split from 1 and "
-		       "%u busy CPUs (fewer in smaller domains)", res->split_cpus);
+		append(p->conditions, sizeof(p->conditions),
+		       "; static/dynamic split from 1 and "
+		       "%u busy CPUs (fewer in smaller domains)",
+		       res->split_cpus);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++) {
 			const struct prof_opp_result *r = &res->opp[d][k];
@@ -92,9 +96,13 @@ static void fill_provenance(const struct prof_result *res, const char *source,
 			else if (r->perf_inconsistent || r->power_inconsistent)
 				append(p->conditions, sizeof(p->conditions),
 				       "; %s %u kHz %s out of order after %u measurements, fitted "
-				       "(raw: measured)", res->topo.dom[d].name, r->freq_khz,
-				       r->perf_inconsistent && r->power_inconsistent ? "perf and power" :
-				       r->perf_inconsistent ? "perf" : "power", r->measurements);
+				       "(raw: measured)",
+				       res->topo.dom[d].name, r->freq_khz,
+				       r->perf_inconsistent && r->power_inconsistent
+					   ? "perf and power"
+				       : r->perf_inconsistent ? "perf"
+							      : "power",
+				       r->measurements);
 		}
 }
 
@@ -108,7 +116,8 @@ static u32 fit_between(const struct em_opp *o, u32 n, u32 i, bool perf, u32 max)
 	double hi = i + 1 < n ? (perf ? o[i + 1].perf : o[i + 1].power_uw) : max + 1.0;
 
 	if (i > 0 && i + 1 < n)
-		v = lo + (hi - lo) * (f - o[i - 1].freq_khz) / (o[i + 1].freq_khz - o[i - 1].freq_khz);
+		v = lo +
+		    (hi - lo) * (f - o[i - 1].freq_khz) / (o[i + 1].freq_khz - o[i - 1].freq_khz);
 	else if (i > 0)
 		v = lo * f / o[i - 1].freq_khz;
 	else
@@ -137,15 +146,15 @@ static void fit_marked(struct em_domain *pd, struct em_opp_meta *meta,
 		if (src[i]->power_inconsistent)
 			o->power_uw = fit_between(pd->opps, pd->nr_opps, i, false, EM_MAX_POWER_UW);
 		if (meta[i].has_split) {
-			meta[i].dynamic_uw = meta[i].dynamic_uw < o->power_uw ? meta[i].dynamic_uw :
-										o->power_uw;
+			meta[i].dynamic_uw =
+			    meta[i].dynamic_uw < o->power_uw ? meta[i].dynamic_uw : o->power_uw;
 			meta[i].static_uw = o->power_uw - meta[i].dynamic_uw;
 		}
 	}
 }
 
-int prof_build_profile(const struct prof_result *res, const char *source,
-		       struct em_profile *out, struct gb_err *err)
+int prof_build_profile(const struct prof_result *res, const char *source, struct em_profile *out,
+		       struct gb_err *err)
 {
 	double top = max_rate(res);
 	struct em_model *m = &out->model;
@@ -186,11 +195,12 @@ int prof_build_profile(const struct prof_result *res, const char *source,
 				continue;
 			o->freq_khz = r->freq_khz;
 			o->power_uw = clamp_u32(r->power_uw, 1, EM_MAX_POWER_UW);
-			o->perf = clamp_u32(r->rate * EM_CAPACITY_SCALE / top, 1, EM_CAPACITY_SCALE);
+			o->perf =
+			    clamp_u32(r->rate * EM_CAPACITY_SCALE / top, 1, EM_CAPACITY_SCALE);
 			meta->has_spread = true;
 			meta->power_spread_uw = clamp_u32(r->power_ci_uw, 0, EM_MAX_POWER_UW);
-			meta->perf_spread = clamp_u32(r->rate_ci * EM_CAPACITY_SCALE / top, 0,
-						      EM_CAPACITY_SCALE);
+			meta->perf_spread =
+			    clamp_u32(r->rate_ci * EM_CAPACITY_SCALE / top, 0, EM_CAPACITY_SCALE);
 			meta->samples = r->samples;
 			if (r->has_split) {
 				/* static + dynamic = power_uw exactly; noise can push the
@@ -207,7 +217,8 @@ int prof_build_profile(const struct prof_result *res, const char *source,
 			return gb_err_set(err, EIO, "%s: no OPP applied", di->name);
 		fit_marked(pd, out->meta[d], src);
 		if (em_compute_costs(pd) < 0)
-			return gb_err_set(err, EIO, "%s: an OPP measured zero performance", di->name);
+			return gb_err_set(err, EIO, "%s: an OPP measured zero performance",
+					  di->name);
 	}
 	return 0;
 }

@@ -47,109 +47,133 @@ static void on_fatal_signal(int sig)
 
 static void usage(FILE *out)
 {
-	fprintf(out,
-		"usage: gearbox profile [OPTIONS]                 profile this board\n"
-		"       gearbox profile --sim MODEL.json [OPTIONS] profile a simulated SoC\n"
-		"       gearbox profile --restore [--state FILE]  undo an interrupted profile\n"
-		"       gearbox profile --show-kernel-em [--kernel-em SRC] [-o FILE]\n"
-		"                                                 the kernel's current EM\n\n"
-		"Steps every perf domain through its OPPs with a CPU-bound load on one CPU and\n"
-		"writes an em-profile: per OPP the power of the busy CPU (domain idle power at the\n"
-		"same OPP subtracted), its performance (0..1024) and the 95%% interval of both.\n\n"
-		"  -o, --output FILE      the em-profile (default: standard output)\n"
-		"      --report DIR       DIR/power-perf.svg and DIR/comparison.txt\n"
-		"      --reference FILE   compare with this em-profile (default: the kernel's EM,\n"
-		"                         see --kernel-em; with --sim, the model itself)\n"
-		"      --kernel-em SRC    where the kernel's EM is read: auto (default: the\n"
-		"                         dev-energymodel netlink family, as in Linux 7.2,\n"
-		"                         else debugfs), netlink, debugfs or none\n"
-		"      --show-kernel-em   print the kernel's EM as an em-profile (to -o) and exit\n"
-		"      --target PCT       95%% interval target, percent of the mean (default 1)\n"
-		"      --opp-cap SEC      time cap per OPP and series (default 30)\n"
-		"      --window MS        one active or idle window (default 250)\n"
-		"      --settle MS        wait after an OPP change (default 100)\n"
-		"      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
-		"      --progress FILE    the OPPs measured so far, rewritten after each (default\n"
-		"                         on a board %s; with --sim none)\n"
-		"      --resume           continue the interrupted profile whose progress is there\n"
-		"      --split-cpus K     also run the load on K CPUs of each domain (all of a\n"
-		"                         smaller one) to split each OPP's power into the domain's\n"
-		"                         static share and per-CPU dynamic power (\"split\")\n"
-		"  -q, --quiet            no progress and no summary\n"
-		"  -h, --help             this help\n\n"
-		"board (linux) options:\n"
-		"      --sysfs-cpu DIR    cpufreq sysfs root (default %s)\n"
-		"      --state FILE       saved governors and limits (default %s)\n"
-		"      --meter-cmd CMD    external meter: CMD prints one sample per line (\"512 mW\")\n"
-		"      --meter-file PATH  external meter writing samples to PATH\n"
-		"      --power SRC        auto, powercap, hwmon or fuel-gauge[:SUPPLY] (default auto)\n"
-		"      --opp-step KHZ     OPP step where the driver has no table (default 100000)\n"
-		"      --verify MODE      auto (cycles, else iterations/kHz) or cur-freq\n"
-		"      --perf-clock CLK   task (default) or wall\n"
-		"      --perf-source SRC  auto (default: instructions per second where the PMU\n"
-		"                         counts them, else the load's iterations), instructions\n"
-		"                         (refuse without the counter) or iterations\n\n"
-		"simulator options:\n"
-		"      --sim MODEL.json   ground truth em-profile of the simulated SoC\n"
-		"      --sim-seed N       noise seed (default 1)\n"
-		"      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
-		"      --sim-cycles       the simulated PMU counts cycles\n"
-		"      --sim-instructions the simulated PMU counts instructions\n"
-		"      --sim-static PCT   the domains' static share of the model's power, where\n"
-		"                         the model has no split (default 20)\n"
-		"      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
-		"                         middle OPP of the last domain)\n\n"
-		"A board is profiled (or restored) under the machine's lock %s\n"
-		"(environment: GEARBOX_PROFILE_LOCK names another file).\n"
-		"Exit status: 0 done, 1 failed (cpufreq restored), 2 bad usage or nothing to profile\n"
-		"with, 3 model written with warnings (OPPs out of order, fitted and marked),\n"
-		"4 another profile holds the lock.\n",
-		PROF_LINUX_PROGRESS, PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE, PROF_LOCK_PATH);
+	fprintf(
+	    out,
+	    "usage: gearbox profile [OPTIONS]                 profile this board\n"
+	    "       gearbox profile --sim MODEL.json [OPTIONS] profile a simulated SoC\n"
+	    "       gearbox profile --restore [--state FILE]  undo an interrupted profile\n"
+	    "       gearbox profile --show-kernel-em [--kernel-em SRC] [-o FILE]\n"
+	    "                                                 the kernel's current EM\n\n"
+	    "Steps every perf domain through its OPPs with a CPU-bound load on one CPU and\n"
+	    "writes an em-profile: per OPP the power of the busy CPU (domain idle power at the\n"
+	    "same OPP subtracted), its performance (0..1024) and the 95%% interval of both.\n\n"
+	    "  -o, --output FILE      the em-profile (default: standard output)\n"
+	    "      --report DIR       DIR/power-perf.svg and DIR/comparison.txt\n"
+	    "      --reference FILE   compare with this em-profile (default: the kernel's EM,\n"
+	    "                         see --kernel-em; with --sim, the model itself)\n"
+	    "      --kernel-em SRC    where the kernel's EM is read: auto (default: the\n"
+	    "                         dev-energymodel netlink family, as in Linux 7.2,\n"
+	    "                         else debugfs), netlink, debugfs or none\n"
+	    "      --show-kernel-em   print the kernel's EM as an em-profile (to -o) and exit\n"
+	    "      --target PCT       95%% interval target, percent of the mean (default 1)\n"
+	    "      --opp-cap SEC      time cap per OPP and series (default 30)\n"
+	    "      --window MS        one active or idle window (default 250)\n"
+	    "      --settle MS        wait after an OPP change (default 100)\n"
+	    "      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
+	    "      --progress FILE    the OPPs measured so far, rewritten after each (default\n"
+	    "                         on a board %s; with --sim none)\n"
+	    "      --resume           continue the interrupted profile whose progress is there\n"
+	    "      --split-cpus K     also run the load on K CPUs of each domain (all of a\n"
+	    "                         smaller one) to split each OPP's power into the domain's\n"
+	    "                         static share and per-CPU dynamic power (\"split\")\n"
+	    "  -q, --quiet            no progress and no summary\n"
+	    "  -h, --help             this help\n\n"
+	    "board (linux) options:\n"
+	    "      --sysfs-cpu DIR    cpufreq sysfs root (default %s)\n"
+	    "      --state FILE       saved governors and limits (default %s)\n"
+	    "      --meter-cmd CMD    external meter: CMD prints one sample per line (\"512 mW\")\n"
+	    "      --meter-file PATH  external meter writing samples to PATH\n"
+	    "      --power SRC        auto, powercap, hwmon or fuel-gauge[:SUPPLY] (default auto)\n"
+	    "      --opp-step KHZ     OPP step where the driver has no table (default 100000)\n"
+	    "      --verify MODE      auto (cycles, else iterations/kHz) or cur-freq\n"
+	    "      --perf-clock CLK   task (default) or wall\n"
+	    "      --perf-source SRC  auto (default: instructions per second where the PMU\n"
+	    "                         counts them, else the load's iterations), instructions\n"
+	    "                         (refuse without the counter) or iterations\n\n"
+	    "simulator options:\n"
+	    "      --sim MODEL.json   ground truth em-profile of the simulated SoC\n"
+	    "      --sim-seed N       noise seed (default 1)\n"
+	    "      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
+	    "      --sim-cycles       the simulated PMU counts cycles\n"
+	    "      --sim-instructions the simulated PMU counts instructions\n"
+	    "      --sim-static PCT   the domains' static share of the model's power, where\n"
+	    "                         the model has no split (default 20)\n"
+	    "      --sim-stuck D:K|none  the OPP that silently does not apply (default: the\n"
+	    "                         middle OPP of the last domain)\n\n"
+	    "A board is profiled (or restored) under the machine's lock %s\n"
+	    "(environment: GEARBOX_PROFILE_LOCK names another file).\n"
+	    "Exit status: 0 done, 1 failed (cpufreq restored), 2 bad usage or nothing to profile\n"
+	    "with, 3 model written with warnings (OPPs out of order, fitted and marked),\n"
+	    "4 another profile holds the lock.\n",
+	    PROF_LINUX_PROGRESS, PROF_LINUX_SYSFS_CPU, PROF_LINUX_STATE, PROF_LOCK_PATH);
 }
 
 enum {
-	OPT_REPORT = 256, OPT_REFERENCE, OPT_TARGET, OPT_OPP_CAP, OPT_WINDOW, OPT_SETTLE,
-	OPT_MAX_TEMP, OPT_SYSFS_CPU, OPT_STATE, OPT_METER_CMD, OPT_METER_FILE, OPT_POWER,
-	OPT_OPP_STEP, OPT_VERIFY, OPT_PERF_CLOCK, OPT_RESTORE, OPT_SIM, OPT_SIM_SEED,
-	OPT_SIM_ENERGY, OPT_SIM_CYCLES, OPT_SIM_STUCK, OPT_PERF_SOURCE, OPT_SIM_INSTRUCTIONS,
-	OPT_SPLIT_CPUS, OPT_SIM_STATIC, OPT_KERNEL_EM, OPT_SHOW_KERNEL_EM, OPT_PROGRESS,
+	OPT_REPORT = 256,
+	OPT_REFERENCE,
+	OPT_TARGET,
+	OPT_OPP_CAP,
+	OPT_WINDOW,
+	OPT_SETTLE,
+	OPT_MAX_TEMP,
+	OPT_SYSFS_CPU,
+	OPT_STATE,
+	OPT_METER_CMD,
+	OPT_METER_FILE,
+	OPT_POWER,
+	OPT_OPP_STEP,
+	OPT_VERIFY,
+	OPT_PERF_CLOCK,
+	OPT_RESTORE,
+	OPT_SIM,
+	OPT_SIM_SEED,
+	OPT_SIM_ENERGY,
+	OPT_SIM_CYCLES,
+	OPT_SIM_STUCK,
+	OPT_PERF_SOURCE,
+	OPT_SIM_INSTRUCTIONS,
+	OPT_SPLIT_CPUS,
+	OPT_SIM_STATIC,
+	OPT_KERNEL_EM,
+	OPT_SHOW_KERNEL_EM,
+	OPT_PROGRESS,
 	OPT_RESUME,
 };
 
 static const struct option long_opts[] = {
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "help", no_argument, NULL, 'h' },
-	{ "report", required_argument, NULL, OPT_REPORT },
-	{ "reference", required_argument, NULL, OPT_REFERENCE },
-	{ "target", required_argument, NULL, OPT_TARGET },
-	{ "opp-cap", required_argument, NULL, OPT_OPP_CAP },
-	{ "window", required_argument, NULL, OPT_WINDOW },
-	{ "settle", required_argument, NULL, OPT_SETTLE },
-	{ "max-temp", required_argument, NULL, OPT_MAX_TEMP },
-	{ "sysfs-cpu", required_argument, NULL, OPT_SYSFS_CPU },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "meter-cmd", required_argument, NULL, OPT_METER_CMD },
-	{ "meter-file", required_argument, NULL, OPT_METER_FILE },
-	{ "power", required_argument, NULL, OPT_POWER },
-	{ "opp-step", required_argument, NULL, OPT_OPP_STEP },
-	{ "verify", required_argument, NULL, OPT_VERIFY },
-	{ "perf-clock", required_argument, NULL, OPT_PERF_CLOCK },
-	{ "restore", no_argument, NULL, OPT_RESTORE },
-	{ "sim", required_argument, NULL, OPT_SIM },
-	{ "sim-seed", required_argument, NULL, OPT_SIM_SEED },
-	{ "sim-energy-counter", no_argument, NULL, OPT_SIM_ENERGY },
-	{ "sim-cycles", no_argument, NULL, OPT_SIM_CYCLES },
-	{ "sim-stuck", required_argument, NULL, OPT_SIM_STUCK },
-	{ "perf-source", required_argument, NULL, OPT_PERF_SOURCE },
-	{ "sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS },
-	{ "split-cpus", required_argument, NULL, OPT_SPLIT_CPUS },
-	{ "sim-static", required_argument, NULL, OPT_SIM_STATIC },
-	{ "kernel-em", required_argument, NULL, OPT_KERNEL_EM },
-	{ "show-kernel-em", no_argument, NULL, OPT_SHOW_KERNEL_EM },
-	{ "progress", required_argument, NULL, OPT_PROGRESS },
-	{ "resume", no_argument, NULL, OPT_RESUME },
-	{ NULL, 0, NULL, 0 },
+    {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {"report", required_argument, NULL, OPT_REPORT},
+    {"reference", required_argument, NULL, OPT_REFERENCE},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"opp-cap", required_argument, NULL, OPT_OPP_CAP},
+    {"window", required_argument, NULL, OPT_WINDOW},
+    {"settle", required_argument, NULL, OPT_SETTLE},
+    {"max-temp", required_argument, NULL, OPT_MAX_TEMP},
+    {"sysfs-cpu", required_argument, NULL, OPT_SYSFS_CPU},
+    {"state", required_argument, NULL, OPT_STATE},
+    {"meter-cmd", required_argument, NULL, OPT_METER_CMD},
+    {"meter-file", required_argument, NULL, OPT_METER_FILE},
+    {"power", required_argument, NULL, OPT_POWER},
+    {"opp-step", required_argument, NULL, OPT_OPP_STEP},
+    {"verify", required_argument, NULL, OPT_VERIFY},
+    {"perf-clock", required_argument, NULL, OPT_PERF_CLOCK},
+    {"restore", no_argument, NULL, OPT_RESTORE},
+    {"sim", required_argument, NULL, OPT_SIM},
+    {"sim-seed", required_argument, NULL, OPT_SIM_SEED},
+    {"sim-energy-counter", no_argument, NULL, OPT_SIM_ENERGY},
+    {"sim-cycles", no_argument, NULL, OPT_SIM_CYCLES},
+    {"sim-stuck", required_argument, NULL, OPT_SIM_STUCK},
+    {"perf-source", required_argument, NULL, OPT_PERF_SOURCE},
+    {"sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS},
+    {"split-cpus", required_argument, NULL, OPT_SPLIT_CPUS},
+    {"sim-static", required_argument, NULL, OPT_SIM_STATIC},
+    {"kernel-em", required_argument, NULL, OPT_KERNEL_EM},
+    {"show-kernel-em", no_argument, NULL, OPT_SHOW_KERNEL_EM},
+    {"progress", required_argument, NULL, OPT_PROGRESS},
+    {"resume", no_argument, NULL, OPT_RESUME},
+    {NULL, 0, NULL, 0},
 };
 
 struct args {
@@ -194,10 +218,18 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 	int ret = 0;
 
 	switch (c) {
-	case 'o': a->output = arg; break;
-	case 'q': a->po.quiet = true; break;
-	case OPT_REPORT: a->report = arg; break;
-	case OPT_REFERENCE: a->reference = arg; break;
+	case 'o':
+		a->output = arg;
+		break;
+	case 'q':
+		a->po.quiet = true;
+		break;
+	case OPT_REPORT:
+		a->report = arg;
+		break;
+	case OPT_REFERENCE:
+		a->reference = arg;
+		break;
 	case OPT_TARGET:
 		ret = parse_num(arg, 0.01, 50, &v, "--target", err);
 		a->po.target_pct = v;
@@ -218,16 +250,26 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 		ret = parse_num(arg, 0, 150, &v, "--max-temp", err);
 		a->po.max_temp_mc = (int)(v * 1000);
 		break;
-	case OPT_SYSFS_CPU: a->lo.sysfs_cpu = arg; break;
-	case OPT_STATE: a->lo.state_path = arg; break;
-	case OPT_METER_CMD: a->lo.meter_cmd = arg; break;
-	case OPT_METER_FILE: a->lo.meter_file = arg; break;
+	case OPT_SYSFS_CPU:
+		a->lo.sysfs_cpu = arg;
+		break;
+	case OPT_STATE:
+		a->lo.state_path = arg;
+		break;
+	case OPT_METER_CMD:
+		a->lo.meter_cmd = arg;
+		break;
+	case OPT_METER_FILE:
+		a->lo.meter_file = arg;
+		break;
 	case OPT_POWER:
 		if (strcmp(arg, "auto") && strcmp(arg, "powercap") && strcmp(arg, "hwmon") &&
-		    strcmp(arg, "fuel-gauge") && (strncmp(arg, "fuel-gauge:", 11) || !arg[11] ||
-						  strchr(arg + 11, '/')))
-			return gb_err_set(err, EINVAL, "--power '%s': auto, powercap, hwmon or "
-					  "fuel-gauge[:SUPPLY]", arg);
+		    strcmp(arg, "fuel-gauge") &&
+		    (strncmp(arg, "fuel-gauge:", 11) || !arg[11] || strchr(arg + 11, '/')))
+			return gb_err_set(err, EINVAL,
+					  "--power '%s': auto, powercap, hwmon or "
+					  "fuel-gauge[:SUPPLY]",
+					  arg);
 		a->lo.power = arg;
 		break;
 	case OPT_OPP_STEP:
@@ -252,38 +294,62 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 		else if (!strcmp(arg, "iterations"))
 			a->lo.perf_want = PROF_PERF_WANT_ITERATIONS;
 		else
-			return gb_err_set(err, EINVAL, "--perf-source '%s': auto, instructions or "
-					  "iterations", arg);
+			return gb_err_set(err, EINVAL,
+					  "--perf-source '%s': auto, instructions or "
+					  "iterations",
+					  arg);
 		break;
-	case OPT_SIM_INSTRUCTIONS: a->so.count_instructions = true; break;
+	case OPT_SIM_INSTRUCTIONS:
+		a->so.count_instructions = true;
+		break;
 	case OPT_SPLIT_CPUS:
 		ret = parse_num(arg, 2, EM_MAX_CPUS, &v, "--split-cpus", err);
 		if (ret == 0 && v != (u32)v)
-			ret = gb_err_set(err, EINVAL, "--split-cpus '%s': a whole number of CPUs", arg);
+			ret = gb_err_set(err, EINVAL, "--split-cpus '%s': a whole number of CPUs",
+					 arg);
 		a->po.split_cpus = (u32)v;
 		break;
 	case OPT_SIM_STATIC:
 		ret = parse_num(arg, 0, 90, &v, "--sim-static", err);
 		a->so.static_pct = v;
 		break;
-	case OPT_RESTORE: a->restore = true; break;
+	case OPT_RESTORE:
+		a->restore = true;
+		break;
 	case OPT_KERNEL_EM:
 		if (prof_kem_parse(arg, &a->kernel_em) < 0)
-			return gb_err_set(err, EINVAL, "--kernel-em '%s': auto, netlink, debugfs or "
-					  "none", arg);
+			return gb_err_set(err, EINVAL,
+					  "--kernel-em '%s': auto, netlink, debugfs or "
+					  "none",
+					  arg);
 		break;
-	case OPT_SHOW_KERNEL_EM: a->show_kernel_em = true; break;
-	case OPT_PROGRESS: a->po.progress_path = arg; break;
-	case OPT_RESUME: a->po.resume = true; break;
-	case OPT_SIM: a->sim = arg; break;
+	case OPT_SHOW_KERNEL_EM:
+		a->show_kernel_em = true;
+		break;
+	case OPT_PROGRESS:
+		a->po.progress_path = arg;
+		break;
+	case OPT_RESUME:
+		a->po.resume = true;
+		break;
+	case OPT_SIM:
+		a->sim = arg;
+		break;
 	case OPT_SIM_SEED:
 		ret = parse_num(arg, 0, 1e15, &v, "--sim-seed", err);
 		a->so.seed = (u64)v;
 		break;
-	case OPT_SIM_ENERGY: a->so.energy_counter = true; break;
-	case OPT_SIM_CYCLES: a->so.count_cycles = true; break;
-	case OPT_SIM_STUCK: ret = parse_stuck(arg, &a->so, err); break;
-	default: return gb_err_set(err, EINVAL, "see 'gearbox profile --help'");
+	case OPT_SIM_ENERGY:
+		a->so.energy_counter = true;
+		break;
+	case OPT_SIM_CYCLES:
+		a->so.count_cycles = true;
+		break;
+	case OPT_SIM_STUCK:
+		ret = parse_stuck(arg, &a->so, err);
+		break;
+	default:
+		return gb_err_set(err, EINVAL, "see 'gearbox profile --help'");
 	}
 	return ret;
 }
@@ -304,14 +370,16 @@ static void summary(const struct args *a, const struct prof_result *res, bool si
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
 		for (u32 k = 0; k < res->topo.dom[d].nr_opps; k++)
 			if (res->opp[d][k].not_applied)
-				fprintf(stderr, "profile: warning: %s %u kHz did not apply (the "
-						"load ran at another frequency); left out of the model\n",
+				fprintf(stderr,
+					"profile: warning: %s %u kHz did not apply (the "
+					"load ran at another frequency); left out of the model\n",
 					res->topo.dom[d].name, res->opp[d][k].freq_khz);
 			else if (res->opp[d][k].perf_inconsistent ||
 				 res->opp[d][k].power_inconsistent)
-				fprintf(stderr, "profile: warning: %s %u kHz: %s not above the "
-						"previous OPP's after %u measurements; kept with a "
-						"fitted value, the measured one in \"raw\"\n",
+				fprintf(stderr,
+					"profile: warning: %s %u kHz: %s not above the "
+					"previous OPP's after %u measurements; kept with a "
+					"fitted value, the measured one in \"raw\"\n",
 					res->topo.dom[d].name, res->opp[d][k].freq_khz,
 					res->opp[d][k].perf_inconsistent ? "perf" : "power",
 					res->opp[d][k].measurements);
@@ -326,7 +394,8 @@ static void progress_note(const struct prof_opts *po)
 	struct stat st;
 
 	if (po->progress_path && !po->resume && !po->quiet && lstat(po->progress_path, &st) == 0)
-		fprintf(stderr, "profile: %s holds the progress of an interrupted profile: this one "
+		fprintf(stderr,
+			"profile: %s holds the progress of an interrupted profile: this one "
 			"starts afresh and replaces it (--resume continues it instead)\n",
 			po->progress_path);
 }
@@ -367,7 +436,7 @@ static int write_outputs(const struct args *a, struct em_profile *prof,
 			 const struct em_profile *ref, const char *ref_name,
 			 const struct prof_result *res, struct gb_err *err)
 {
-	struct em_warnings warn = { 0 };
+	struct em_warnings warn = {0};
 	struct prof_report_out report;
 	struct gb_out model;
 	int ret = em_profile_finalize(prof, false, &warn, err);
@@ -431,7 +500,7 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 	if (ret < 0 && stop_signal)
 		gb_err_set(err, EINTR, "interrupted by signal %d", (int)stop_signal);
 	if (ret == -ENOENT || (ret == -EINVAL && a->po.resume))
-		return GB_EXIT_USAGE;   /* nothing to resume, or not this profile */
+		return GB_EXIT_USAGE; /* nothing to resume, or not this profile */
 	if (ret < 0)
 		progress_kept(&a->po, err);
 	if (ret == 0)
@@ -443,8 +512,11 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 		if (load_model(a->reference, truth, err) < 0)
 			return GB_EXIT_USAGE;
 	}
-	return written_status(write_outputs(a, prof, truth, a->reference ? a->reference :
-					    "the simulated model (ground truth)", res, err), &a->po, res);
+	return written_status(
+	    write_outputs(a, prof, truth,
+			  a->reference ? a->reference : "the simulated model (ground truth)", res,
+			  err),
+	    &a->po, res);
 }
 
 /*
@@ -456,18 +528,18 @@ static int run_sim(const struct args *a, struct em_profile *truth, struct prof_r
 static void install_signals(void)
 {
 	static const int stop_sigs[] = {
-		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM, SIGPIPE, SIGVTALRM,
-		SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
+	    SIGINT,    SIGTERM,	  SIGHUP,  SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+	    SIGPIPE,   SIGVTALRM, SIGPROF, SIGXCPU, SIGXFSZ, SIGIO,
 #ifdef SIGPWR
-		SIGPWR,
+	    SIGPWR,
 #endif
 #ifdef SIGSTKFLT
-		SIGSTKFLT,
+	    SIGSTKFLT,
 #endif
 	};
-	static const int fatal_sigs[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS };
-	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESTART };
-	struct sigaction fa = { .sa_handler = on_fatal_signal, .sa_flags = SA_RESETHAND };
+	static const int fatal_sigs[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTRAP, SIGABRT, SIGSYS};
+	struct sigaction sa = {.sa_handler = on_signal, .sa_flags = SA_RESTART};
+	struct sigaction fa = {.sa_handler = on_fatal_signal, .sa_flags = SA_RESETHAND};
 
 	sigfillset(&sa.sa_mask);
 	sigfillset(&fa.sa_mask);
@@ -492,8 +564,8 @@ static int show_kernel_em(const struct args *a, struct em_profile *prof, struct 
 	}
 	if (!a->po.quiet)
 		fprintf(stderr, "profile: %s: %u perf domains\n", name, prof->model.nr_domains);
-	return em_profile_save(prof, a->output ? a->output : "-", err) < 0 ? GB_EXIT_FAIL :
-									     GB_EXIT_OK;
+	return em_profile_save(prof, a->output ? a->output : "-", err) < 0 ? GB_EXIT_FAIL
+									   : GB_EXIT_OK;
 }
 
 /* --restore: what a state file recorded, after a crash or SIGKILL. */
@@ -508,8 +580,9 @@ static int restore(const struct args *a, struct gb_err *err)
 		return GB_EXIT_OK;
 	}
 	if (ret < 0)
-		return ret == -EPERM || ret == -EINVAL || ret == -E2BIG || ret == -ELOOP ?
-			       GB_EXIT_USAGE : GB_EXIT_FAIL;
+		return ret == -EPERM || ret == -EINVAL || ret == -E2BIG || ret == -ELOOP
+			   ? GB_EXIT_USAGE
+			   : GB_EXIT_FAIL;
 	if (!a->po.quiet)
 		fprintf(stderr, "profile: governors and limits restored from %s\n",
 			a->lo.state_path);
@@ -540,13 +613,17 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		ref_name = kem_name;
 	} else {
 		/* not an error: the report says why there is nothing to compare with */
-		snprintf(no_ref, sizeof(no_ref), "no reference model: no --reference, and no "
-			 "kernel EM (%s)", rerr.msg);
+		snprintf(no_ref, sizeof(no_ref),
+			 "no reference model: no --reference, and no "
+			 "kernel EM (%s)",
+			 rerr.msg);
 	}
 	ret = prof_linux_open(&a->lo, &lx, err);
 	if (ret < 0)
 		return ret == -ENODEV || ret == -EEXIST || ret == -EACCES || ret == -EROFS ||
-		       ret == -EPERM ? GB_EXIT_USAGE : GB_EXIT_FAIL;
+			       ret == -EPERM
+			   ? GB_EXIT_USAGE
+			   : GB_EXIT_FAIL;
 	board = lx;
 	prof_linux_platform(lx, &pf, &topo);
 	progress_note(&po);
@@ -565,7 +642,7 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 		return GB_EXIT_FAIL;
 	}
 	if (ret == -ENOENT || (ret == -EINVAL && po.resume))
-		return GB_EXIT_USAGE;   /* nothing to resume, or not this profile */
+		return GB_EXIT_USAGE; /* nothing to resume, or not this profile */
 	if (ret < 0) {
 		progress_kept(&po, err);
 		return GB_EXIT_FAIL;
@@ -574,8 +651,9 @@ static int run_linux(const struct args *a, struct em_profile *ref, struct prof_r
 	if (ret < 0)
 		return GB_EXIT_FAIL;
 	summary(a, res, false);
-	return written_status(write_outputs(a, prof, ref_name ? ref : NULL,
-					    ref_name ? ref_name : no_ref, res, err), &po, res);
+	return written_status(
+	    write_outputs(a, prof, ref_name ? ref : NULL, ref_name ? ref_name : no_ref, res, err),
+	    &po, res);
 }
 
 /* The board is profiled (or restored) only under the machine's profile lock. */
@@ -598,8 +676,8 @@ static int locked(const struct args *a, struct em_profile *ref, struct prof_resu
 
 int cmd_profile(int argc, char **argv)
 {
-	struct args a = { 0 };
-	struct gb_err err = { { 0 } };
+	struct args a = {0};
+	struct gb_err err = {{0}};
 	struct em_profile *ref = calloc(1, sizeof(*ref)), *prof = calloc(1, sizeof(*prof));
 	struct prof_result *res = calloc(1, sizeof(*res));
 	int c, status = GB_EXIT_OK;
@@ -634,7 +712,8 @@ int cmd_profile(int argc, char **argv)
 	a.po.stop = &stop_signal;
 	if (a.po.resume && a.sim && !a.po.progress_path) {
 		status = GB_EXIT_USAGE;
-		gb_err_set(&err, EINVAL, "--resume with --sim needs --progress FILE (a simulated "
+		gb_err_set(&err, EINVAL,
+			   "--resume with --sim needs --progress FILE (a simulated "
 			   "profile saves its progress only there)");
 		goto out;
 	}

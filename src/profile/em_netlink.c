@@ -22,15 +22,15 @@
 
 #include "em_netlink.h"
 
-#define BUF_LEN 65536           /* a dump part is at most 32 KiB; room to spare */
-#define REQ_LEN 256
+#define BUF_LEN	  65536 /* a dump part is at most 32 KiB; room to spare */
+#define REQ_LEN	  256
 #define TIMEOUT_S 2
 
 /* --- the socket transport --- */
 
 static int sock_send(void *ctx, const void *msg, size_t len)
 {
-	struct sockaddr_nl kernel = { .nl_family = AF_NETLINK };
+	struct sockaddr_nl kernel = {.nl_family = AF_NETLINK};
 	int fd = (int)(long)ctx;
 
 	if (sendto(fd, msg, len, 0, (struct sockaddr *)&kernel, sizeof(kernel)) < 0)
@@ -50,8 +50,8 @@ static ssize_t sock_recv(void *ctx, void *buf, size_t len)
 
 int emnl_socket_open(struct emnl_xport *x, struct gb_err *err)
 {
-	struct sockaddr_nl local = { .nl_family = AF_NETLINK };
-	struct timeval tv = { .tv_sec = TIMEOUT_S };
+	struct sockaddr_nl local = {.nl_family = AF_NETLINK};
+	struct timeval tv = {.tv_sec = TIMEOUT_S};
 	int fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC, NETLINK_GENERIC);
 
 	if (fd < 0)
@@ -166,7 +166,8 @@ static int errno_of(long long e)
 static int reply_error(struct gb_err *err, const char *what, int e)
 {
 	if (e < -EMNL_MAX_ERRNO)
-		return gb_err_set(err, EBADMSG, "%s: the reply's error code %d is no errno", what, e);
+		return gb_err_set(err, EBADMSG, "%s: the reply's error code %d is no errno", what,
+				  e);
 	return gb_err_set(err, -e, "%s: %s", what, strerror(-e));
 }
 
@@ -213,12 +214,13 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 			break;
 		}
 		if (n > BUF_LEN) {
-			ret = gb_err_set(err, EMSGSIZE, "%s: a %zd-byte reply does not fit %d bytes",
-					 what, n, BUF_LEN);
+			ret =
+			    gb_err_set(err, EMSGSIZE, "%s: a %zd-byte reply does not fit %d bytes",
+				       what, n, BUF_LEN);
 			break;
 		}
 		left = (size_t)n;
-		ret = 1;   /* 1: more to read */
+		ret = 1; /* 1: more to read */
 		while (ret == 1 && left >= sizeof(struct nlmsghdr)) {
 			struct nlmsghdr nh;
 			const unsigned char *payload = p + NLMSG_HDRLEN;
@@ -226,8 +228,10 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 
 			memcpy(&nh, p, sizeof(nh));
 			if (nh.nlmsg_len < NLMSG_HDRLEN || nh.nlmsg_len > left) {
-				ret = gb_err_set(err, EBADMSG, "%s: a reply message of %u bytes in a "
-						 "%zu-byte datagram", what, nh.nlmsg_len, left);
+				ret = gb_err_set(err, EBADMSG,
+						 "%s: a reply message of %u bytes in a "
+						 "%zu-byte datagram",
+						 what, nh.nlmsg_len, left);
 				break;
 			}
 			plen = nh.nlmsg_len - NLMSG_HDRLEN;
@@ -237,15 +241,17 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 				int e;
 
 				if (plen < sizeof(e)) {
-					ret = gb_err_set(err, EBADMSG, "%s: short error message", what);
+					ret = gb_err_set(err, EBADMSG, "%s: short error message",
+							 what);
 					break;
 				}
 				memcpy(&e, payload, sizeof(e));
 				if (e < 0)
 					ret = reply_error(err, what, e);
 				else
-					ret = dump ? 1 : gb_err_set(err, EBADMSG, "%s: an ack but no reply",
-								  what);
+					ret = dump ? 1
+						   : gb_err_set(err, EBADMSG,
+								"%s: an ack but no reply", what);
 			} else if (nh.nlmsg_type == NLMSG_DONE) {
 				int e = 0;
 
@@ -258,20 +264,25 @@ static int transact(struct emnl_xport *x, struct req *r, bool dump, msg_cb cb, v
 				struct genlmsghdr gh;
 
 				if (plen < GENL_HDRLEN) {
-					ret = gb_err_set(err, EBADMSG, "%s: a reply without its generic "
-							 "netlink header", what);
+					ret = gb_err_set(err, EBADMSG,
+							 "%s: a reply without its generic "
+							 "netlink header",
+							 what);
 					break;
 				}
 				memcpy(&gh, payload, sizeof(gh));
 				ret = cb(gh.cmd, payload + GENL_HDRLEN, plen - GENL_HDRLEN, arg);
 				if (ret == -EBADMSG) {
-					gb_err_set(err, EBADMSG, "%s: malformed reply (an attribute "
-						   "does not fit its message or its type, or one that "
-						   "must be there is missing)", what);
+					gb_err_set(
+					    err, EBADMSG,
+					    "%s: malformed reply (an attribute "
+					    "does not fit its message or its type, or one that "
+					    "must be there is missing)",
+					    what);
 					break;
 				} else if (ret == -E2BIG) {
-					gb_err_set(err, E2BIG, "%s: more than %d perf domains", what,
-						   EMNL_MAX_DOMAINS);
+					gb_err_set(err, E2BIG, "%s: more than %d perf domains",
+						   what, EMNL_MAX_DOMAINS);
 					break;
 				} else if (ret < 0) {
 					gb_err_set(err, errno_of(ret), "%s: %s", what,
@@ -336,8 +347,10 @@ static int resolve_family(struct emnl_xport *x, u32 seq, struct family *f, struc
 
 		if (uname(&u) < 0)
 			snprintf(u.release, sizeof(u.release), "unknown");
-		return gb_err_set(err, ENOENT, "the kernel has no \"%s\" generic netlink family "
-				  "(Linux 7.2 has it, with CONFIG_ENERGY_MODEL; this kernel is %s)", EMNL_FAMILY_NAME, u.release);
+		return gb_err_set(err, ENOENT,
+				  "the kernel has no \"%s\" generic netlink family "
+				  "(Linux 7.2 has it, with CONFIG_ENERGY_MODEL; this kernel is %s)",
+				  EMNL_FAMILY_NAME, u.release);
 	}
 	if (ret == 0 && !f->have_id)
 		ret = gb_err_set(err, EBADMSG, "nlctrl: the reply for %s has no family id",
@@ -377,7 +390,7 @@ static int domain_attr(u16 type, const unsigned char *data, u16 len, void *arg)
 		}
 		return 0;
 	default:
-		return 0;   /* PAD, and attributes a later kernel may add */
+		return 0; /* PAD, and attributes a later kernel may add */
 	}
 }
 
@@ -415,14 +428,19 @@ static int state_attr(u16 type, const unsigned char *data, u16 len, void *arg)
 	struct table_ctx *c = arg;
 
 	switch (type) {
-	case EMNL_A_PERF_STATE_PERFORMANCE: return get_u64(data, len, &c->s->performance);
+	case EMNL_A_PERF_STATE_PERFORMANCE:
+		return get_u64(data, len, &c->s->performance);
 	case EMNL_A_PERF_STATE_FREQUENCY:
 		c->have_freq = true;
 		return get_u64(data, len, &c->s->frequency_khz);
-	case EMNL_A_PERF_STATE_POWER: return get_u64(data, len, &c->s->power);
-	case EMNL_A_PERF_STATE_COST: return get_u64(data, len, &c->s->cost);
-	case EMNL_A_PERF_STATE_FLAGS: return get_u64(data, len, &c->s->flags);
-	default: return 0;
+	case EMNL_A_PERF_STATE_POWER:
+		return get_u64(data, len, &c->s->power);
+	case EMNL_A_PERF_STATE_COST:
+		return get_u64(data, len, &c->s->cost);
+	case EMNL_A_PERF_STATE_FLAGS:
+		return get_u64(data, len, &c->s->flags);
+	default:
+		return 0;
 	}
 }
 
@@ -478,10 +496,9 @@ int emnl_resolve(struct emnl_xport *x, u16 *family_id, u32 *version, struct gb_e
 	return 0;
 }
 
-int emnl_read_table(struct emnl_xport *x, u16 family_id, struct emnl_domain *d,
-		    struct gb_err *err)
+int emnl_read_table(struct emnl_xport *x, u16 family_id, struct emnl_domain *d, struct gb_err *err)
 {
-	struct table_ctx tc = { .d = d };
+	struct table_ctx tc = {.d = d};
 	char what[96];
 	struct req r;
 
@@ -493,7 +510,7 @@ int emnl_read_table(struct emnl_xport *x, u16 family_id, struct emnl_domain *d,
 
 int emnl_read(struct emnl_xport *x, struct emnl_model *m, struct gb_err *err)
 {
-	struct dom_ctx dc = { .m = m };
+	struct dom_ctx dc = {.m = m};
 	struct req r;
 	int ret;
 

@@ -25,7 +25,7 @@
 #include "em_model.h"
 #include "gb_err.h"
 
-#define EMNL_FAMILY_NAME "dev-energymodel"
+#define EMNL_FAMILY_NAME    "dev-energymodel"
 #define EMNL_FAMILY_VERSION 1
 
 /* From include/uapi/linux/dev_energymodel.h (7.2): Debian bookworm's headers predate it. */
@@ -37,17 +37,17 @@ enum {
 enum { EMNL_PS_FLAG_INEFFICIENT = 1 };
 enum {
 	EMNL_A_PERF_DOMAIN_PAD = 1,
-	EMNL_A_PERF_DOMAIN_PERF_DOMAIN_ID,   /* u32 */
-	EMNL_A_PERF_DOMAIN_FLAGS,            /* u64 */
-	EMNL_A_PERF_DOMAIN_CPUS,             /* u64, multi-attr */
+	EMNL_A_PERF_DOMAIN_PERF_DOMAIN_ID, /* u32 */
+	EMNL_A_PERF_DOMAIN_FLAGS,	   /* u64 */
+	EMNL_A_PERF_DOMAIN_CPUS,	   /* u64, multi-attr */
 };
 enum {
-	EMNL_A_PERF_TABLE_PERF_DOMAIN_ID = 1,   /* u32 */
-	EMNL_A_PERF_TABLE_PERF_STATE,           /* nest, multi-attr */
+	EMNL_A_PERF_TABLE_PERF_DOMAIN_ID = 1, /* u32 */
+	EMNL_A_PERF_TABLE_PERF_STATE,	      /* nest, multi-attr */
 };
 enum {
 	EMNL_A_PERF_STATE_PAD = 1,
-	EMNL_A_PERF_STATE_PERFORMANCE,          /* all u64 */
+	EMNL_A_PERF_STATE_PERFORMANCE, /* all u64 */
 	EMNL_A_PERF_STATE_FREQUENCY,
 	EMNL_A_PERF_STATE_POWER,
 	EMNL_A_PERF_STATE_COST,
@@ -62,7 +62,7 @@ enum {
 };
 
 #define EMNL_MAX_DOMAINS 64
-#define EMNL_MAX_STATES 64     /* kept per domain; nr_states counts them all */
+#define EMNL_MAX_STATES	 64 /* kept per domain; nr_states counts them all */
 
 struct emnl_state {
 	u64 performance, frequency_khz, power, cost, flags;
@@ -73,7 +73,7 @@ struct emnl_domain {
 	u64 flags;
 	struct em_cpumask cpus;
 	u32 nr_cpus;
-	u32 bad_cpus;                 /* CPU ids >= EM_MAX_CPUS, not kept */
+	u32 bad_cpus; /* CPU ids >= EM_MAX_CPUS, not kept */
 	u32 nr_states;
 	struct emnl_state states[EMNL_MAX_STATES];
 };
@@ -103,8 +103,7 @@ int emnl_resolve(struct emnl_xport *x, u16 *family_id, u32 *version, struct gb_e
 
 /* emnl_read_table - get-perf-table of the domain d->id into d's states.  The kernel answers
  * -EINVAL for an id it does not have. */
-int emnl_read_table(struct emnl_xport *x, u16 family_id, struct emnl_domain *d,
-		    struct gb_err *err);
+int emnl_read_table(struct emnl_xport *x, u16 family_id, struct emnl_domain *d, struct gb_err *err);
 
 /* emnl_read - resolves the family and reads every perf domain and its table into m.
  * -ENOENT: no such family (the message says so and names the kernel); 0 domains is success

@@ -15,7 +15,7 @@
 
 int prof_kem_parse(const char *s, enum prof_kem_src *src)
 {
-	static const char *const names[] = { "auto", "netlink", "debugfs", "none" };
+	static const char *const names[] = {"auto", "netlink", "debugfs", "none"};
 
 	for (unsigned i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (!strcmp(s, names[i])) {
@@ -84,16 +84,20 @@ int prof_kem_from_netlink(const struct emnl_model *m, const char *sysfs_cpu,
 			continue;
 		}
 		if (nd->flags & EMNL_PD_FLAG_ARTIFICIAL)
-			return gb_err_set(err, EINVAL, "perf domain %u: the kernel's EM is artificial "
-					  "(flags %#llx): its power values are not physical", nd->id,
-					  (unsigned long long)nd->flags);
+			return gb_err_set(err, EINVAL,
+					  "perf domain %u: the kernel's EM is artificial "
+					  "(flags %#llx): its power values are not physical",
+					  nd->id, (unsigned long long)nd->flags);
 		if (!(nd->flags & EMNL_PD_FLAG_MICROWATTS))
-			return gb_err_set(err, EINVAL, "perf domain %u: power values are in an "
-					  "abstract scale (flags %#llx lacks MICROWATTS)", nd->id,
-					  (unsigned long long)nd->flags);
+			return gb_err_set(err, EINVAL,
+					  "perf domain %u: power values are in an "
+					  "abstract scale (flags %#llx lacks MICROWATTS)",
+					  nd->id, (unsigned long long)nd->flags);
 		if (nd->nr_states == 0 || nd->nr_states > EM_MAX_OPPS)
-			return gb_err_set(err, EINVAL, "perf domain %u: %u performance states, must "
-					  "be 1..%d", nd->id, nd->nr_states, EM_MAX_OPPS);
+			return gb_err_set(err, EINVAL,
+					  "perf domain %u: %u performance states, must "
+					  "be 1..%d",
+					  nd->id, nd->nr_states, EM_MAX_OPPS);
 		pd = &prof->model.domains[n++];
 		pd->cpus = nd->cpus;
 		pd->nr_opps = nd->nr_states;
@@ -103,24 +107,31 @@ int prof_kem_from_netlink(const struct emnl_model *m, const char *sysfs_cpu,
 
 			/* each value against the model's range before it becomes 32 bits */
 			if (s->frequency_khz < 1 || s->frequency_khz > EM_MAX_FREQ_KHZ)
-				return gb_err_set(err, ERANGE, "perf domain %u, state %u: frequency "
-						  "%llu kHz is outside 1..%u", nd->id, k,
-						  (unsigned long long)s->frequency_khz, EM_MAX_FREQ_KHZ);
+				return gb_err_set(err, ERANGE,
+						  "perf domain %u, state %u: frequency "
+						  "%llu kHz is outside 1..%u",
+						  nd->id, k, (unsigned long long)s->frequency_khz,
+						  EM_MAX_FREQ_KHZ);
 			if (s->power < 1 || s->power > EM_MAX_POWER_UW)
-				return gb_err_set(err, ERANGE, "perf domain %u, state %u: power %llu uW "
-						  "is outside 1..%u", nd->id, k,
-						  (unsigned long long)s->power, EM_MAX_POWER_UW);
+				return gb_err_set(err, ERANGE,
+						  "perf domain %u, state %u: power %llu uW "
+						  "is outside 1..%u",
+						  nd->id, k, (unsigned long long)s->power,
+						  EM_MAX_POWER_UW);
 			if (s->performance < 1 || s->performance > EM_CAPACITY_SCALE)
-				return gb_err_set(err, ERANGE, "perf domain %u, state %u: performance "
-						  "%llu is outside 1..%d", nd->id, k,
-						  (unsigned long long)s->performance, EM_CAPACITY_SCALE);
+				return gb_err_set(err, ERANGE,
+						  "perf domain %u, state %u: performance "
+						  "%llu is outside 1..%d",
+						  nd->id, k, (unsigned long long)s->performance,
+						  EM_CAPACITY_SCALE);
 			o->freq_khz = (u32)s->frequency_khz;
 			o->power_uw = (u32)s->power;
 			o->perf = (u32)s->performance;
 		}
 		/* the kernel's table is ascending; a later kernel's need not be */
 		for (u32 a = 1; a < pd->nr_opps; a++)
-			for (u32 b = a; b > 0 && pd->opps[b - 1].freq_khz > pd->opps[b].freq_khz; b--) {
+			for (u32 b = a; b > 0 && pd->opps[b - 1].freq_khz > pd->opps[b].freq_khz;
+			     b--) {
 				struct em_opp t = pd->opps[b];
 
 				pd->opps[b] = pd->opps[b - 1];
@@ -175,15 +186,17 @@ static int from_debugfs(const char *dir, const char *sysfs_cpu, struct em_profil
 	struct stat st;
 
 	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode))
-		return gb_err_set(err, ENOENT, "no %s (needs CONFIG_ENERGY_MODEL and debugfs "
-				  "mounted)", dir);
+		return gb_err_set(err, ENOENT,
+				  "no %s (needs CONFIG_ENERGY_MODEL and debugfs "
+				  "mounted)",
+				  dir);
 	return em_import_debugfs(dir, sysfs_cpu, prof, NULL, err);
 }
 
 int prof_kernel_em(enum prof_kem_src src, const char *debugfs_dir, const char *sysfs_cpu,
 		   struct em_profile *prof, char *name, size_t name_len, struct gb_err *err)
 {
-	struct gb_err nl_err = { { 0 } };
+	struct gb_err nl_err = {{0}};
 	int ret;
 
 	if (src == PROF_KEM_NONE)

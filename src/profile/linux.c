@@ -67,8 +67,8 @@ static int lx_window(void *ctx, u64 duration_ns, struct prof_window *w, struct g
 
 		/* the frequency the kernel reports, standing in for a cycle count */
 		lx_cpufreq_cur_khz(&lx->cf, lx->cur_dom, &khz);
-		w->cycles = (u64)khz * (w->task_clock_ns ? w->task_clock_ns : w->duration_ns) /
-			    1000000;
+		w->cycles =
+		    (u64)khz * (w->task_clock_ns ? w->task_clock_ns : w->duration_ns) / 1000000;
 	}
 	return 0;
 }
@@ -134,14 +134,17 @@ int prof_perf_select(enum prof_perf_want want, const struct prof_perf_probe *pro
 		no = "the instructions counter opened but counted nothing";
 	}
 	if (no && want == PROF_PERF_WANT_INSTRUCTIONS)
-		return gb_err_set(err, ENODEV, "--perf-source instructions: %s; use "
-				  "--perf-source auto to fall back to the load's iteration count", no);
+		return gb_err_set(err, ENODEV,
+				  "--perf-source instructions: %s; use "
+				  "--perf-source auto to fall back to the load's iteration count",
+				  no);
 	if (no) {
 		snprintf(why, why_len, "load iterations per second: %s", no);
 		return 0;
 	}
 	*src = PROF_PERF_INSTRUCTIONS;
-	snprintf(why, why_len, "instructions per second (libperf, PERF_COUNT_HW_INSTRUCTIONS, "
+	snprintf(why, why_len,
+		 "instructions per second (libperf, PERF_COUNT_HW_INSTRUCTIONS, "
 		 "user space)");
 	return 0;
 }
@@ -156,8 +159,8 @@ int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, st
 		return gb_err_set(err, ENOMEM, "out of memory");
 	lx->o = *o;
 	read_identity(&lx->topo);
-	ret = lx_cpufreq_discover(o->sysfs_cpu, o->opp_step_khz ? o->opp_step_khz : 100000,
-				  &lx->cf, &lx->topo, err);
+	ret = lx_cpufreq_discover(o->sysfs_cpu, o->opp_step_khz ? o->opp_step_khz : 100000, &lx->cf,
+				  &lx->topo, err);
 	if (ret == 0)
 		ret = lx_power_open(o, &lx->power, lx->topo.power_source,
 				    sizeof(lx->topo.power_source), err);
@@ -174,7 +177,8 @@ int prof_linux_open(const struct prof_linux_opts *o, struct prof_linux **out, st
 
 		if (lx->cf.state_written && lx_cpufreq_restore(&lx->cf, &rerr) < 0) {
 			snprintf(first, sizeof(first), "%s", err->msg);
-			gb_err_set(err, EIO, "%.200s; restoring failed too: %.200s", first, rerr.msg);
+			gb_err_set(err, EIO, "%.200s; restoring failed too: %.200s", first,
+				   rerr.msg);
 		}
 		lx_load_close(lx->load);
 		lx_power_close(lx->power);

@@ -18,35 +18,36 @@
  *   temperature hwmon temperature channels through libsensors (thermal guard, provenance)
  *
  * Restoring.  Before the first write, every file that will be written is recorded with its
- * value in a state file (fsync'ed, a private file of prof_files.h).  prof_linux_close() writes them back and removes the file;
- * `gearbox profile --restore` does the same from the file after a crash or SIGKILL.
+ * value in a state file (fsync'ed, a private file of prof_files.h).  prof_linux_close() writes them
+ * back and removes the file; `gearbox profile --restore` does the same from the file after a crash
+ * or SIGKILL.
  */
 #ifndef GEARBOX_PROF_LINUX_H
 #define GEARBOX_PROF_LINUX_H
 
 #include "profile.h"
 
-#define PROF_LINUX_SYSFS_CPU "/sys/devices/system/cpu"
-#define PROF_LINUX_STATE "/var/lib/gearbox/profile-state"
-#define PROF_LINUX_PROGRESS "/var/lib/gearbox/profile-progress"
+#define PROF_LINUX_SYSFS_CPU  "/sys/devices/system/cpu"
+#define PROF_LINUX_STATE      "/var/lib/gearbox/profile-state"
+#define PROF_LINUX_PROGRESS   "/var/lib/gearbox/profile-progress"
 #define PROF_LINUX_DEBUGFS_EM "/sys/kernel/debug/energy_model"
 
 enum prof_verify {
-	PROF_VERIFY_AUTO,       /* cycles when counted, else the load's iterations per kHz */
-	PROF_VERIFY_CUR_FREQ,   /* trust scaling_cur_freq (boards whose load rate is not CPU-bound) */
+	PROF_VERIFY_AUTO,     /* cycles when counted, else the load's iterations per kHz */
+	PROF_VERIFY_CUR_FREQ, /* trust scaling_cur_freq (boards whose load rate is not CPU-bound) */
 };
 
 enum prof_perf_want {
-	PROF_PERF_WANT_AUTO,         /* instructions where the PMU counts them, else iterations */
+	PROF_PERF_WANT_AUTO,	     /* instructions where the PMU counts them, else iterations */
 	PROF_PERF_WANT_INSTRUCTIONS, /* refuse to start without an instructions counter */
 	PROF_PERF_WANT_ITERATIONS,
 };
 
 /* What opening and briefly running the instructions counter on the load gave. */
 struct prof_perf_probe {
-	int open_err;                /* 0, or the -errno of perf_event_open */
-	u64 instructions;            /* counted during the probe run */
-	u64 time_running_ns;         /* time the counter was on the PMU during it */
+	int open_err;	     /* 0, or the -errno of perf_event_open */
+	u64 instructions;    /* counted during the probe run */
+	u64 time_running_ns; /* time the counter was on the PMU during it */
 };
 
 /* prof_perf_select - the performance source from a probe: instructions when wanted (or auto)
@@ -56,12 +57,12 @@ int prof_perf_select(enum prof_perf_want want, const struct prof_perf_probe *pro
 		     enum prof_perf_src *src, char *why, size_t why_len, struct gb_err *err);
 
 struct prof_linux_opts {
-	const char *sysfs_cpu;       /* PROF_LINUX_SYSFS_CPU */
-	const char *state_path;      /* PROF_LINUX_STATE */
-	const char *meter_cmd;       /* NULL: none */
+	const char *sysfs_cpu;	/* PROF_LINUX_SYSFS_CPU */
+	const char *state_path; /* PROF_LINUX_STATE */
+	const char *meter_cmd;	/* NULL: none */
 	const char *meter_file;
-	const char *power;           /* NULL: auto; "powercap", "hwmon", "fuel-gauge[:SUPPLY]" */
-	u32 opp_step_khz;            /* for drivers without a frequency table; default 100000 */
+	const char *power; /* NULL: auto; "powercap", "hwmon", "fuel-gauge[:SUPPLY]" */
+	u32 opp_step_khz;  /* for drivers without a frequency table; default 100000 */
 	enum prof_verify verify;
 	/* Rate per wall-clock second instead of per task-clock second: for rigs where the
 	 * "frequency" is emulated by stopping the load (the fake-sysfs test). */

@@ -163,9 +163,11 @@ int lx_cpufreq_discover(const char *sysfs_cpu, u32 step_khz, struct lx_cpufreq *
 		closedir(dp);
 	}
 	if (n == 0)
-		return gb_err_set(err, ENODEV, "no cpufreq policy in %s: the kernel needs "
+		return gb_err_set(err, ENODEV,
+				  "no cpufreq policy in %s: the kernel needs "
 				  "CONFIG_CPU_FREQ and a cpufreq driver for this SoC (cpufreq-dt, "
-				  "scmi-cpufreq, qcom-cpufreq-hw, ...); a VM usually has none", dir);
+				  "scmi-cpufreq, qcom-cpufreq-hw, ...); a VM usually has none",
+				  dir);
 	qsort(idx, n, sizeof(int), cmp_int);
 	cf->nr = 0;
 	for (int i = 0; i < n; i++) {
@@ -181,8 +183,10 @@ int lx_cpufreq_discover(const char *sysfs_cpu, u32 step_khz, struct lx_cpufreq *
 		read_u32(p->dir, "cpuinfo_min_freq", &p->cpuinfo_min_khz);
 		read_u32(p->dir, "cpuinfo_max_freq", &p->cpuinfo_max_khz);
 		if (policy_opps(p, step_khz, di) < 0)
-			return gb_err_set(err, ENODEV, "%s: no scaling_available_frequencies and no "
-					  "cpuinfo_min/max_freq range", p->dir);
+			return gb_err_set(err, ENODEV,
+					  "%s: no scaling_available_frequencies and no "
+					  "cpuinfo_min/max_freq range",
+					  p->dir);
 		snprintf(path, sizeof(path), "%s/scaling_available_governors", p->dir);
 		p->userspace = lx_read_str(path, buf, sizeof(buf)) == 0 && strstr(buf, "userspace");
 		snprintf(path, sizeof(path), "%s/scaling_setspeed", p->dir);
@@ -239,8 +243,10 @@ int lx_cpufreq_take(struct lx_cpufreq *cf, const char *state_path, struct gb_err
 	/* the caller holds the profile lock: nothing can create the file between this check and
 	 * the rename that writes it */
 	if (lstat(state_path, &st) == 0)
-		return gb_err_set(err, EEXIST, "%s exists: a previous profile did not finish; run "
-				  "'gearbox profile --restore' first", state_path);
+		return gb_err_set(err, EEXIST,
+				  "%s exists: a previous profile did not finish; run "
+				  "'gearbox profile --restore' first",
+				  state_path);
 	snprintf(cf->state_path, sizeof(cf->state_path), "%s", state_path);
 	cf->nr_saved = 0;
 	for (u32 d = 0; d < cf->nr; d++) {
@@ -261,9 +267,11 @@ int lx_cpufreq_take(struct lx_cpufreq *cf, const char *state_path, struct gb_err
 		snprintf(path, sizeof(path), "%s/scaling_governor", cf->pol[d].dir);
 		ret = lx_write_str(path, "userspace");
 		if (ret < 0)
-			return gb_err_set(err, -ret, "%s: cannot select the userspace governor: %s; "
+			return gb_err_set(err, -ret,
+					  "%s: cannot select the userspace governor: %s; "
 					  "run as root, and check that nothing (a vendor daemon, a "
-					  "read-only mount) locks the governor", path, strerror(-ret));
+					  "read-only mount) locks the governor",
+					  path, strerror(-ret));
 	}
 	return 0;
 }
@@ -313,8 +321,9 @@ static bool is_limit(const char *path)
 {
 	size_t n = strlen(path);
 
-	return n > 9 && !strcmp(path + n - 9, "_max_freq") ? true :
-	       n > 9 && !strcmp(path + n - 9, "_min_freq");
+	return n > 9 && !strcmp(path + n - 9, "_max_freq")
+		   ? true
+		   : n > 9 && !strcmp(path + n - 9, "_min_freq");
 }
 
 int lx_cpufreq_restore(struct lx_cpufreq *cf, struct gb_err *err)
@@ -385,7 +394,10 @@ void lx_cpufreq_restore_now(const struct lx_cpufreq *cf)
 
 /* The files a state file may name: cpufreq policy attributes, nothing else. */
 static const char *const restorable[] = {
-	"scaling_governor", "scaling_min_freq", "scaling_max_freq", "scaling_setspeed",
+    "scaling_governor",
+    "scaling_min_freq",
+    "scaling_max_freq",
+    "scaling_setspeed",
 };
 
 /*
@@ -430,8 +442,10 @@ static int parse_state(const char *state_path, const char *sysfs_cpu, char *text
 	u32 lineno = 1;
 
 	if (!line || strcmp(line, STATE_MAGIC))
-		return gb_err_set(err, EINVAL, "%s: not a gearbox profile state file (line 1 is not "
-				  "\"%s\")", state_path, STATE_MAGIC);
+		return gb_err_set(err, EINVAL,
+				  "%s: not a gearbox profile state file (line 1 is not "
+				  "\"%s\")",
+				  state_path, STATE_MAGIC);
 	while ((line = strtok_r(NULL, "\n", &save))) {
 		struct lx_saved *s = &cf->saved[cf->nr_saved];
 		char *tab = strchr(line, '\t');
@@ -439,8 +453,8 @@ static int parse_state(const char *state_path, const char *sysfs_cpu, char *text
 
 		lineno++;
 		if (cf->nr_saved >= LX_MAX_SAVED)
-			return gb_err_set(err, E2BIG, "%s: line %u: more than %d entries", state_path,
-					  lineno, LX_MAX_SAVED);
+			return gb_err_set(err, E2BIG, "%s: line %u: more than %d entries",
+					  state_path, lineno, LX_MAX_SAVED);
 		if (!tab || (size_t)(tab - line) >= sizeof(s->path) ||
 		    strlen(tab + 1) >= sizeof(s->value))
 			return gb_err_set(err, EINVAL, "%s: line %u: expected PATH<tab>VALUE",
@@ -450,9 +464,10 @@ static int parse_state(const char *state_path, const char *sysfs_cpu, char *text
 		snprintf(s->value, sizeof(s->value), "%s", tab + 1);
 		why = bad_entry(sysfs_cpu, s);
 		if (why)
-			return gb_err_set(err, EPERM, "%s: line %u: '%.200s' = '%.40s': %s; refused, "
-					  "nothing restored", state_path, lineno, s->path, s->value,
-					  why);
+			return gb_err_set(err, EPERM,
+					  "%s: line %u: '%.200s' = '%.40s': %s; refused, "
+					  "nothing restored",
+					  state_path, lineno, s->path, s->value, why);
 		cf->nr_saved++;
 	}
 	return 0;

@@ -10,14 +10,14 @@
 
 #include "linux.h"
 
-#define LX_PATH 512
+#define LX_PATH	     512
 #define LX_MAX_SAVED (EM_MAX_DOMAINS * 4)
 
 /* --- cpufreq (linux_cpufreq.c) --- */
 
 struct lx_policy {
-	char dir[LX_PATH];           /* .../cpufreq/policyN */
-	bool userspace;              /* control through scaling_setspeed */
+	char dir[LX_PATH]; /* .../cpufreq/policyN */
+	bool userspace;	   /* control through scaling_setspeed */
 	u32 cpuinfo_min_khz, cpuinfo_max_khz;
 };
 
@@ -58,8 +58,7 @@ struct lx_power;
 int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *desc,
 		  size_t desc_len, struct gb_err *err);
 /* Reads power samples for duration_ns into w (power_uw, nr_power, lsb, from_energy). */
-int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
-		    struct gb_err *err);
+int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w, struct gb_err *err);
 int lx_power_temp_mc(struct lx_power *p, int *mc);
 void lx_power_close(struct lx_power *p);
 
@@ -73,7 +72,7 @@ int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_
  * all of it (blocked in the kernel, the CPUs idle) when cpus is NULL. */
 int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err *err);
 struct lx_counts {
-	u64 work, task_ns, cycles, instructions;   /* 0: not counted */
+	u64 work, task_ns, cycles, instructions; /* 0: not counted */
 };
 
 /* Counter snapshot of the load. */

@@ -24,10 +24,10 @@
  */
 #include <errno.h>
 #include <linux/futex.h>
+#include <linux/perf_event.h>
 #include <perf/core.h>
 #include <perf/evsel.h>
 #include <perf/threadmap.h>
-#include <linux/perf_event.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -43,26 +43,26 @@
 
 #include "linux_impl.h"
 
-#define ITER_OPS 4096    /* loop steps per counted iteration */
-#define PROBE_NS (20ull * 1000000)
-#define LX_MAX_LOADS EM_MAX_CPUS
-#define SWITCH_POLL_NS (200ull * 1000)
+#define ITER_OPS	  4096 /* loop steps per counted iteration */
+#define PROBE_NS	  (20ull * 1000000)
+#define LX_MAX_LOADS	  EM_MAX_CPUS
+#define SWITCH_POLL_NS	  (200ull * 1000)
 #define SWITCH_TIMEOUT_NS (5ull * 1000000000)
-#define SHARED_BYTES (sizeof(struct lx_shared) * LX_MAX_LOADS)
+#define SHARED_BYTES	  (sizeof(struct lx_shared) * LX_MAX_LOADS)
 
 /* One cache line each: loads on neighbouring CPUs must not bounce a shared line, which would
  * add memory traffic (and power) that a lone load does not have. */
 struct lx_shared {
-	_Alignas(64) _Atomic u32 run;      /* futex word: 1 run, 0 park, 2 exit */
-	_Atomic u32 parked;                /* set by the load: it has seen run == 0 and sleeps */
+	_Alignas(64) _Atomic u32 run; /* futex word: 1 run, 0 park, 2 exit */
+	_Atomic u32 parked;	      /* set by the load: it has seen run == 0 and sleeps */
 	_Atomic u64 iterations;
 };
 
 struct lx_load {
-	pid_t pid;                         /* the counted load */
-	struct lx_shared *sh;              /* sh[0] is the counted load's, sh[i] child i's */
-	pid_t extra[LX_MAX_LOADS];         /* children 1..; 0: not forked yet */
-	int cpu[LX_MAX_LOADS];             /* where child i was last pinned (-1: unpinned) */
+	pid_t pid;		   /* the counted load */
+	struct lx_shared *sh;	   /* sh[0] is the counted load's, sh[i] child i's */
+	pid_t extra[LX_MAX_LOADS]; /* children 1..; 0: not forked yet */
+	int cpu[LX_MAX_LOADS];	   /* where child i was last pinned (-1: unpinned) */
 	struct perf_thread_map *threads;
 	struct perf_evsel *task_clock, *cycles, *instructions;
 };
@@ -77,7 +77,7 @@ u64 lx_now_ns(void)
 
 void lx_sleep_ns(u64 ns)
 {
-	struct timespec ts = { (time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull) };
+	struct timespec ts = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 
 	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
 		;
@@ -110,7 +110,7 @@ static void __attribute__((noreturn)) load_main(struct lx_shared *sh)
 		if (parked)
 			atomic_store_explicit(&sh->parked, 0, memory_order_release);
 		parked = false;
-		for (int i = 0; i < ITER_OPS; i++) {   /* xorshift: one dependent chain */
+		for (int i = 0; i < ITER_OPS; i++) { /* xorshift: one dependent chain */
 			x ^= x << 13;
 			x ^= x >> 7;
 			x ^= x << 17;
@@ -132,11 +132,11 @@ static struct perf_evsel *open_counter(struct perf_thread_map *threads, u32 type
 				       int *err)
 {
 	struct perf_event_attr attr = {
-		.type = type,
-		.config = config,
-		.size = sizeof(attr),
-		.exclude_kernel = 1,
-		.exclude_hv = 1,
+	    .type = type,
+	    .config = config,
+	    .size = sizeof(attr),
+	    .exclude_kernel = 1,
+	    .exclude_hv = 1,
 	};
 	struct perf_evsel *ev = perf_evsel__new(&attr);
 	int ret;
@@ -166,7 +166,7 @@ static int run_child(struct lx_load *l, u32 i, bool run, int cpu, struct gb_err 
 /* Runs the load (unpinned) for PROBE_NS and reads what the instructions counter made of it. */
 static void probe_instructions(struct lx_load *l, struct prof_perf_probe *p)
 {
-	struct perf_counts_values c0 = { 0 }, c1 = { 0 };
+	struct perf_counts_values c0 = {0}, c1 = {0};
 	struct gb_err ignored;
 
 	if (!l->instructions || perf_evsel__read(l->instructions, 0, 0, &c0) < 0)
@@ -207,8 +207,8 @@ int lx_load_open(struct lx_load **out, struct prof_perf_probe *probe, struct gb_
 	l->threads = perf_thread_map__new_dummy();
 	if (l->threads) {
 		perf_thread_map__set_pid(l->threads, 0, l->pid);
-		l->task_clock = open_counter(l->threads, PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK,
-					     &ignored);
+		l->task_clock = open_counter(l->threads, PERF_TYPE_SOFTWARE,
+					     PERF_COUNT_SW_TASK_CLOCK, &ignored);
 		l->cycles = open_counter(l->threads, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES,
 					 &ignored);
 		l->instructions = open_counter(l->threads, PERF_TYPE_HARDWARE,
@@ -295,9 +295,11 @@ int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err 
 			}
 			if (l->cpu[i] >= 0)
 				snprintf(where, sizeof(where), " on CPU %d", l->cpu[i]);
-			return gb_err_set(err, ETIMEDOUT, "the load%s did not %s within %llu s: is "
+			return gb_err_set(err, ETIMEDOUT,
+					  "the load%s did not %s within %llu s: is "
 					  "it stopped (SIGSTOP, a debugger), or its CPU taken by a "
-					  "real-time task?", where, run ? "start" : "park",
+					  "real-time task?",
+					  where, run ? "start" : "park",
 					  SWITCH_TIMEOUT_NS / 1000000000ull);
 		}
 	}
@@ -306,7 +308,7 @@ int lx_load_set(struct lx_load *l, const struct em_cpumask *cpus, struct gb_err 
 
 static u64 read_counter(struct perf_evsel *ev)
 {
-	struct perf_counts_values c = { 0 };
+	struct perf_counts_values c = {0};
 
 	if (!ev || perf_evsel__read(ev, 0, 0, &c) < 0)
 		return 0;

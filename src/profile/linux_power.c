@@ -35,15 +35,15 @@
 
 #include "linux_impl.h"
 
-#define SAMPLE_NS (10ull * 1000000)
-#define MAX_ZONES 8
-#define MAX_TEMPS 32
-#define RAPL_LSB_UJ 61.0
-#define FG_DIR "/sys/class/power_supply"
-#define FG_POLL_NS (5ull * 1000000)
-#define FG_CHANGES 5                        /* value changes seen to time FG_CHANGES - 1 updates */
-#define FG_WAIT_NS (3ull * 1000000000)      /* longest wait for one change at open */
-#define FG_WINDOW_UPDATES 5                 /* a window's update intervals: 2 dropped, 3 kept */
+#define SAMPLE_NS	  (10ull * 1000000)
+#define MAX_ZONES	  8
+#define MAX_TEMPS	  32
+#define RAPL_LSB_UJ	  61.0
+#define FG_DIR		  "/sys/class/power_supply"
+#define FG_POLL_NS	  (5ull * 1000000)
+#define FG_CHANGES	  5 /* value changes seen to time FG_CHANGES - 1 updates */
+#define FG_WAIT_NS	  (3ull * 1000000000) /* longest wait for one change at open */
+#define FG_WINDOW_UPDATES 5		      /* a window's update intervals: 2 dropped, 3 kept */
 
 enum lx_kind { PW_METER, PW_POWERCAP, PW_HWMON_ENERGY, PW_HWMON_POWER, PW_FUEL_GAUGE };
 
@@ -74,8 +74,8 @@ struct lx_power {
 	u32 nr_temps;
 	/* fuel gauge */
 	char fg_name[128];
-	bool fg_power_now;           /* power_now; else current_now x voltage_now */
-	u64 fg_interval_ns;          /* detected update interval */
+	bool fg_power_now;  /* power_now; else current_now x voltage_now */
+	u64 fg_interval_ns; /* detected update interval */
 };
 
 /* "123.4 mW" -> uW; -1 when the line has no number. */
@@ -119,7 +119,7 @@ static int meter_open(struct lx_power *p, const struct prof_linux_opts *o, struc
 	if (p->pid < 0)
 		return gb_err_set(err, errno, "fork: %s", strerror(errno));
 	if (p->pid == 0) {
-		setpgid(0, 0);   /* so that closing kills the whole pipeline */
+		setpgid(0, 0); /* so that closing kills the whole pipeline */
 		dup2(fds[1], 1);
 		execl("/bin/sh", "sh", "-c", o->meter_cmd, (char *)NULL);
 		_exit(127);
@@ -135,11 +135,14 @@ static int meter_dead(struct lx_power *p, struct gb_err *err)
 	int status = 0;
 
 	if (!p->is_cmd)
-		return gb_err_set(err, EPIPE, "meter file %s: the writer closed it after %llu "
-				  "samples", p->what, (unsigned long long)p->meter_samples);
+		return gb_err_set(err, EPIPE,
+				  "meter file %s: the writer closed it after %llu "
+				  "samples",
+				  p->what, (unsigned long long)p->meter_samples);
 	if (p->pid > 0 && waitpid(p->pid, &status, 0) == p->pid)
 		p->pid = 0;
-	return gb_err_set(err, EPIPE, "meter command '%s' exited (%s %d) after %llu samples: "
+	return gb_err_set(err, EPIPE,
+			  "meter command '%s' exited (%s %d) after %llu samples: "
 			  "check the meter's connection and run the command alone to see why",
 			  p->what, WIFSIGNALED(status) ? "signal" : "status",
 			  WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status),
@@ -186,7 +189,7 @@ static int meter_window(struct lx_power *p, u64 duration_ns, struct prof_window 
 	meter_drain(p, w, &eof);
 	w->nr_power = 0;
 	for (u64 now = lx_now_ns(); now < end; now = lx_now_ns()) {
-		struct pollfd pfd = { .fd = p->fd, .events = POLLIN };
+		struct pollfd pfd = {.fd = p->fd, .events = POLLIN};
 		int ms = (int)((end - now) / 1000000) + 1;
 
 		if (p->is_cmd)
@@ -218,7 +221,7 @@ static bool powercap_probe(struct lx_power *p)
 		snprintf(name, sizeof(name), "%s", de->d_name);
 		colon = strchr(name, ':');
 		if (!colon || strchr(colon + 1, ':'))
-			continue;   /* a control type, or a sub-zone: top-level zones only */
+			continue; /* a control type, or a sub-zone: top-level zones only */
 		*colon = 0;
 		z = (u32)strtoul(colon + 1, &end, 10);
 		if (*end || (p->nr_zones && strcmp(name, p->control)))
@@ -227,7 +230,8 @@ static bool powercap_probe(struct lx_power *p)
 		    powercap_sysfs_zone_get_energy_uj(name, &z, 1, &v))
 			continue;
 		snprintf(p->control, sizeof(p->control), "%s", name);
-		if (powercap_sysfs_zone_get_max_energy_range_uj(name, &z, 1, &p->range_uj[p->nr_zones]))
+		if (powercap_sysfs_zone_get_max_energy_range_uj(name, &z, 1,
+								&p->range_uj[p->nr_zones]))
 			p->range_uj[p->nr_zones] = 1ull << 32;
 		p->zone[p->nr_zones++] = z;
 	}
@@ -268,20 +272,23 @@ static void sensors_probe(struct lx_power *p)
 			if (f->type == SENSORS_FEATURE_TEMP && p->nr_temps < MAX_TEMPS) {
 				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_TEMP_INPUT);
 				if (sf)
-					p->temp[p->nr_temps++] = (struct lx_chan){ chip, sf->number };
+					p->temp[p->nr_temps++] = (struct lx_chan){chip, sf->number};
 			} else if (f->type == SENSORS_FEATURE_ENERGY && !have_energy) {
-				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_ENERGY_INPUT);
+				sf = sensors_get_subfeature(chip, f,
+							    SENSORS_SUBFEATURE_ENERGY_INPUT);
 				if (sf) {
-					p->chan = (struct lx_chan){ chip, sf->number };
+					p->chan = (struct lx_chan){chip, sf->number};
 					have_energy = true;
 				}
-			} else if (f->type == SENSORS_FEATURE_POWER && !have_energy && !have_power) {
-				sf = sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_POWER_INPUT);
+			} else if (f->type == SENSORS_FEATURE_POWER && !have_energy &&
+				   !have_power) {
+				sf =
+				    sensors_get_subfeature(chip, f, SENSORS_SUBFEATURE_POWER_INPUT);
 				if (!sf)
-					sf = sensors_get_subfeature(chip, f,
-								    SENSORS_SUBFEATURE_POWER_AVERAGE);
+					sf = sensors_get_subfeature(
+					    chip, f, SENSORS_SUBFEATURE_POWER_AVERAGE);
 				if (sf) {
-					p->chan = (struct lx_chan){ chip, sf->number };
+					p->chan = (struct lx_chan){chip, sf->number};
 					have_power = true;
 				}
 			}
@@ -330,7 +337,7 @@ static int fg_read_uw(const struct lx_power *p, double *uw)
 	if (fg_read_num(p->fg_name, "current_now", &a) < 0 ||
 	    fg_read_num(p->fg_name, "voltage_now", &b) < 0)
 		return -EIO;
-	*uw = fabs((double)a) * fabs((double)b) / 1e6;   /* uA x uV = pW */
+	*uw = fabs((double)a) * fabs((double)b) / 1e6; /* uA x uV = pW */
 	return 0;
 }
 
@@ -341,13 +348,17 @@ static int fg_check_status(const struct lx_power *p, struct gb_err *err)
 
 	snprintf(path, sizeof(path), FG_DIR "/%s/status", p->fg_name);
 	if (lx_read_str(path, st, sizeof(st)) < 0)
-		return gb_err_set(err, ENODEV, "fuel gauge %s: %s unreadable: its status must be "
-				  "Discharging", p->fg_name, path);
+		return gb_err_set(err, ENODEV,
+				  "fuel gauge %s: %s unreadable: its status must be "
+				  "Discharging",
+				  p->fg_name, path);
 	st[strcspn(st, "\n")] = 0;
 	if (strcmp(st, "Discharging"))
-		return gb_err_set(err, ENODEV, "fuel gauge %s: status is '%s', not Discharging: "
+		return gb_err_set(err, ENODEV,
+				  "fuel gauge %s: status is '%s', not Discharging: "
 				  "on a charger it measures the charge current, not the device's "
-				  "power; unplug the charger and run on battery", p->fg_name, st);
+				  "power; unplug the charger and run on battery",
+				  p->fg_name, st);
 	return 0;
 }
 
@@ -416,7 +427,8 @@ static int fg_detect_interval(struct lx_power *p, struct gb_err *err)
 			at[n++] = t0 = lx_now_ns();
 			last = v;
 		} else if (lx_now_ns() - t0 > FG_WAIT_NS) {
-			return gb_err_set(err, EIO, "fuel gauge %s: the reading did not change in "
+			return gb_err_set(err, EIO,
+					  "fuel gauge %s: the reading did not change in "
 					  "%llu s (%u of %u changes seen): the gauge does not "
 					  "update, or the load is too steady to tell when",
 					  p->fg_name, FG_WAIT_NS / 1000000000, n, (u32)FG_CHANGES);
@@ -424,7 +436,7 @@ static int fg_detect_interval(struct lx_power *p, struct gb_err *err)
 	}
 	for (u32 i = 0; i + 1 < FG_CHANGES; i++)
 		iv[i] = at[i + 1] - at[i];
-	for (u32 i = 1; i < FG_CHANGES - 1; i++)   /* insertion sort of four */
+	for (u32 i = 1; i < FG_CHANGES - 1; i++) /* insertion sort of four */
 		for (u32 j = i; j > 0 && iv[j - 1] > iv[j]; j--) {
 			u64 t = iv[j];
 
@@ -435,8 +447,7 @@ static int fg_detect_interval(struct lx_power *p, struct gb_err *err)
 	return 0;
 }
 
-static int fg_open(struct lx_power *p, char *desc, size_t desc_len,
-		   struct gb_err *err)
+static int fg_open(struct lx_power *p, char *desc, size_t desc_len, struct gb_err *err)
 {
 	int ret;
 
@@ -446,8 +457,10 @@ static int fg_open(struct lx_power *p, char *desc, size_t desc_len,
 		ret = fg_detect_interval(p, err);
 	if (ret < 0)
 		return ret;
-	snprintf(desc, desc_len, "fuel gauge %s %s, updates every %llu ms, windows of at least "
-		 "%llu ms", p->fg_name, p->fg_power_now ? "power_now" : "current_now x voltage_now",
+	snprintf(desc, desc_len,
+		 "fuel gauge %s %s, updates every %llu ms, windows of at least "
+		 "%llu ms",
+		 p->fg_name, p->fg_power_now ? "power_now" : "current_now x voltage_now",
 		 (unsigned long long)(p->fg_interval_ns / 1000000),
 		 (unsigned long long)(FG_WINDOW_UPDATES * p->fg_interval_ns / 1000000));
 	return 0;
@@ -459,12 +472,11 @@ static int fg_open(struct lx_power *p, char *desc, size_t desc_len,
  * the window's second update are dropped: the reading showing at the start, and the first
  * update's, average time before the window (partly the previous state).
  */
-static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
-		     struct gb_err *err)
+static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w, struct gb_err *err)
 {
 	u64 min_ns = FG_WINDOW_UPDATES * p->fg_interval_ns, end;
 	double last, v;
-	u32 changes = 0, from[2] = { 0, 0 }, keep;
+	u32 changes = 0, from[2] = {0, 0}, keep;
 
 	if (fg_check_status(p, err) < 0)
 		return -ENODEV;
@@ -483,7 +495,7 @@ static int fg_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
 	}
 	/* fewer changes: the power held steady (a repeated reading), so less is stale */
 	keep = changes ? from[changes - 1] : 0;
-	if (keep >= w->nr_power)   /* a gauge that stalled: better stale samples than none */
+	if (keep >= w->nr_power) /* a gauge that stalled: better stale samples than none */
 		keep = 0;
 	memmove(w->power_uw, w->power_uw + keep, (w->nr_power - keep) * sizeof(w->power_uw[0]));
 	w->nr_power -= keep;
@@ -503,8 +515,8 @@ int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *
 	if (!p)
 		return gb_err_set(err, ENOMEM, "out of memory");
 	p->fd = -1;
-	p->kind = (enum lx_kind)-1;
-	sensors_probe(p);    /* for temperatures even when another source measures power */
+	p->kind = (enum lx_kind) - 1;
+	sensors_probe(p); /* for temperatures even when another source measures power */
 	if (o->meter_cmd || o->meter_file) {
 		ret = meter_open(p, o, err);
 		if (ret < 0)
@@ -522,14 +534,17 @@ int lx_power_open(const struct prof_linux_opts *o, struct lx_power **out, char *
 		if (ret < 0)
 			goto fail;
 	} else if (fg_want) {
-		ret = gb_err_set(err, ENODEV, "--power %s: no %s%s under " FG_DIR " with power_now, "
-				 "or current_now and voltage_now", want,
-				 fg_name ? "supply " : "supply", fg_name ? fg_name : "");
+		ret = gb_err_set(err, ENODEV,
+				 "--power %s: no %s%s under " FG_DIR " with power_now, "
+				 "or current_now and voltage_now",
+				 want, fg_name ? "supply " : "supply", fg_name ? fg_name : "");
 		goto fail;
 	} else {
-		ret = gb_err_set(err, ENODEV, "no power source: no powercap zone with energy_uj in "
+		ret = gb_err_set(err, ENODEV,
+				 "no power source: no powercap zone with energy_uj in "
 				 "/sys/class/powercap, no hwmon power or energy channel "
-				 "(libsensors), no fuel gauge under " FG_DIR "; wire an external meter and pass --meter-cmd CMD "
+				 "(libsensors), no fuel gauge under " FG_DIR
+				 "; wire an external meter and pass --meter-cmd CMD "
 				 "or --meter-file PATH (see docs/profiling.md)");
 		goto fail;
 	}
@@ -545,8 +560,7 @@ static int hwmon_value(struct lx_power *p, double *v)
 	return sensors_get_value(p->chan.chip, p->chan.nr, v) ? -EIO : 0;
 }
 
-int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w,
-		    struct gb_err *err)
+int lx_power_window(struct lx_power *p, u64 duration_ns, struct prof_window *w, struct gb_err *err)
 {
 	u64 prev[MAX_ZONES], cur[MAX_ZONES], t_prev, t;
 	double e_prev = 0, e;

@@ -14,8 +14,8 @@
 #define MIN_ROUNDS 4
 #define MAX_ROUNDS 1024
 /* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
-#define SIGMA_FLOOR_REL 0.002
-#define COOL_STEP_NS 1000000000ull
+#define SIGMA_FLOOR_REL	   0.002
+#define COOL_STEP_NS	   1000000000ull
 #define COOL_HYSTERESIS_MC 2000
 
 void prof_opts_default(struct prof_opts *o)
@@ -45,9 +45,9 @@ struct loop {
 	u32 rounds;
 	size_t scratch_cap;
 	u32 opps_done, opps_total;
-	u32 opps_measured;            /* by this run (not restored by a resume): for the ETA */
+	u32 opps_measured; /* by this run (not restored by a resume): for the ETA */
 	u64 start_ns;
-	u64 prior_ns;                 /* time the interrupted runs before a resume took */
+	u64 prior_ns; /* time the interrupted runs before a resume took */
 };
 
 static void note_temp(struct loop *l, int *out_mc)
@@ -127,8 +127,8 @@ static int one_window(struct loop *l, const struct em_cpumask *cpus, struct prof
 	if (rate) {
 		/* Rate while running: task-clock excludes time another task had the CPU. */
 		u64 run_ns = w->task_clock_ns ? w->task_clock_ns : w->duration_ns;
-		u64 done = l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? w->instructions :
-									     w->work;
+		u64 done =
+		    l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? w->instructions : w->work;
 
 		*rate = run_ns ? (double)done * 1e9 / (double)run_ns : 0;
 		*eff_khz = w->cycles && run_ns ? (double)w->cycles * 1e6 / (double)run_ns : 0;
@@ -141,16 +141,18 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 {
 	const struct prof_opts *o = l->o;
 	u64 elapsed = l->pf->now_ns(l->pf->ctx) - l->start_ns;
-	int eta_s = l->opps_measured ? (int)((double)elapsed / l->opps_measured *
-					     (l->opps_total - l->opps_done) / 1e9) : 0;
+	int eta_s =
+	    l->opps_measured
+		? (int)((double)elapsed / l->opps_measured * (l->opps_total - l->opps_done) / 1e9)
+		: 0;
 
 	if (o->quiet || !o->progress)
 		return;
 	if (o->progress_tty) {
 		int width = 30, fill = (int)(width * l->opps_done / l->opps_total);
 
-		fprintf(o->progress, "\r[%.*s%*s] %u/%u %-6s %7u kHz  ETA %3dm%02ds ",
-			fill, "##############################", width - fill, "", l->opps_done,
+		fprintf(o->progress, "\r[%.*s%*s] %u/%u %-6s %7u kHz  ETA %3dm%02ds ", fill,
+			"##############################", width - fill, "", l->opps_done,
 			l->opps_total, di->name, freq_khz, eta_s / 60, eta_s % 60);
 		if (l->opps_done == l->opps_total)
 			fputc('\n', o->progress);
@@ -163,15 +165,16 @@ static void progress(struct loop *l, const struct prof_domain_info *di, u32 freq
 		if (r->has_split)
 			snprintf(split, sizeof(split), ", static %.1f + %u x %.1f mW",
 				 r->static_uw / 1000, r->split_cpus, r->dynamic_uw / 1000);
-		fprintf(o->progress,
-			"profile: %u/%u (ETA %dm%02ds) %s %u kHz%s: %.1f mW +-%.2f%%, %.4g %s/s%s%s, "
-			"%u samples%s%s\n", l->opps_done, l->opps_total, eta_s / 60, eta_s % 60,
-			di->name, freq_khz,
-			again ? " again (out of order)" : "", r->power_uw / 1000,
-			r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
-			l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc, split,
-			r->samples, r->converged ? "" : " (time cap)",
-			r->not_applied ? " NOT APPLIED" : "");
+		fprintf(
+		    o->progress,
+		    "profile: %u/%u (ETA %dm%02ds) %s %u kHz%s: %.1f mW +-%.2f%%, %.4g %s/s%s%s, "
+		    "%u samples%s%s\n",
+		    l->opps_done, l->opps_total, eta_s / 60, eta_s % 60, di->name, freq_khz,
+		    again ? " again (out of order)" : "", r->power_uw / 1000,
+		    r->power_uw > 0 ? 100 * r->power_ci_uw / r->power_uw : 0, r->rate,
+		    l->res->topo.perf_src == PROF_PERF_INSTRUCTIONS ? "instr" : "it", cyc, split,
+		    r->samples, r->converged ? "" : " (time cap)",
+		    r->not_applied ? " NOT APPLIED" : "");
 	}
 	fflush(o->progress);
 }
@@ -234,7 +237,7 @@ static int measure_phase(struct loop *l, const struct em_cpumask *cpus, bool wan
 {
 	const struct prof_platform *pf = l->pf;
 	double target = l->o->target_pct / 100, eff_sum = 0;
-	struct prof_stat sa, si, sr = { 0 };
+	struct prof_stat sa, si, sr = {0};
 	u32 eff_n = 0, rounds = 0;
 	u64 t0 = pf->now_ns(pf->ctx);
 	int ret;
@@ -339,10 +342,10 @@ static void split_power(struct prof_opp_result *r, const struct phase *pk, u32 k
 	r->power_k_ci_uw = pk->power_ci_uw;
 	r->dynamic_uw = (pk->power_uw - r->power_uw) / km1;
 	r->static_uw = r->power_uw - r->dynamic_uw;
-	r->dynamic_ci_uw = sqrt(r->power_ci_uw * r->power_ci_uw +
-				pk->power_ci_uw * pk->power_ci_uw) / km1;
-	r->static_ci_uw = sqrt(k * k * r->power_ci_uw * r->power_ci_uw +
-			       pk->power_ci_uw * pk->power_ci_uw) / km1;
+	r->dynamic_ci_uw =
+	    sqrt(r->power_ci_uw * r->power_ci_uw + pk->power_ci_uw * pk->power_ci_uw) / km1;
+	r->static_ci_uw =
+	    sqrt(k * k * r->power_ci_uw * r->power_ci_uw + pk->power_ci_uw * pk->power_ci_uw) / km1;
 }
 
 /*
@@ -459,7 +462,7 @@ static void verify_by_rate(struct loop *l, u32 d)
 		return;
 	for (u32 k = 0; k < n; k++)
 		if (l->res->opp[d][k].eff_khz > 0)
-			return;     /* cycles already verified this domain */
+			return; /* cycles already verified this domain */
 	for (u32 k = 0; k < n; k++) {
 		struct prof_opp_result *r = &l->res->opp[d][k];
 		double off = fabs(r->rate - med * di->freq_khz[k]);
@@ -497,8 +500,8 @@ static u32 find_not_rising(const struct loop *l, u32 d, bool *redo)
 			continue;
 		if (r->power_uw <= 0 && !redo[k])
 			redo[k] = true, n++;
-		if (j < 0 || (r->rate > l->res->opp[d][j].rate &&
-			      r->power_uw > l->res->opp[d][j].power_uw))
+		if (j < 0 ||
+		    (r->rate > l->res->opp[d][j].rate && r->power_uw > l->res->opp[d][j].power_uw))
 			continue;
 		n += !redo[k] + !redo[j];
 		redo[k] = redo[j] = true;
@@ -571,8 +574,7 @@ static int settle_domain(struct loop *l, u32 d, struct gb_err *err)
 		}
 		/* the rate check starts afresh on the new measurements */
 		for (u32 k = 0; k < di->nr_opps; k++)
-			l->res->opp[d][k].not_applied =
-				l->res->opp[d][k].cycles == PROF_CYCLES_OFF;
+			l->res->opp[d][k].not_applied = l->res->opp[d][k].cycles == PROF_CYCLES_OFF;
 	}
 	mark_not_rising(l, d);
 	return 0;
@@ -586,7 +588,7 @@ const char *prof_perf_src_name(enum prof_perf_src src)
 int prof_measure(const struct prof_platform *pf, const struct prof_topology *topo,
 		 const struct prof_opts *o, struct prof_result *res, struct gb_err *err)
 {
-	struct loop l = { .pf = pf, .o = o, .res = res };
+	struct loop l = {.pf = pf, .o = o, .res = res};
 	int ret = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -611,7 +613,8 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 			for (u32 k = 0; k < topo->dom[d].nr_opps; k++)
 				l.opps_done += res->opp[d][k].measurements > 0;
 		if (o->progress && !o->quiet)
-			fprintf(o->progress, "profile: resuming %s: %u of %u OPPs measured before\n",
+			fprintf(o->progress,
+				"profile: resuming %s: %u of %u OPPs measured before\n",
 				o->progress_path, l.opps_done, l.opps_total);
 	}
 	l.start_ns = pf->now_ns(pf->ctx);
@@ -619,7 +622,7 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 	for (u32 d = 0; d < topo->nr_domains && ret == 0; d++) {
 		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
 			if (res->opp[d][k].measurements)
-				continue;   /* measured before the resume */
+				continue; /* measured before the resume */
 			ret = measure_opp(&l, d, k, err);
 			if (ret == 0)
 				ret = save_progress(&l, err);
@@ -641,14 +644,14 @@ int prof_measure(const struct prof_platform *pf, const struct prof_topology *top
 	} else {
 		struct gb_err ignored;
 
-		pf->set_load(pf->ctx, NULL, &ignored);   /* the first error is the one to report */
+		pf->set_load(pf->ctx, NULL, &ignored); /* the first error is the one to report */
 	}
 	res->total_ns = l.prior_ns + pf->now_ns(pf->ctx) - l.start_ns;
 	for (u32 d = 0; d < topo->nr_domains; d++)
 		for (u32 k = 0; k < topo->dom[d].nr_opps; k++) {
 			res->nr_not_applied += res->opp[d][k].not_applied;
-			res->nr_inconsistent += res->opp[d][k].perf_inconsistent ||
-						res->opp[d][k].power_inconsistent;
+			res->nr_inconsistent +=
+			    res->opp[d][k].perf_inconsistent || res->opp[d][k].power_inconsistent;
 		}
 	prof_samples_free(&l.active);
 	prof_samples_free(&l.idle);

@@ -46,10 +46,12 @@ static int check_dir(const char *dir, struct gb_err *err)
 	if (!S_ISDIR(st.st_mode))
 		return gb_err_set(err, ENOTDIR, "%s: not a directory", dir);
 	if (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))
-		return gb_err_set(err, EPERM, "%s: the directory must belong to uid %u and be "
-				  "writable by nobody else (it is uid %u, mode %03o): choose a private "
-				  "directory", dir, (unsigned)geteuid(), (unsigned)st.st_uid,
-				  (unsigned)(st.st_mode & 0777));
+		return gb_err_set(
+		    err, EPERM,
+		    "%s: the directory must belong to uid %u and be "
+		    "writable by nobody else (it is uid %u, mode %03o): choose a private "
+		    "directory",
+		    dir, (unsigned)geteuid(), (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
 	return 0;
 }
 
@@ -63,7 +65,8 @@ int prof_private_dir(const char *path, struct gb_err *err)
 			continue;
 		*p = 0;
 		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			return gb_err_set(err, errno, "%s: cannot create it: %s", dir, strerror(errno));
+			return gb_err_set(err, errno, "%s: cannot create it: %s", dir,
+					  strerror(errno));
 		*p = '/';
 	}
 	if (mkdir(dir, 0700) < 0 && errno != EEXIST)
@@ -141,10 +144,11 @@ int prof_private_read(const char *path, char *buf, size_t cap, struct gb_err *er
 		ret = gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
-	    (st.st_mode & (S_IWGRP | S_IWOTH))) {
-		ret = gb_err_set(err, EPERM, "%s: refused: not a regular file of uid %u writable by "
-				 "nobody else", path, (unsigned)geteuid());
+	if (!S_ISREG(st.st_mode) || st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH))) {
+		ret = gb_err_set(err, EPERM,
+				 "%s: refused: not a regular file of uid %u writable by "
+				 "nobody else",
+				 path, (unsigned)geteuid());
 		goto out;
 	}
 	dir_of(path, dir, sizeof(dir));
@@ -199,10 +203,14 @@ int prof_lock_take(const char *path, int *fd, struct gb_err *err)
 		if (e != EWOULDBLOCK)
 			return gb_err_set(err, e, "the profile lock %s: %s", path, strerror(e));
 		if (pid[0] && strspn(pid, "0123456789") == strlen(pid))
-			return gb_err_set(err, EBUSY, "another profile (pid %s) holds the lock %s: it "
-					  "owns cpufreq until it ends", pid, path);
-		return gb_err_set(err, EBUSY, "another profile holds the lock %s: it owns cpufreq "
-				  "until it ends", path);
+			return gb_err_set(err, EBUSY,
+					  "another profile (pid %s) holds the lock %s: it "
+					  "owns cpufreq until it ends",
+					  pid, path);
+		return gb_err_set(err, EBUSY,
+				  "another profile holds the lock %s: it owns cpufreq "
+				  "until it ends",
+				  path);
 	}
 	/* the pid is only for another process's message: the lock holds without it */
 	len = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());

@@ -26,7 +26,7 @@
 #include "gb_err.h"
 
 #define PROF_LOCK_PATH "/run/gearbox/profile.lock"
-#define PROF_LOCK_ENV "GEARBOX_PROFILE_LOCK"
+#define PROF_LOCK_ENV  "GEARBOX_PROFILE_LOCK"
 
 /* The lock file in use: $GEARBOX_PROFILE_LOCK when set and not empty, else PROF_LOCK_PATH. */
 const char *prof_lock_path(void);

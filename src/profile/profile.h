@@ -9,10 +9,10 @@
  *      (bounded) for it to cool, so that leakage does not creep into the numbers;
  *   3. alternate rounds of an *active* window (a calibrated CPU-bound load pinned to the
  *      domain's first CPU) and an *idle* window (same OPP, no load); with split_cpus, a second
- *      series with the load on that many CPUs of the domain gives the static/dynamic split.  Interleaving makes slow
- *      drifts (temperature-driven leakage, battery voltage, background noise) hit both sides
- *      equally, so that their difference - the power of one busy CPU at this OPP, the kernel's
- *      em_perf_state.power - stays unbiased;
+ *      series with the load on that many CPUs of the domain gives the static/dynamic split.
+ * Interleaving makes slow drifts (temperature-driven leakage, battery voltage, background noise)
+ * hit both sides equally, so that their difference - the power of one busy CPU at this OPP, the
+ * kernel's em_perf_state.power - stays unbiased;
  *   4. after each round, reject outlier samples (further than PROF_REJECT_SIGMAS robust sigmas
  *      from the median, sigma = 1.4826 * MAD) and compute the 95% confidence half-width of
  *      each mean; stop when both the power difference and the load's rate are within
@@ -51,7 +51,7 @@
 /* Energy-counter samples integrate real energy (background work included): trimming them
  * biases the mean, so only gross errors are cut. */
 #define PROF_REJECT_SIGMAS_ENERGY 20.0
-#define PROF_MAX_WINDOW_SAMPLES 4096
+#define PROF_MAX_WINDOW_SAMPLES	  4096
 /* Extra measurements of an OPP whose perf or power does not rise over its neighbour's. */
 #define PROF_REMEASURE 2
 
@@ -59,7 +59,7 @@ struct prof_domain_info {
 	char name[EM_NAME_LEN];
 	struct em_cpumask cpus;
 	u32 nr_opps;
-	u32 freq_khz[EM_MAX_OPPS];   /* ascending */
+	u32 freq_khz[EM_MAX_OPPS]; /* ascending */
 };
 
 /*
@@ -78,9 +78,9 @@ const char *prof_perf_src_name(enum prof_perf_src src);
 struct prof_topology {
 	char soc[64];
 	char device[128];
-	char power_source[128];      /* e.g. "hwmon ina231 power1", for provenance */
+	char power_source[128]; /* e.g. "hwmon ina231 power1", for provenance */
 	enum prof_perf_src perf_src;
-	char perf_why[160];          /* how the source was chosen, for the report */
+	char perf_why[160]; /* how the source was chosen, for the report */
 	u32 nr_domains;
 	struct prof_domain_info dom[EM_MAX_DOMAINS];
 };
@@ -88,19 +88,19 @@ struct prof_topology {
 /* What one measurement window saw. */
 struct prof_window {
 	u64 duration_ns;
-	u64 work;                    /* iterations of the load during the window */
-	u64 cycles;                  /* CPU cycles of the load; 0 when not counted */
-	u64 instructions;            /* instructions of the load; 0 when not counted */
-	u64 task_clock_ns;           /* time the load ran; 0 when not counted */
-	u32 power_lsb_uw;            /* resolution of one sample (counter LSB / interval) */
-	bool from_energy;            /* samples are energy-counter deltas: outliers are real */
+	u64 work;	   /* iterations of the load during the window */
+	u64 cycles;	   /* CPU cycles of the load; 0 when not counted */
+	u64 instructions;  /* instructions of the load; 0 when not counted */
+	u64 task_clock_ns; /* time the load ran; 0 when not counted */
+	u32 power_lsb_uw;  /* resolution of one sample (counter LSB / interval) */
+	bool from_energy;  /* samples are energy-counter deltas: outliers are real */
 	u32 nr_power;
-	u32 power_uw[PROF_MAX_WINDOW_SAMPLES];   /* meter samples, or energy-counter deltas / dt */
+	u32 power_uw[PROF_MAX_WINDOW_SAMPLES]; /* meter samples, or energy-counter deltas / dt */
 };
 
 struct prof_platform {
 	void *ctx;
-	const char *name;            /* "sim", "linux" */
+	const char *name; /* "sim", "linux" */
 	int (*set_freq)(void *ctx, u32 dom, u32 freq_khz, struct gb_err *err);
 	/* Starts the load on every CPU of cpus, or stops it when cpus is NULL.  Counters and
 	 * the rate in prof_window are those of the load on the lowest CPU of the mask. */
@@ -115,22 +115,22 @@ struct prof_platform {
 };
 
 struct prof_opts {
-	double target_pct;           /* CI half-width target, percent of the mean (default 1) */
-	u64 opp_cap_ns;              /* per-OPP time cap */
-	u64 window_ns;               /* one active or one idle window */
-	u64 settle_ns;               /* after an OPP change */
-	u64 switch_settle_ns;        /* after starting or stopping the load */
-	int max_temp_mc;             /* thermal guard; 0: off */
-	u64 max_cool_ns;             /* longest cool-down wait */
-	double verify_tol_pct;       /* OPP verification tolerance */
-	u32 split_cpus;              /* static/dynamic split: also measure with this many CPUs
-				      * of each domain busy (capped at its size); 0: off */
+	double target_pct;     /* CI half-width target, percent of the mean (default 1) */
+	u64 opp_cap_ns;	       /* per-OPP time cap */
+	u64 window_ns;	       /* one active or one idle window */
+	u64 settle_ns;	       /* after an OPP change */
+	u64 switch_settle_ns;  /* after starting or stopping the load */
+	int max_temp_mc;       /* thermal guard; 0: off */
+	u64 max_cool_ns;       /* longest cool-down wait */
+	double verify_tol_pct; /* OPP verification tolerance */
+	u32 split_cpus;	       /* static/dynamic split: also measure with this many CPUs
+				* of each domain busy (capped at its size); 0: off */
 	bool quiet;
-	FILE *progress;              /* NULL: no progress output */
-	bool progress_tty;           /* a bar with ETA instead of plain lines */
+	FILE *progress;		     /* NULL: no progress output */
+	bool progress_tty;	     /* a bar with ETA instead of plain lines */
 	volatile sig_atomic_t *stop; /* set by a signal handler: the loop returns -EINTR */
-	const char *progress_path;   /* rewritten after every OPP (prof_progress_save); NULL: none */
-	bool resume;                 /* continue from progress_path: its OPPs are not measured */
+	const char *progress_path; /* rewritten after every OPP (prof_progress_save); NULL: none */
+	bool resume;		   /* continue from progress_path: its OPPs are not measured */
 };
 
 void prof_opts_default(struct prof_opts *o);
@@ -139,30 +139,30 @@ void prof_opts_default(struct prof_opts *o);
 enum prof_cycles_check {
 	PROF_CYCLES_NOT_COUNTED,
 	PROF_CYCLES_MATCH,
-	PROF_CYCLES_OFF,                   /* beyond verify_tol_pct: the OPP did not apply */
+	PROF_CYCLES_OFF, /* beyond verify_tol_pct: the OPP did not apply */
 };
 
 /* Outcome per OPP. */
 struct prof_opp_result {
 	u32 freq_khz;
-	double power_uw, power_ci_uw;     /* active - idle */
+	double power_uw, power_ci_uw; /* active - idle */
 	double active_uw, idle_uw;
-	double rate, rate_ci;              /* per second, in topo.perf_src units */
-	double eff_khz;                    /* from cycles; 0 when not counted */
+	double rate, rate_ci; /* per second, in topo.perf_src units */
+	double eff_khz;	      /* from cycles; 0 when not counted */
 	enum prof_cycles_check cycles;
 	u32 samples, rejected;
-	u64 time_ns;                       /* simulated or real time spent on this OPP */
-	bool converged;                    /* reached the target before the cap */
-	bool not_applied;                  /* the frequency did not apply: left out */
-	int temp_mc;                       /* at the end of the measurement; INT_MIN: unknown */
-	u32 measurements;                  /* 1, more when re-measured (PROF_REMEASURE) */
+	u64 time_ns;	  /* simulated or real time spent on this OPP */
+	bool converged;	  /* reached the target before the cap */
+	bool not_applied; /* the frequency did not apply: left out */
+	int temp_mc;	  /* at the end of the measurement; INT_MIN: unknown */
+	u32 measurements; /* 1, more when re-measured (PROF_REMEASURE) */
 	/* Still not above the previous applied OPP's after the re-measurements: kept, marked,
 	 * and written with a fitted value (prof_build_profile). */
 	bool perf_inconsistent, power_inconsistent;
 	/* static/dynamic split (prof_opts.split_cpus): P(k) = static + k * dynamic */
 	bool has_split;
-	u32 split_cpus;                    /* k of the second measurement */
-	double power_k_uw, power_k_ci_uw;  /* P(k), active - idle */
+	u32 split_cpus;			  /* k of the second measurement */
+	double power_k_uw, power_k_ci_uw; /* P(k), active - idle */
 	double static_uw, static_ci_uw;
 	double dynamic_uw, dynamic_ci_uw;
 };
@@ -171,11 +171,11 @@ struct prof_result {
 	struct prof_topology topo;
 	struct prof_opp_result opp[EM_MAX_DOMAINS][EM_MAX_OPPS];
 	u64 total_ns;
-	int temp_min_mc, temp_max_mc;      /* INT_MIN when unknown */
+	int temp_min_mc, temp_max_mc; /* INT_MIN when unknown */
 	u32 nr_not_applied;
-	u32 nr_inconsistent;               /* OPPs marked perf_ or power_inconsistent */
+	u32 nr_inconsistent; /* OPPs marked perf_ or power_inconsistent */
 	u32 cool_waits;
-	u32 split_cpus;                    /* prof_opts.split_cpus */
+	u32 split_cpus; /* prof_opts.split_cpus */
 };
 
 /* prof_measure - runs the loop over every domain and OPP of topo. */
@@ -197,8 +197,8 @@ int prof_progress_load(const char *path, const char *platform, struct prof_resul
 
 /* prof_build_profile - the em-profile of a result: OPPs that did not apply are left out,
  * perf normalised to 1024, spreads and provenance filled.  source: "measured" or "sim". */
-int prof_build_profile(const struct prof_result *res, const char *source,
-		       struct em_profile *out, struct gb_err *err);
+int prof_build_profile(const struct prof_result *res, const char *source, struct em_profile *out,
+		       struct gb_err *err);
 
 /* prof_energy_delta_uj - counter difference with wrap-around: energy_uj counts modulo
  * max_energy_range_uj, as RAPL and turbostat treat it. */

@@ -23,7 +23,7 @@
 #include "prof_files.h"
 #include "profile.h"
 
-#define MAGIC "gearbox-profile-progress/1"
+#define MAGIC	 "gearbox-profile-progress/1"
 #define LINE_LEN 1024
 #define FILE_CAP (64 + (EM_MAX_DOMAINS * (EM_MAX_OPPS + 1) + 1) * LINE_LEN)
 
@@ -75,12 +75,13 @@ int prof_progress_save(const char *path, const char *platform, const struct prof
 static int parse_opp(char *line, struct prof_result *res, const char *path, u32 lineno,
 		     struct gb_err *err)
 {
-	struct prof_opp_result r = { 0 };
+	struct prof_opp_result r = {0};
 	unsigned d, k;
 	int cycles, conv, na, pi, wi, split;
 	uint64_t time_ns;
 
-	if (sscanf(line, "opp %u %u %u %lg %lg %lg %lg %lg %lg %lg %d %u %u %" SCNu64
+	if (sscanf(line,
+		   "opp %u %u %u %lg %lg %lg %lg %lg %lg %lg %d %u %u %" SCNu64
 		   " %d %d %d %u %d %d %d %u %lg %lg %lg %lg %lg %lg",
 		   &d, &k, &r.freq_khz, &r.power_uw, &r.power_ci_uw, &r.active_uw, &r.idle_uw,
 		   &r.rate, &r.rate_ci, &r.eff_khz, &cycles, &r.samples, &r.rejected, &time_ns,
@@ -91,8 +92,10 @@ static int parse_opp(char *line, struct prof_result *res, const char *path, u32 
 	if (d >= res->topo.nr_domains || k >= res->topo.dom[d].nr_opps ||
 	    r.freq_khz != res->topo.dom[d].freq_khz[k] || r.measurements == 0 || cycles < 0 ||
 	    cycles > PROF_CYCLES_OFF)
-		return gb_err_set(err, EINVAL, "%s: line %u: OPP %u:%u does not belong to this "
-				  "profile", path, lineno, d, k);
+		return gb_err_set(err, EINVAL,
+				  "%s: line %u: OPP %u:%u does not belong to this "
+				  "profile",
+				  path, lineno, d, k);
 	r.cycles = (enum prof_cycles_check)cycles;
 	r.time_ns = time_ns;
 	r.converged = conv;
@@ -117,14 +120,17 @@ static int check_header(char *line, u32 lineno, const char *platform, struct pro
 	if (!strncmp(line, "run ", 4)) {
 		if (sscanf(line, "run %31s %31s %u %u %" SCNu64 " %d %d %u", plat, src, &split, &nr,
 			   &elapsed, &res->temp_min_mc, &res->temp_max_mc, &res->cool_waits) != 8)
-			return gb_err_set(err, EINVAL, "%s: line %u: not a run record", path, lineno);
+			return gb_err_set(err, EINVAL, "%s: line %u: not a run record", path,
+					  lineno);
 		if (strcmp(plat, platform) || strcmp(src, prof_perf_src_name(t->perf_src)) ||
 		    split != res->split_cpus || nr != t->nr_domains)
-			return gb_err_set(err, EINVAL, "%s: a profile of another kind (%s, %s, split "
-					  "%u, %u domains; this one: %s, %s, split %u, %u domains): "
-					  "not resumed", path, plat, src, split, nr, platform,
-					  prof_perf_src_name(t->perf_src), res->split_cpus,
-					  t->nr_domains);
+			return gb_err_set(
+			    err, EINVAL,
+			    "%s: a profile of another kind (%s, %s, split "
+			    "%u, %u domains; this one: %s, %s, split %u, %u domains): "
+			    "not resumed",
+			    path, plat, src, split, nr, platform, prof_perf_src_name(t->perf_src),
+			    res->split_cpus, t->nr_domains);
 		res->total_ns = elapsed;
 		return 0;
 	}
@@ -132,17 +138,20 @@ static int check_header(char *line, u32 lineno, const char *platform, struct pro
 	if (sscanf(line, "dom %u %15s %u%n", &d, name, &nk, &n) != 3 || d >= t->nr_domains)
 		return gb_err_set(err, EINVAL, "%s: line %u: not a domain record", path, lineno);
 	if (strcmp(name, t->dom[d].name) || nk != t->dom[d].nr_opps)
-		return gb_err_set(err, EINVAL, "%s: domain %u is %s with %u OPPs, here %s with %u: "
-				  "not resumed", path, d, name, nk, t->dom[d].name,
-				  t->dom[d].nr_opps);
+		return gb_err_set(err, EINVAL,
+				  "%s: domain %u is %s with %u OPPs, here %s with %u: "
+				  "not resumed",
+				  path, d, name, nk, t->dom[d].name, t->dom[d].nr_opps);
 	p = line + n;
 	for (u32 k = 0; k < nk; k++) {
 		char *end;
 		unsigned long f = strtoul(p, &end, 10);
 
 		if (end == p || f != t->dom[d].freq_khz[k])
-			return gb_err_set(err, EINVAL, "%s: domain %s: other OPPs than this board's: "
-					  "not resumed", path, name);
+			return gb_err_set(err, EINVAL,
+					  "%s: domain %s: other OPPs than this board's: "
+					  "not resumed",
+					  path, name);
 		p = end;
 	}
 	return 0;

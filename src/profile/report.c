@@ -21,9 +21,9 @@
 
 #define PANEL_W 360
 #define PANEL_H 280
-#define MARGIN 50
+#define MARGIN	50
 
-static const char *const colors[] = { "#2b83ba", "#1a9641", "#d7191c", "#fdae61", "#7b3294" };
+static const char *const colors[] = {"#2b83ba", "#1a9641", "#d7191c", "#fdae61", "#7b3294"};
 
 struct axis {
 	double max_perf, max_mw;
@@ -47,18 +47,24 @@ static void panel_axes(FILE *f, const struct axis *a, u32 p, const char *title)
 		title);
 	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"black\"/>\n", x0,
 		y0, x0 + PANEL_W, y0);
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", x0, y0,
-		x0, MARGIN);
+	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%d\" stroke=\"black\"/>\n", x0,
+		y0, x0, MARGIN);
 	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\">performance (0..1024)</text>\n",
 		x0 + PANEL_W / 2 - 50, y0 + 30);
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" transform=\"rotate(-90 %.1f %.1f)\">"
-		   "power (mW)</text>\n", x0 - 35, y0 - PANEL_H / 2, x0 - 35, y0 - PANEL_H / 2);
+	fprintf(f,
+		"<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" transform=\"rotate(-90 %.1f %.1f)\">"
+		"power (mW)</text>\n",
+		x0 - 35, y0 - PANEL_H / 2, x0 - 35, y0 - PANEL_H / 2);
 	for (int t = 0; t <= 4; t++) {
 		double mw = a->max_mw * t / 4, perf = a->max_perf * t / 4;
 
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\">%.0f</text>\n",
-			x0 - 4, sy(a, mw) + 3, mw);
-		fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"middle\">%.0f</text>\n",
+		fprintf(
+		    f,
+		    "<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" text-anchor=\"end\">%.0f</text>\n",
+		    x0 - 4, sy(a, mw) + 3, mw);
+		fprintf(f,
+			"<text x=\"%.1f\" y=\"%.1f\" font-size=\"9\" "
+			"text-anchor=\"middle\">%.0f</text>\n",
 			sx(a, p, perf), y0 + 14, perf);
 	}
 }
@@ -88,18 +94,20 @@ static void write_svg(FILE *f, const struct em_profile *prof, const struct em_pr
 {
 	const struct em_model *m = &prof->model;
 
-	fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%d\" "
-		   "font-family=\"sans-serif\">\n", m->nr_domains * (PANEL_W + MARGIN) + MARGIN,
-		PANEL_H + 2 * MARGIN + 30);
+	fprintf(f,
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%u\" height=\"%d\" "
+		"font-family=\"sans-serif\">\n",
+		m->nr_domains * (PANEL_W + MARGIN) + MARGIN, PANEL_H + 2 * MARGIN + 30);
 	fprintf(f, "<title>%s: power vs performance per perf domain</title>\n", prof->soc);
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d], *rd = ref_domain(ref, pd);
 		const char *color = colors[d % 5];
-		struct axis a = { 1, 1 };
+		struct axis a = {1, 1};
 		char title[96];
 
 		for (u32 k = 0; k < pd->nr_opps; k++) {
-			double mw = (pd->opps[k].power_uw + prof->meta[d][k].power_spread_uw) / 1000.0;
+			double mw =
+			    (pd->opps[k].power_uw + prof->meta[d][k].power_spread_uw) / 1000.0;
 
 			if (pd->opps[k].perf > a.max_perf)
 				a.max_perf = pd->opps[k].perf;
@@ -121,20 +129,30 @@ static void write_svg(FILE *f, const struct em_profile *prof, const struct em_pr
 			double x = sx(&a, d, o->perf), y = sy(&a, o->power_uw / 1000.0);
 			double ci = prof->meta[d][k].power_spread_uw / 1000.0 / a.max_mw * PANEL_H;
 
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\"/>\n",
+			fprintf(f,
+				"<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
+				"stroke=\"%s\"/>\n",
 				x, y - ci, x, y + ci, color);
 			if (o->flags & EM_OPP_INEFFICIENT)
-				fprintf(f, "<circle class=\"inefficient\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
-					   "fill=\"none\" stroke=\"red\" stroke-width=\"2\"><title>%u kHz: "
-					   "inefficient</title></circle>\n", x, y, o->freq_khz);
+				fprintf(
+				    f,
+				    "<circle class=\"inefficient\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\" "
+				    "fill=\"none\" stroke=\"red\" stroke-width=\"2\"><title>%u "
+				    "kHz: "
+				    "inefficient</title></circle>\n",
+				    x, y, o->freq_khz);
 			else
-				fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%u "
-					   "kHz</title></circle>\n", x, y, color, o->freq_khz);
+				fprintf(
+				    f,
+				    "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%u "
+				    "kHz</title></circle>\n",
+				    x, y, color, o->freq_khz);
 		}
 	}
-	fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">solid: measured (bars: 95%% interval); "
-		   "red rings: inefficient OPPs; dashed grey: reference model</text>\n", MARGIN,
-		PANEL_H + 2 * MARGIN + 20);
+	fprintf(f,
+		"<text x=\"%d\" y=\"%d\" font-size=\"11\">solid: measured (bars: 95%% interval); "
+		"red rings: inefficient OPPs; dashed grey: reference model</text>\n",
+		MARGIN, PANEL_H + 2 * MARGIN + 20);
 	fprintf(f, "</svg>\n");
 }
 
@@ -161,8 +179,8 @@ static void write_opp_table(FILE *f, const struct prof_result *res)
 					 r->not_applied ? "; iteration rate off: not applied" : "");
 			else
 				snprintf(cyc, sizeof(cyc), "%.1f MHz: %s", r->eff_khz / 1000,
-					 r->cycles == PROF_CYCLES_MATCH ? "match" :
-					 "OFF, not applied");
+					 r->cycles == PROF_CYCLES_MATCH ? "match"
+									: "OFF, not applied");
 			/* cycles padded only where split columns follow: no trailing blanks */
 			fprintf(f, "%-8s %9u %10.2f %7.2f %12.5g  %-*s", res->topo.dom[d].name,
 				r->freq_khz, r->power_uw / 1000,
@@ -177,16 +195,16 @@ static void write_opp_table(FILE *f, const struct prof_result *res)
 	fputc('\n', f);
 }
 
-static void write_comparison(FILE *f, const struct em_profile *prof,
-			     const struct em_profile *ref, const char *ref_name,
-			     const struct prof_result *res)
+static void write_comparison(FILE *f, const struct em_profile *prof, const struct em_profile *ref,
+			     const char *ref_name, const struct prof_result *res)
 {
 	struct em_diff_summary sum;
 
 	fprintf(f, "gearbox profile report: %s\n", prof->soc);
 	fprintf(f, "profile time: %.1f s%s\n", res->total_ns / 1e9,
-		strcmp(prof->prov.source, "sim") ? "" : " (simulated wall time: what the same "
-		"profile takes on the board)");
+		strcmp(prof->prov.source, "sim") ? ""
+						 : " (simulated wall time: what the same "
+						   "profile takes on the board)");
 	fprintf(f, "performance: %s\n\n", res->topo.perf_why);
 	write_opp_table(f, res);
 	for (u32 d = 0; d < res->topo.nr_domains; d++)
@@ -198,11 +216,15 @@ static void write_comparison(FILE *f, const struct em_profile *prof,
 					res->topo.dom[d].name, r->freq_khz,
 					r->eff_khz > 0 ? "cycles off" : "iteration rate off");
 			else if (r->perf_inconsistent || r->power_inconsistent)
-				fprintf(f, "out of order: %s %u kHz, %s not above the previous "
+				fprintf(f,
+					"out of order: %s %u kHz, %s not above the previous "
 					"OPP's after %u measurements; fitted in the model, the "
-					"measured values in its \"raw\"\n", res->topo.dom[d].name,
-					r->freq_khz, r->perf_inconsistent && r->power_inconsistent ?
-					"perf and power" : r->perf_inconsistent ? "perf" : "power",
+					"measured values in its \"raw\"\n",
+					res->topo.dom[d].name, r->freq_khz,
+					r->perf_inconsistent && r->power_inconsistent
+					    ? "perf and power"
+					: r->perf_inconsistent ? "perf"
+							       : "power",
 					r->measurements);
 			else if (!r->converged)
 				fprintf(f, "time cap: %s %u kHz stopped at +-%.1f%%\n",
@@ -212,9 +234,11 @@ static void write_comparison(FILE *f, const struct em_profile *prof,
 	if (ref) {
 		fprintf(f, "\nmeasured (B) against %s (A):\n", ref_name);
 		em_diff(ref, prof, f, &sum);
-		fprintf(f, "\n%u OPPs matched, largest power difference %.1f%%, largest perf "
-			   "difference %.1f%%, %u inefficiency mismatches\n", sum.matched_opps,
-			sum.max_power_pct, sum.max_perf_pct, sum.inefficiency_mismatches);
+		fprintf(f,
+			"\n%u OPPs matched, largest power difference %.1f%%, largest perf "
+			"difference %.1f%%, %u inefficiency mismatches\n",
+			sum.matched_opps, sum.max_power_pct, sum.max_perf_pct,
+			sum.inefficiency_mismatches);
 	} else {
 		fprintf(f, "\n%s\n", ref_name ? ref_name : "no reference model");
 	}
@@ -226,14 +250,14 @@ static int open_in(struct gb_out *o, const char *dir, const char *name, struct g
 	char path[4096];
 
 	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >= (int)sizeof(path))
-		return gb_err_set(err, ENAMETOOLONG, "%s/%s: %s", dir, name, strerror(ENAMETOOLONG));
+		return gb_err_set(err, ENAMETOOLONG, "%s/%s: %s", dir, name,
+				  strerror(ENAMETOOLONG));
 	return gb_out_open(o, path, err);
 }
 
-int prof_report_write(const char *dir, const struct em_profile *prof,
-		      const struct em_profile *ref, const char *ref_name,
-		      const struct prof_result *res, struct prof_report_out *out,
-		      struct gb_err *err)
+int prof_report_write(const char *dir, const struct em_profile *prof, const struct em_profile *ref,
+		      const char *ref_name, const struct prof_result *res,
+		      struct prof_report_out *out, struct gb_err *err)
 {
 	int ret;
 
@@ -266,7 +290,7 @@ int prof_report_check(const char *dir, struct gb_err *err)
 	int ret;
 
 	if (stat(dir, &st))
-		return errno == ENOENT ? gb_out_check(dir, err)   /* can DIR be made there? */
+		return errno == ENOENT ? gb_out_check(dir, err) /* can DIR be made there? */
 				       : gb_err_set(err, errno, "%s: %s", dir, strerror(errno));
 	if (!S_ISDIR(st.st_mode))
 		return gb_err_set(err, ENOTDIR, "%s: %s", dir, strerror(ENOTDIR));
@@ -295,6 +319,6 @@ void prof_report_abort(struct prof_report_out *out)
 	gb_out_abort(&out->svg);
 	gb_out_abort(&out->txt);
 	if (out->made_dir[0])
-		rmdir(out->made_dir);    /* fails, as it should, once anything is in it */
+		rmdir(out->made_dir); /* fails, as it should, once anything is in it */
 	out->made_dir[0] = '\0';
 }

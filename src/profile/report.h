@@ -14,7 +14,7 @@
  * the caller can put the model and the report in place together, or neither. */
 struct prof_report_out {
 	struct gb_out svg, txt;
-	char made_dir[4096];   /* DIR when this report created it: removed again on abort */
+	char made_dir[4096]; /* DIR when this report created it: removed again on abort */
 };
 
 /* prof_report_write - writes DIR/power-perf.svg and DIR/comparison.txt to their temporary
@@ -22,10 +22,9 @@ struct prof_report_out {
  * kernel's EM (debugfs)", "ground truth"), or with ref NULL why there is none (a line of the
  * comparison).  On error nothing is left behind.  out must stay where it is until this
  * returns (the open streams point at it). */
-int prof_report_write(const char *dir, const struct em_profile *prof,
-		      const struct em_profile *ref, const char *ref_name,
-		      const struct prof_result *res, struct prof_report_out *out,
-		      struct gb_err *err);
+int prof_report_write(const char *dir, const struct em_profile *prof, const struct em_profile *ref,
+		      const char *ref_name, const struct prof_result *res,
+		      struct prof_report_out *out, struct gb_err *err);
 
 /* prof_report_check - what prof_report_write would refuse, found before the measurement
  * (outfile.h: gb_out_check): DIR not a directory, a file in it that cannot be replaced. */

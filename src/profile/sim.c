@@ -9,31 +9,31 @@
 
 #include "sim.h"
 
-#define STEP_NS 1000000ull            /* 1 ms: the meter's sample interval */
-#define BASE_UW 350000.0              /* display off, modem idle: the rest of the device */
-#define IDLE_CPU_FRAC 0.03            /* idle (WFI) CPU at an OPP, relative to busy power */
-#define LEAK_FRAC 0.06                /* domain leakage at 25 C, relative to its top OPP */
-#define LEAK_DOUBLING_C 15.0
-#define THERMAL_C_PER_W 12.0
-#define THERMAL_TAU_S 15.0
-#define SETTLE_NS (30ull * 1000000)   /* clock + regulator ramp after a frequency request */
-#define METER_NOISE_REL 0.01
-#define METER_NOISE_UW 500.0
-#define METER_LSB_UW 1000.0
-#define SPIKE_PROB 0.02
-#define SPIKE_UW 380000.0
-#define ENERGY_LSB_UJ 61.0            /* RAPL's energy unit, 2^-14 J */
-#define COUNTER_READ_STEPS 10         /* the counter is read every 10 ms: 61 uJ is 6 mW */
-#define RATE_PER_PERF 1000.0          /* load iterations per second per unit of perf */
-#define RATE_JITTER_REL 0.002
-#define INSTR_PER_ITER 12289.0        /* 4096 xorshift steps of 3 shift-xor pairs, + loop */
-#define INSTR_JITTER_REL 0.001        /* the counter is exact; the load's progress is not */
-#define THROTTLE_STEPS 2
+#define STEP_NS		   1000000ull /* 1 ms: the meter's sample interval */
+#define BASE_UW		   350000.0   /* display off, modem idle: the rest of the device */
+#define IDLE_CPU_FRAC	   0.03	      /* idle (WFI) CPU at an OPP, relative to busy power */
+#define LEAK_FRAC	   0.06	      /* domain leakage at 25 C, relative to its top OPP */
+#define LEAK_DOUBLING_C	   15.0
+#define THERMAL_C_PER_W	   12.0
+#define THERMAL_TAU_S	   15.0
+#define SETTLE_NS	   (30ull * 1000000) /* clock + regulator ramp after a frequency request */
+#define METER_NOISE_REL	   0.01
+#define METER_NOISE_UW	   500.0
+#define METER_LSB_UW	   1000.0
+#define SPIKE_PROB	   0.02
+#define SPIKE_UW	   380000.0
+#define ENERGY_LSB_UJ	   61.0	  /* RAPL's energy unit, 2^-14 J */
+#define COUNTER_READ_STEPS 10	  /* the counter is read every 10 ms: 61 uJ is 6 mW */
+#define RATE_PER_PERF	   1000.0 /* load iterations per second per unit of perf */
+#define RATE_JITTER_REL	   0.002
+#define INSTR_PER_ITER	   12289.0 /* 4096 xorshift steps of 3 shift-xor pairs, + loop */
+#define INSTR_JITTER_REL   0.001   /* the counter is exact; the load's progress is not */
+#define THROTTLE_STEPS	   2
 
 struct sim_domain {
-	u32 cur;                      /* OPP the hardware runs */
-	u32 granted;                  /* OPP granted by the clock driver (before throttling) */
-	u32 pending;                  /* OPP it will run after the settle time */
+	u32 cur;     /* OPP the hardware runs */
+	u32 granted; /* OPP granted by the clock driver (before throttling) */
+	u32 pending; /* OPP it will run after the settle time */
 	u64 pending_at_ns;
 };
 
@@ -42,13 +42,13 @@ struct prof_sim {
 	struct prof_sim_opts o;
 	struct sim_domain dom[EM_MAX_DOMAINS];
 	int stuck_dom, stuck_opp;
-	struct em_cpumask busy;       /* CPUs running the load */
-	int counted_cpu;              /* the lowest of them, whose load is counted; -1: none */
+	struct em_cpumask busy; /* CPUs running the load */
+	int counted_cpu;	/* the lowest of them, whose load is counted; -1: none */
 	u32 nr_busy[EM_MAX_DOMAINS];
 	u64 now_ns;
 	double temp_c;
 	u64 rng;
-	double energy_uj;             /* exact energy; the counter is its quantized image */
+	double energy_uj; /* exact energy; the counter is its quantized image */
 	u64 counter_uj;
 	u32 wraps;
 	bool throttled;
@@ -59,7 +59,7 @@ void prof_sim_opts_default(struct prof_sim_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->seed = 1;
 	o->stuck_dom = PROF_SIM_DEFAULT_STUCK;
-	o->max_energy_range_uj = 262143328850ull;   /* a common RAPL package range */
+	o->max_energy_range_uj = 262143328850ull; /* a common RAPL package range */
 	o->ambient_c = 25.0;
 	o->throttle_mc = 85000;
 	o->static_pct = PROF_SIM_DEFAULT_STATIC_PCT;
@@ -111,7 +111,8 @@ static double true_power_uw(const struct prof_sim *s)
 		const struct em_opp *o = &pd->opps[s->dom[d].cur];
 		double top = pd->opps[pd->nr_opps - 1].power_uw;
 		double fscale = (double)o->freq_khz / pd->opps[pd->nr_opps - 1].freq_khz;
-		double idle_cpu = pd->idle_power_uw ? pd->idle_power_uw : IDLE_CPU_FRAC * o->power_uw;
+		double idle_cpu =
+		    pd->idle_power_uw ? pd->idle_power_uw : IDLE_CPU_FRAC * o->power_uw;
 
 		p += pd->nr_cpus * idle_cpu;
 		p += LEAK_FRAC * top * fscale * exp2((s->temp_c - 25.0) / LEAK_DOUBLING_C);
@@ -254,7 +255,8 @@ static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct 
 		double p = true_power_uw(s);
 
 		if (busy >= 0) {
-			const struct em_opp *o = &s->truth.model.domains[busy].opps[s->dom[busy].cur];
+			const struct em_opp *o =
+			    &s->truth.model.domains[busy].opps[s->dom[busy].cur];
 
 			work += o->perf * RATE_PER_PERF * (STEP_NS / 1e9);
 			cycles += o->freq_khz * 1e3 * (STEP_NS / 1e9);
@@ -271,15 +273,17 @@ static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct 
 		w->duration_ns += STEP_NS;
 	}
 	w->from_energy = s->o.energy_counter;
-	w->power_lsb_uw = (u32)(s->o.energy_counter ?
-					ENERGY_LSB_UJ * 1e9 / (STEP_NS * COUNTER_READ_STEPS) :
-					METER_LSB_UW);
+	w->power_lsb_uw =
+	    (u32)(s->o.energy_counter ? ENERGY_LSB_UJ * 1e9 / (STEP_NS * COUNTER_READ_STEPS)
+				      : METER_LSB_UW);
 	if (busy >= 0) {
 		w->work = (u64)llround(work * (1 + RATE_JITTER_REL * gauss(s)));
 		w->task_clock_ns = w->duration_ns;
 		w->cycles = s->o.count_cycles ? (u64)llround(cycles) : 0;
-		w->instructions = s->o.count_instructions ?
-			(u64)llround(work * INSTR_PER_ITER * (1 + INSTR_JITTER_REL * gauss(s))) : 0;
+		w->instructions =
+		    s->o.count_instructions
+			? (u64)llround(work * INSTR_PER_ITER * (1 + INSTR_JITTER_REL * gauss(s)))
+			: 0;
 	}
 	return 0;
 }
@@ -325,8 +329,8 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 		free(s);
 		return gb_err_set(err, EINVAL, "--sim-stuck %d:%d: the model has %u domains (0-%u)",
 				  o->stuck_dom, o->stuck_opp, m->nr_domains, m->nr_domains - 1);
-	} else if (s->stuck_dom >= 0 && (s->stuck_opp < 0 ||
-		   (u32)s->stuck_opp >= m->domains[s->stuck_dom].nr_opps)) {
+	} else if (s->stuck_dom >= 0 &&
+		   (s->stuck_opp < 0 || (u32)s->stuck_opp >= m->domains[s->stuck_dom].nr_opps)) {
 		u32 nr = m->domains[s->stuck_dom].nr_opps;
 
 		free(s);
@@ -361,9 +365,10 @@ void prof_sim_platform(struct prof_sim *s, struct prof_platform *pf, struct prof
 				     : "simulated 1 ms power meter");
 	topo->perf_src = s->o.count_instructions ? PROF_PERF_INSTRUCTIONS : PROF_PERF_ITERATIONS;
 	snprintf(topo->perf_why, sizeof(topo->perf_why), "%s",
-		 s->o.count_instructions ? "instructions per second (simulated PMU, --sim-instructions)"
-					 : "load iterations per second (the simulated PMU counts "
-					   "no instructions; --sim-instructions adds them)");
+		 s->o.count_instructions
+		     ? "instructions per second (simulated PMU, --sim-instructions)"
+		     : "load iterations per second (the simulated PMU counts "
+		       "no instructions; --sim-instructions adds them)");
 	topo->nr_domains = m->nr_domains;
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];

@@ -30,21 +30,21 @@
 
 #include "profile.h"
 
-#define PROF_SIM_NO_STUCK (-2)
-#define PROF_SIM_DEFAULT_STUCK (-1)
+#define PROF_SIM_NO_STUCK	    (-2)
+#define PROF_SIM_DEFAULT_STUCK	    (-1)
 #define PROF_SIM_DEFAULT_STATIC_PCT 20.0
 
 struct prof_sim_opts {
 	u64 seed;
-	bool energy_counter;         /* powercap-like counter instead of a sampled meter */
-	bool count_cycles;           /* a PMU that counts cycles (most Arm boards) */
-	bool count_instructions;     /* ... and instructions: perf from instructions per second */
-	int stuck_dom;               /* PROF_SIM_DEFAULT_STUCK: the middle OPP of the last domain */
+	bool energy_counter;	 /* powercap-like counter instead of a sampled meter */
+	bool count_cycles;	 /* a PMU that counts cycles (most Arm boards) */
+	bool count_instructions; /* ... and instructions: perf from instructions per second */
+	int stuck_dom;		 /* PROF_SIM_DEFAULT_STUCK: the middle OPP of the last domain */
 	int stuck_opp;
 	u64 max_energy_range_uj;
 	double ambient_c;
-	int throttle_mc;             /* above this the SoC throttles (0: never) */
-	double static_pct;           /* the domains' static share of power_uw, percent */
+	int throttle_mc;   /* above this the SoC throttles (0: never) */
+	double static_pct; /* the domains' static share of power_uw, percent */
 };
 
 void prof_sim_opts_default(struct prof_sim_opts *o);

@@ -50,8 +50,9 @@ static double sorted_median(const double *v, size_t n)
  */
 double prof_t95(size_t n)
 {
-	static const double t[] = { 0, 0, 12.71, 4.30, 3.18, 2.78, 2.57, 2.45, 2.36, 2.31, 2.26,
-				    2.23, 2.20, 2.18, 2.16, 2.14, 2.13, 2.12, 2.11, 2.10, 2.09 };
+	static const double t[] = {0,	 0,    12.71, 4.30, 3.18, 2.78, 2.57,
+				   2.45, 2.36, 2.31,  2.26, 2.23, 2.20, 2.18,
+				   2.16, 2.14, 2.13,  2.12, 2.11, 2.10, 2.09};
 
 	if (n < sizeof(t) / sizeof(t[0]))
 		return t[n];
@@ -83,8 +84,8 @@ void prof_robust_sigma(const struct prof_samples *s, double floor_rel, double fl
 	*sigma_out = sigma;
 }
 
-void prof_trimmed_stat(const struct prof_samples *s, double med, double sigma,
-		       double reject_sigmas, struct prof_stat *out)
+void prof_trimmed_stat(const struct prof_samples *s, double med, double sigma, double reject_sigmas,
+		       struct prof_stat *out)
 {
 	double sum = 0, sq = 0;
 	size_t i, n = s->n, kept = 0;
@@ -124,8 +125,8 @@ void prof_robust_stat(const struct prof_samples *s, double reject_sigmas, double
 	prof_trimmed_stat(s, med, sigma, reject_sigmas, out);
 }
 
-double prof_trimmed_mean_range(const struct prof_samples *s, size_t from, size_t to,
-			       double median, double sigma, double reject_sigmas)
+double prof_trimmed_mean_range(const struct prof_samples *s, size_t from, size_t to, double median,
+			       double sigma, double reject_sigmas)
 {
 	double sum = 0;
 	size_t kept = 0;

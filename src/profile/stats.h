@@ -22,9 +22,9 @@ struct prof_samples {
 struct prof_stat {
 	double mean;
 	double sd;
-	double ci95;       /* half-width of the 95% confidence interval of the mean */
+	double ci95; /* half-width of the 95% confidence interval of the mean */
 	double median;
-	size_t n;          /* samples kept */
+	size_t n; /* samples kept */
 	size_t rejected;
 };
 
@@ -45,8 +45,8 @@ void prof_trimmed_stat(const struct prof_samples *s, double median, double sigma
 		       double reject_sigmas, struct prof_stat *out);
 
 /* prof_trimmed_mean_range - the trimmed mean of samples [from, to); NAN when none is kept. */
-double prof_trimmed_mean_range(const struct prof_samples *s, size_t from, size_t to,
-			       double median, double sigma, double reject_sigmas);
+double prof_trimmed_mean_range(const struct prof_samples *s, size_t from, size_t to, double median,
+			       double sigma, double reject_sigmas);
 
 /* prof_t95 - the two-sided 95% quantile of Student's t for a mean of n values. */
 double prof_t95(size_t n);

@@ -21,7 +21,7 @@ struct gb_err {
 /* Sets the message (printf-style) and returns -code (code is a positive errno value; any
  * other code returns -EIO, so that an error never reads as success). */
 int gb_err_set(struct gb_err *err, int code, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 
 /* Prepends "prefix: " to the message already set, e.g. the file name. */
 void gb_err_prefix(struct gb_err *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

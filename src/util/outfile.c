@@ -22,7 +22,7 @@ static ssize_t out_write(void *cookie, const char *buf, size_t n)
 	struct gb_out *o = cookie;
 	size_t done = 0;
 
-	if (o->fd < 0)          /* aborted: what is still buffered is dropped, not written */
+	if (o->fd < 0) /* aborted: what is still buffered is dropped, not written */
 		return (ssize_t)n;
 	while (done < n) {
 		ssize_t w = write(o->fd, buf + done, n - done);
@@ -53,7 +53,7 @@ static const char *out_name(const struct gb_out *o)
 
 static int out_stream(struct gb_out *o, struct gb_err *err)
 {
-	static const cookie_io_functions_t io = { .write = out_write, .close = out_close_stream };
+	static const cookie_io_functions_t io = {.write = out_write, .close = out_close_stream};
 
 	o->f = fopencookie(o, "w", io);
 	if (!o->f) {
@@ -114,7 +114,7 @@ static int open_temporary(struct gb_out *o, const struct stat *old, struct gb_er
 {
 	const char *slash = strrchr(o->path, '/');
 	const char *base = slash ? slash + 1 : o->path;
-	int dir_len = slash ? (int)(slash - o->path) + 1 : 0;   /* with the '/' */
+	int dir_len = slash ? (int)(slash - o->path) + 1 : 0; /* with the '/' */
 	char dir[4096];
 	int n;
 
@@ -156,7 +156,7 @@ int gb_out_open(struct gb_out *o, const char *path, struct gb_err *err)
 	if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path))
 		return gb_err_set(err, ENAMETOOLONG, "%.64s...: %s", path, strerror(ENAMETOOLONG));
 	if (!strcmp(path, "-")) {
-		if (fflush(stdout))     /* what was printed before comes first */
+		if (fflush(stdout)) /* what was printed before comes first */
 			return gb_err_set(err, errno, "standard output: %s", strerror(errno));
 		o->fd = STDOUT_FILENO;
 		return out_stream(o, err);
@@ -170,12 +170,14 @@ int gb_out_open(struct gb_out *o, const char *path, struct gb_err *err)
 	} else if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode)) {
 		ret = open_in_place(o, false, err);
 	} else if (S_ISLNK(st.st_mode)) {
-		if (stat(path, &target) == 0 && (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
+		if (stat(path, &target) == 0 &&
+		    (S_ISCHR(target.st_mode) || S_ISFIFO(target.st_mode)))
 			ret = open_in_place(o, true, err);
 		else
-			return gb_err_set(err, ELOOP, "%s: is a symbolic link%s; not written (give the "
-					  "file it points to, or - for standard output)", path,
-					  errno == ENOENT ? " to nothing" : "");
+			return gb_err_set(err, ELOOP,
+					  "%s: is a symbolic link%s; not written (give the "
+					  "file it points to, or - for standard output)",
+					  path, errno == ENOENT ? " to nothing" : "");
 	} else if (S_ISDIR(st.st_mode)) {
 		return gb_err_set(err, EISDIR, "%s: %s", path, strerror(EISDIR));
 	} else {
@@ -218,7 +220,7 @@ int gb_out_finish(struct gb_out *o, struct gb_err *err)
 		return gb_err_set(err, EBADF, "%s: not open", out_name(o));
 	if (fflush(o->f) || ferror(o->f))
 		e = o->write_errno ? o->write_errno : EIO;
-	fclose(o->f);       /* the cookie's close cannot fail; the descriptor is ours */
+	fclose(o->f); /* the cookie's close cannot fail; the descriptor is ours */
 	o->f = NULL;
 	if (!e && o->write_errno)
 		e = o->write_errno;
@@ -258,7 +260,7 @@ void gb_out_abort(struct gb_out *o)
 	if (o->f) {
 		int fd = o->fd;
 
-		o->fd = -1;     /* out_write drops what fclose flushes */
+		o->fd = -1; /* out_write drops what fclose flushes */
 		fclose(o->f);
 		o->f = NULL;
 		o->fd = fd;

@@ -35,12 +35,12 @@
 #include "gb_err.h"
 
 struct gb_out {
-	FILE *f;              /* write here between open and finish */
-	char path[4096];      /* as given ("-" for standard output), a copy */
-	char tmp[4096];       /* the temporary file; "" when written in place */
-	int fd;               /* what f writes to; -1 once closed */
-	int write_errno;      /* first failed write(2), 0 if none */
-	bool finished;        /* flushed, synced and closed; only the rename is left */
+	FILE *f;	 /* write here between open and finish */
+	char path[4096]; /* as given ("-" for standard output), a copy */
+	char tmp[4096];	 /* the temporary file; "" when written in place */
+	int fd;		 /* what f writes to; -1 once closed */
+	int write_errno; /* first failed write(2), 0 if none */
+	bool finished;	 /* flushed, synced and closed; only the rename is left */
 };
 
 /* gb_out_open - opens PATH for writing as described above.  Returns 0 or a negative errno

@@ -37,7 +37,8 @@ int robust_summary(const double *x, size_t n, struct robust_stats *out)
 	qsort(s, n, sizeof(*s), cmp_double);
 	mad = median_sorted(s, n) * 1.4826;
 	free(s);
-	/* With MAD 0 (quantized meters), keep exactly the samples at the median and a hair around. */
+	/* With MAD 0 (quantized meters), keep exactly the samples at the median and a hair around.
+	 */
 	lim = mad > 0 ? ROBUST_K * mad : 1e-9 * fabs(out->median) + 1e-12;
 	for (size_t i = 0; i < n; i++) {
 		if (fabs(x[i] - out->median) > lim)
@@ -65,7 +66,9 @@ void isotonic_fit(const double *y, const double *w, size_t n, double *fit)
 	if (!val || !wt || !len) {
 		/* out of memory: fall back to the input, which the caller validates anyway */
 		memcpy(fit, y, n * sizeof(double));
-		free(val); free(wt); free(len);
+		free(val);
+		free(wt);
+		free(len);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -76,7 +79,8 @@ void isotonic_fit(const double *y, const double *w, size_t n, double *fit)
 		while (top > 1 && val[top - 2] > val[top - 1]) {
 			double W = wt[top - 2] + wt[top - 1];
 
-			val[top - 2] = (val[top - 2] * wt[top - 2] + val[top - 1] * wt[top - 1]) / W;
+			val[top - 2] =
+			    (val[top - 2] * wt[top - 2] + val[top - 1] * wt[top - 1]) / W;
 			wt[top - 2] = W;
 			len[top - 2] += len[top - 1];
 			top--;
@@ -85,5 +89,7 @@ void isotonic_fit(const double *y, const double *w, size_t n, double *fit)
 	for (size_t b = 0, i = 0; b < top; b++)
 		for (size_t k = 0; k < len[b]; k++)
 			fit[i++] = val[b];
-	free(val); free(wt); free(len);
+	free(val);
+	free(wt);
+	free(len);
 }

@@ -16,9 +16,9 @@
 #define ROBUST_K 4.0
 
 struct robust_stats {
-	double mean;        /* of the kept samples */
-	double sd;          /* sample standard deviation of the kept samples */
-	double ci95;        /* 1.96 * sd / sqrt(kept): half-width of the mean's 95% interval */
+	double mean; /* of the kept samples */
+	double sd;   /* sample standard deviation of the kept samples */
+	double ci95; /* 1.96 * sd / sqrt(kept): half-width of the mean's 95% interval */
 	double median;
 	size_t kept;
 	size_t rejected;

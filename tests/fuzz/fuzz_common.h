@@ -23,7 +23,7 @@ static void fuzz_check_imported(int rc, const struct em_profile *prof, const str
 
 	if (rc) {
 		if (rc > 0 || !err->msg[0])
-			abort();   /* a refusal is a negative errno with a message */
+			abort(); /* a refusal is a negative errno with a message */
 		return;
 	}
 	f = open_memstream(&buf, &len);

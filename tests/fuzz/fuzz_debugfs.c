@@ -87,7 +87,8 @@ static void put_file(const char *dir, const char *rel, const char *value, size_t
 	}
 	f = fopen(full, "w");
 	if (!f)
-		return;   /* a file where a directory is wanted, or the reverse: the input's problem */
+		return; /* a file where a directory is wanted, or the reverse: the input's problem
+			 */
 	fwrite(value, 1, vlen, f);
 	fputc('\n', f);
 	fclose(f);

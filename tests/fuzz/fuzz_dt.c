@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct em_profile prof;
-	static const uint8_t magic[4] = { 0xd0, 0x0d, 0xfe, 0xed };
+	static const uint8_t magic[4] = {0xd0, 0x0d, 0xfe, 0xed};
 	struct em_warnings warn;
 	struct gb_err err;
 	FILE *f;

@@ -18,7 +18,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (em_profile_load_string((const char *)data, size, "fuzz", &prof, false, &warn, &err)) {
 		if (!err.msg[0] || strncmp(err.msg, "fuzz: ", 6))
-			abort();   /* every rejection says what and where */
+			abort(); /* every rejection says what and where */
 		return 0;
 	}
 	for (u32 d = 0; d < prof.model.nr_domains; d++) {

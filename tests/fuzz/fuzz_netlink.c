@@ -25,7 +25,7 @@ static int fk_send(void *ctx, const void *msg, size_t len)
 	struct nlmsghdr nh;
 
 	if (len < sizeof(nh))
-		abort();   /* our requests always have a header */
+		abort(); /* our requests always have a header */
 	memcpy(&nh, msg, sizeof(nh));
 	k->seq = nh.nlmsg_seq;
 	return 0;
@@ -56,8 +56,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct emnl_model model;
 	static struct em_profile prof;
-	struct fake_kernel k = { data, data + size, 0 };
-	struct emnl_xport x = { &k, fk_send, fk_recv };
+	struct fake_kernel k = {data, data + size, 0};
+	struct emnl_xport x = {&k, fk_send, fk_recv};
 	struct gb_err err;
 	int rc;
 

@@ -1,1 +1,5 @@
-int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n) { (void)d; return (int)n & 0; }
+int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)
+{
+	(void)d;
+	return (int)n & 0;
+}

@@ -50,13 +50,13 @@ static void on_term(int sig)
 	quit = 1;
 }
 
-#define MAX_POL 8
-#define MAX_CPUS 64
-#define MAX_LOADS 16
-#define BASE_UW 500000.0
-#define PERIOD_NS 40000000ull    /* duty-cycle period: long enough for a 2 ms loop */
-#define SCAN_NS 10000000ull      /* full /proc scan at most this often while no load is known */
-#define STATIC_FRAC 0.4          /* the static share of P1: test_linux_fake.sh's ground truth */
+#define MAX_POL	    8
+#define MAX_CPUS    64
+#define MAX_LOADS   16
+#define BASE_UW	    500000.0
+#define PERIOD_NS   40000000ull /* duty-cycle period: long enough for a 2 ms loop */
+#define SCAN_NS	    10000000ull /* full /proc scan at most this often while no load is known */
+#define STATIC_FRAC 0.4		/* the static share of P1: test_linux_fake.sh's ground truth */
 
 /* What one busy CPU adds to its idle domain: 100 mW at 1 GHz, x2 for policy 1. */
 static double p1_uw(int pol, double f_khz)
@@ -167,10 +167,10 @@ static void map_cpus(const char *list, int pol, int *cpu_pol)
 
 struct load {
 	int pid;
-	char state;              /* /proc/PID/stat state letter */
-	int cpu;                 /* the CPU it last ran on (pinned: its CPU) */
+	char state; /* /proc/PID/stat state letter */
+	int cpu;    /* the CPU it last ran on (pinned: its CPU) */
 	int ppid;
-	bool stopped;            /* SIGSTOPped by us (counts as running: the CPU is only slower) */
+	bool stopped; /* SIGSTOPped by us (counts as running: the CPU is only slower) */
 };
 
 /* Fills l from /proc/PID/stat if PID is a load; false otherwise. */
@@ -216,7 +216,7 @@ static bool same_mnt_ns(int pid)
 	ssize_t n;
 
 	if (!mine[0] && readlink("/proc/self/ns/mnt", mine, sizeof(mine) - 1) < 0)
-		return true;   /* cannot tell: take it */
+		return true; /* cannot tell: take it */
 	snprintf(path, sizeof(path), "/proc/%d/ns/mnt", pid);
 	n = readlink(path, ns, sizeof(ns) - 1);
 	if (n < 0)
@@ -228,7 +228,7 @@ static bool same_mnt_ns(int pid)
 /* Adds pid to loads if it is a load of this mount namespace and not known yet. */
 static void track(struct load *loads, int *n, int pid)
 {
-	struct load fresh = { 0 };
+	struct load fresh = {0};
 
 	if (*n >= MAX_LOADS || find_pid(loads, *n, pid) || !load_stat(pid, &fresh) ||
 	    !same_mnt_ns(pid))
@@ -339,7 +339,7 @@ int main(int argc, char **argv)
 	range = read_long(path, 1L << 30);
 	while (!quit) {
 		double f[MAX_POL], p_uw = BASE_UW;
-		int busy[MAX_POL] = { 0 };
+		int busy[MAX_POL] = {0};
 		uint64_t t = now_ns();
 		bool run_phase;
 
@@ -347,7 +347,8 @@ int main(int argc, char **argv)
 			snprintf(path, sizeof(path), "%s/scaling_governor", pol[i]);
 			read_word(path, word, sizeof(word));
 			snprintf(path, sizeof(path), "%s/%s", pol[i],
-				 strcmp(word, "userspace") ? "scaling_max_freq" : "scaling_setspeed");
+				 strcmp(word, "userspace") ? "scaling_max_freq"
+							   : "scaling_setspeed");
 			f[i] = (double)read_long(path, (long)fmax);
 			snprintf(path, sizeof(path), "%s/scaling_cur_freq", pol[i]);
 			write_atomic(path, (unsigned long long)f[i]);
@@ -365,9 +366,10 @@ int main(int argc, char **argv)
 			/* stopped by us counts as running: the emulated CPU is only slower */
 			if (l->state == 'R' || (l->state == 'T' && l->stopped)) {
 				busy[d]++;
-				run_phase = (double)(t - period_start) < f[d] / fmax * (double)period;
+				run_phase =
+				    (double)(t - period_start) < f[d] / fmax * (double)period;
 			} else {
-				run_phase = true;   /* parked: leave it to the profiler */
+				run_phase = true; /* parked: leave it to the profiler */
 			}
 			if (!run_phase && !l->stopped) {
 				kill(l->pid, SIGSTOP);

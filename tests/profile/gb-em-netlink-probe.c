@@ -30,7 +30,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (argc == 3 && !strcmp(argv[1], "table")) {
-		struct emnl_domain d = { .id = (u32)strtoul(argv[2], NULL, 0) };
+		struct emnl_domain d = {.id = (u32)strtoul(argv[2], NULL, 0)};
 
 		ret = emnl_resolve(&x, &m.family_id, &m.family_version, &err);
 		if (ret == 0)
@@ -61,8 +61,8 @@ int main(int argc, char **argv)
 			}
 		printf("%s states %u\n", *sep ? "" : "none", d->nr_states);
 		for (u32 k = 0; k < d->nr_states && k < EMNL_MAX_STATES; k++)
-			printf("  state %u: %llu kHz perf %llu power %llu cost %llu flags %#llx\n", k,
-			       (unsigned long long)d->states[k].frequency_khz,
+			printf("  state %u: %llu kHz perf %llu power %llu cost %llu flags %#llx\n",
+			       k, (unsigned long long)d->states[k].frequency_khz,
 			       (unsigned long long)d->states[k].performance,
 			       (unsigned long long)d->states[k].power,
 			       (unsigned long long)d->states[k].cost,

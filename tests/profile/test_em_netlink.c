@@ -26,8 +26,8 @@
 #include "tap.h"
 
 #define FAM_ID 0x1f
-#define MAXQ 16
-#define DGRAM 65536
+#define MAXQ   16
+#define DGRAM  65536
 
 struct fpd {
 	u32 id;
@@ -39,9 +39,9 @@ struct fpd {
 
 static struct fake {
 	bool no_family, no_reply, corrupt_table, short_u64;
-	int table_errno;           /* NLMSG_ERROR for get-perf-table */
-	int table_error_raw;       /* the same, sent as is: a code that is no -errno */
-	int per_dgram;             /* domain messages per dump datagram */
+	int table_errno;     /* NLMSG_ERROR for get-perf-table */
+	int table_error_raw; /* the same, sent as is: a code that is no -errno */
+	int per_dgram;	     /* domain messages per dump datagram */
 	int npd;
 	struct fpd pd[5];
 	/* seen */
@@ -62,8 +62,8 @@ struct mb {
 
 static void mb_begin(struct mb *m, u16 type, u16 flags, u32 seq, u8 cmd)
 {
-	struct nlmsghdr nh = { .nlmsg_type = type, .nlmsg_flags = flags, .nlmsg_seq = seq };
-	struct genlmsghdr gh = { .cmd = cmd, .version = 1 };
+	struct nlmsghdr nh = {.nlmsg_type = type, .nlmsg_flags = flags, .nlmsg_seq = seq};
+	struct genlmsghdr gh = {.cmd = cmd, .version = 1};
 
 	m->msg = m->len;
 	memcpy(m->b + m->len, &nh, sizeof(nh));
@@ -81,7 +81,7 @@ static void mb_end(struct mb *m)
 
 static size_t mb_attr(struct mb *m, u16 type, const void *data, u16 len)
 {
-	struct nlattr a = { .nla_len = (u16)(NLA_HDRLEN + len), .nla_type = type };
+	struct nlattr a = {.nla_len = (u16)(NLA_HDRLEN + len), .nla_type = type};
 	size_t at = m->len;
 
 	memcpy(m->b + m->len, &a, sizeof(a));
@@ -118,8 +118,8 @@ static void mb_nest_end(struct mb *m, size_t at)
 
 static void mb_error(struct mb *m, u32 seq, int error)
 {
-	struct nlmsghdr nh = { .nlmsg_type = NLMSG_ERROR, .nlmsg_seq = seq };
-	struct nlmsgerr e = { .error = error };
+	struct nlmsghdr nh = {.nlmsg_type = NLMSG_ERROR, .nlmsg_seq = seq};
+	struct nlmsgerr e = {.error = error};
 
 	m->msg = m->len;
 	nh.nlmsg_len = NLMSG_LENGTH(sizeof(e));
@@ -130,8 +130,10 @@ static void mb_error(struct mb *m, u32 seq, int error)
 
 static void mb_done(struct mb *m, u32 seq)
 {
-	struct nlmsghdr nh = { .nlmsg_type = NLMSG_DONE, .nlmsg_flags = NLM_F_MULTI,
-			       .nlmsg_seq = seq, .nlmsg_len = NLMSG_LENGTH(sizeof(int)) };
+	struct nlmsghdr nh = {.nlmsg_type = NLMSG_DONE,
+			      .nlmsg_flags = NLM_F_MULTI,
+			      .nlmsg_seq = seq,
+			      .nlmsg_len = NLMSG_LENGTH(sizeof(int))};
 	int zero = 0;
 
 	memcpy(m->b + m->len, &nh, sizeof(nh));
@@ -183,8 +185,9 @@ static void reply_table(const struct nlmsghdr *nh, u32 id)
 		if (fk.pd[i].id == id)
 			pd = &fk.pd[i];
 	if (!pd || fk.table_errno || fk.table_error_raw) {
-		mb_error(m, nh->nlmsg_seq, fk.table_error_raw ? fk.table_error_raw :
-			 -(fk.table_errno ? fk.table_errno : EINVAL));
+		mb_error(m, nh->nlmsg_seq,
+			 fk.table_error_raw ? fk.table_error_raw
+					    : -(fk.table_errno ? fk.table_errno : EINVAL));
 		dgram_push(m);
 		return;
 	}
@@ -288,14 +291,14 @@ static ssize_t fake_recv(void *ctx, void *buf, size_t len)
 
 	(void)ctx;
 	if (fk.qh == fk.qt)
-		return -EAGAIN;   /* what SO_RCVTIMEO gives */
+		return -EAGAIN; /* what SO_RCVTIMEO gives */
 	n = fk.qlen[fk.qh];
 	memcpy(buf, fk.q[fk.qh], n < len ? n : len);
 	free(fk.q[fk.qh++]);
 	return (ssize_t)n;
 }
 
-static struct emnl_xport xp = { .send = fake_send, .recv = fake_recv };
+static struct emnl_xport xp = {.send = fake_send, .recv = fake_recv};
 
 /* --- a board: little 0-3 (3 OPPs), big 4-7 (4 OPPs), a GPU (devfreq: no CPUs) --- */
 
@@ -316,7 +319,7 @@ static void add_pd(u32 id, u64 flags, int first, int ncpus, int nstates, u32 f0,
 		s->frequency_khz = f0 + (u64)k * df;
 		s->power = (u64)p0 * (k + 1) * (k + 1);
 		s->performance = perf_top * s->frequency_khz / (f0 + (u64)(nstates - 1) * df);
-		s->cost = s->power * 10 / s->performance;   /* 7.2's em_compute_costs() */
+		s->cost = s->power * 10 / s->performance; /* 7.2's em_compute_costs() */
 	}
 }
 
@@ -329,7 +332,7 @@ static void board(void)
 	add_pd(0, EMNL_PD_FLAG_MICROWATTS, 0, 4, 3, 600000, 600000, 30000, 400);
 	add_pd(1, EMNL_PD_FLAG_MICROWATTS | EMNL_PD_FLAG_SKIP_INEFFICIENCIES, 4, 4, 4, 800000,
 	       600000, 150000, 1024);
-	add_pd(2, EMNL_PD_FLAG_MICROWATTS, 0, 0, 2, 200000, 200000, 500000, 1024);   /* GPU */
+	add_pd(2, EMNL_PD_FLAG_MICROWATTS, 0, 0, 2, 200000, 200000, 500000, 1024); /* GPU */
 }
 
 static struct emnl_model *model;
@@ -408,7 +411,7 @@ static void test_dump_in_one_datagram_reads_the_same(void)
 
 static void test_converts_to_the_em_profile_the_debugfs_importer_gives(void)
 {
-	static const char *const pol[] = { "0-3", "4-7" };
+	static const char *const pol[] = {"0-3", "4-7"};
 	u32 skipped = 99;
 
 	board();
@@ -416,7 +419,7 @@ static void test_converts_to_the_em_profile_the_debugfs_importer_gives(void)
 	make_sysfs(pol, 2);
 	CHECK_EQ_I(prof_kem_from_netlink(model, sysfs, prof, &skipped, &err), 0);
 	rm_sysfs();
-	CHECK_EQ_U(skipped, 1);   /* the GPU */
+	CHECK_EQ_U(skipped, 1); /* the GPU */
 	CHECK_EQ_U(prof->model.nr_domains, 2);
 	CHECK(!strcmp(prof->model.domains[0].name, "cpu0"));
 	CHECK(!strcmp(prof->model.domains[1].name, "cpu4"));
@@ -436,11 +439,11 @@ static void test_converts_to_the_em_profile_the_debugfs_importer_gives(void)
 static void test_domain_not_matching_a_cpufreq_policy_is_left_out(void)
 {
 	/* 7.2 sends a device domain's "CPUs" from past its allocation: garbage must not pass */
-	static const char *const pol[] = { "0-3", "4-7" };
+	static const char *const pol[] = {"0-3", "4-7"};
 	u32 skipped = 0;
 
 	board();
-	fk.pd[2].ncpus = 2;   /* the GPU with CPUs 0-1 */
+	fk.pd[2].ncpus = 2; /* the GPU with CPUs 0-1 */
 	CHECK_EQ_I(emnl_read(&xp, model, &err), 0);
 	make_sysfs(pol, 2);
 	CHECK_EQ_I(prof_kem_from_netlink(model, sysfs, prof, &skipped, &err), 0);
@@ -483,7 +486,7 @@ static void test_no_perf_domain_reads_zero_and_converts_to_enoent(void)
 
 static void test_artificial_or_abstract_scale_em_is_refused(void)
 {
-	static const char *const pol[] = { "0-3", "4-7" };
+	static const char *const pol[] = {"0-3", "4-7"};
 
 	make_sysfs(pol, 2);
 	board();
@@ -523,7 +526,7 @@ static void test_malformed_reply_is_ebadmsg_naming_the_request(void)
 	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);
 	CHECK_STR_CONTAINS(err.msg, "get-perf-table of domain 0: malformed reply");
 	board();
-	fk.short_u64 = true;   /* a u64 attribute of 4 bytes */
+	fk.short_u64 = true; /* a u64 attribute of 4 bytes */
 	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);
 	CHECK_STR_CONTAINS(err.msg, "get-perf-domains (dump): malformed reply");
 }
@@ -531,7 +534,7 @@ static void test_malformed_reply_is_ebadmsg_naming_the_request(void)
 static void test_kernel_error_and_no_reply_fail_cleanly(void)
 {
 	board();
-	fk.table_errno = EINVAL;   /* a domain removed between the dump and the table */
+	fk.table_errno = EINVAL; /* a domain removed between the dump and the table */
 	CHECK_EQ_I(emnl_read(&xp, model, &err), -EINVAL);
 	CHECK_STR_CONTAINS(err.msg, "get-perf-table of domain 0: Invalid argument");
 	board();
@@ -544,11 +547,15 @@ static void test_kernel_error_and_no_reply_fail_cleanly(void)
  * message names the perf domain, the state and the field (4294967297 kHz is not 1 kHz) */
 static void test_state_values_out_of_range_are_named(void)
 {
-	static const struct { int field; u64 v; const char *msg; } cases[] = {
-		{ 0, 4294967297ull, "perf domain 1, state 2: frequency 4294967297 kHz is outside" },
-		{ 0, 0, "perf domain 1, state 2: frequency 0 kHz is outside" },
-		{ 1, 70000000, "perf domain 1, state 2: power 70000000 uW is outside 1..64000000" },
-		{ 2, 2000, "perf domain 1, state 2: performance 2000 is outside 1..1024" },
+	static const struct {
+		int field;
+		u64 v;
+		const char *msg;
+	} cases[] = {
+	    {0, 4294967297ull, "perf domain 1, state 2: frequency 4294967297 kHz is outside"},
+	    {0, 0, "perf domain 1, state 2: frequency 0 kHz is outside"},
+	    {1, 70000000, "perf domain 1, state 2: power 70000000 uW is outside 1..64000000"},
+	    {2, 2000, "perf domain 1, state 2: performance 2000 is outside 1..1024"},
 	};
 
 	for (unsigned i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -575,7 +582,7 @@ static void test_error_code_that_is_no_errno_is_a_malformed_reply(void)
 	fk.table_error_raw = INT_MIN;
 	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);
 	CHECK_STR_CONTAINS(err.msg, "get-perf-table of domain 0: the reply's error code "
-			   "-2147483648 is no errno");
+				    "-2147483648 is no errno");
 	board();
 	fk.table_error_raw = -5000;
 	CHECK_EQ_I(emnl_read(&xp, model, &err), -EBADMSG);

@@ -17,8 +17,8 @@ static struct gb_err err;
 
 static int pick(enum prof_perf_want want, int open_err, u64 instr, u64 running_ns)
 {
-	struct prof_perf_probe p = { .open_err = open_err, .instructions = instr,
-				     .time_running_ns = running_ns };
+	struct prof_perf_probe p = {
+	    .open_err = open_err, .instructions = instr, .time_running_ns = running_ns};
 
 	memset(why, 0, sizeof(why));
 	src = PROF_PERF_INSTRUCTIONS + 1;

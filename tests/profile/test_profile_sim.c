@@ -19,7 +19,7 @@ static struct prof_result res;
 static int load_truth(const char *soc)
 {
 	char path[512];
-	struct gb_err err = { { 0 } };
+	struct gb_err err = {{0}};
 
 	snprintf(path, sizeof(path), "%s/em-profiles/%s.json", SRCDIR, soc);
 	if (em_profile_load_file(path, &truth, false, NULL, &err) < 0) {
@@ -36,7 +36,7 @@ static int run_sim_opts(const char *soc, const struct prof_sim_opts *so, int max
 	struct prof_topology topo;
 	struct prof_opts o;
 	struct prof_sim *sim;
-	struct gb_err err = { { 0 } };
+	struct gb_err err = {{0}};
 	u32 capped = 0;
 	int ret;
 
@@ -59,9 +59,9 @@ static int run_sim_opts(const char *soc, const struct prof_sim_opts *so, int max
 		for (u32 k = 0; k < res.topo.dom[d].nr_opps; k++)
 			capped += !res.opp[d][k].converged;
 	printf("# %s: simulated wall time %.1f s, %u OPPs not applied, %u at the time cap, "
-	       "energy counter wraps %u, %u cool-downs, %.1f-%.1f C\n", soc, res.total_ns / 1e9,
-	       res.nr_not_applied, capped, prof_sim_wraps(sim), res.cool_waits,
-	       res.temp_min_mc / 1000.0, res.temp_max_mc / 1000.0);
+	       "energy counter wraps %u, %u cool-downs, %.1f-%.1f C\n",
+	       soc, res.total_ns / 1e9, res.nr_not_applied, capped, prof_sim_wraps(sim),
+	       res.cool_waits, res.temp_min_mc / 1000.0, res.temp_max_mc / 1000.0);
 	prof_sim_destroy(sim);
 	return ret;
 }
@@ -163,7 +163,7 @@ static double cost_margin(u32 d, const struct em_opp *t)
 
 static void test_sim_flags_the_same_inefficient_opps_as_ground_truth(void)
 {
-	const char *socs[] = { "gs101", "sm8250" };
+	const char *socs[] = {"gs101", "sm8250"};
 	struct prof_sim_opts so;
 	u32 flagged = 0;
 
@@ -281,7 +281,7 @@ static void test_sim_without_pmu_falls_back_to_iterations_and_records_it(void)
  * was 3.9% (gs101) and 2.4% (sm8250), the worst dynamic error 3.3% and 0.9%.
  */
 #define SPLIT_STATIC_TOL_PCT 5.0
-#define SPLIT_DYN_TOL_PCT 4.0
+#define SPLIT_DYN_TOL_PCT    4.0
 
 /* The result of got's OPP at freq_khz in domain d. */
 static const struct prof_opp_result *result_opp(u32 d, u32 freq_khz)
@@ -299,7 +299,7 @@ static u32 run_split(const char *soc, u64 seed, double *worst_static, double *wo
 	struct prof_topology topo;
 	struct prof_opts o;
 	struct prof_sim *sim;
-	struct gb_err err = { { 0 } };
+	struct gb_err err = {{0}};
 	double worst_ratio = 0;
 	u32 n = 0;
 
@@ -354,18 +354,20 @@ static u32 run_split(const char *soc, u64 seed, double *worst_static, double *wo
 			if (ed > *worst_dyn)
 				*worst_dyn = ed;
 			if (es > SPLIT_STATIC_TOL_PCT || ed > SPLIT_DYN_TOL_PCT) {
-				printf("# %s %s %u kHz: static %u uW +-%.0f (truth %.0f), dynamic %u "
-				       "uW +-%.0f (truth %.0f)\n", soc, pd->name, pd->opps[k].freq_khz,
-				       m->static_uw, r->static_ci_uw, ts, m->dynamic_uw,
-				       r->dynamic_ci_uw, t->power_uw - ts);
+				printf(
+				    "# %s %s %u kHz: static %u uW +-%.0f (truth %.0f), dynamic %u "
+				    "uW +-%.0f (truth %.0f)\n",
+				    soc, pd->name, pd->opps[k].freq_khz, m->static_uw,
+				    r->static_ci_uw, ts, m->dynamic_uw, r->dynamic_ci_uw,
+				    t->power_uw - ts);
 				tap_case_failed = 1;
 			}
 			n++;
 		}
 	}
 	printf("# %s: %u OPPs split, worst static error %.2f%%, worst dynamic error %.2f%% of "
-	       "the OPP's power; worst error / reported 95%% half-width %.2f\n", soc, n,
-	       *worst_static, *worst_dyn, worst_ratio);
+	       "the OPP's power; worst error / reported 95%% half-width %.2f\n",
+	       soc, n, *worst_static, *worst_dyn, worst_ratio);
 	return n;
 }
 
@@ -396,7 +398,7 @@ static void test_sim_energy_counter_with_wraparound_stays_accurate(void)
 	prof_sim_opts_default(&so);
 	so.energy_counter = true;
 	so.stuck_dom = PROF_SIM_NO_STUCK;
-	so.max_energy_range_uj = 50000000;   /* 50 J: wraps every ~minute */
+	so.max_energy_range_uj = 50000000; /* 50 J: wraps every ~minute */
 	CHECK(run_sim("gs101", &so) == 0);
 	CHECK(res.total_ns > 0);
 	check_accuracy();
@@ -447,7 +449,7 @@ static void test_sim_thermal_guard_cools_down_so_that_nothing_throttles(void)
 
 static void test_median_mad_rejects_meter_spikes(void)
 {
-	struct prof_samples s = { 0 };
+	struct prof_samples s = {0};
 	struct prof_stat st;
 	double scratch[1000];
 
@@ -475,8 +477,8 @@ static void test_energy_delta_handles_wraparound(void)
 struct slow_opp {
 	struct prof_platform sim;
 	u32 dom, freq_khz;
-	u32 measured;           /* times the OPP was requested: once per measurement */
-	u32 slow_until;         /* the measurements that run slow: 1..slow_until */
+	u32 measured;	/* times the OPP was requested: once per measurement */
+	u32 slow_until; /* the measurements that run slow: 1..slow_until */
 	bool at_opp;
 };
 
@@ -530,14 +532,19 @@ static int slow_temp(void *ctx, int *mc)
 /* Profiles sm8250 with little 787.2 MHz slow for its first slow_until measurements. */
 static int run_slow_opp(u32 slow_until, struct slow_opp *s)
 {
-	struct prof_platform pf = { .ctx = s, .name = "sim", .set_freq = slow_set_freq,
-				    .set_load = slow_set_load, .window = slow_window,
-				    .wait = slow_wait, .now_ns = slow_now, .temp_mc = slow_temp };
+	struct prof_platform pf = {.ctx = s,
+				   .name = "sim",
+				   .set_freq = slow_set_freq,
+				   .set_load = slow_set_load,
+				   .window = slow_window,
+				   .wait = slow_wait,
+				   .now_ns = slow_now,
+				   .temp_mc = slow_temp};
 	struct prof_topology topo;
 	struct prof_sim_opts so;
 	struct prof_opts o;
 	struct prof_sim *sim;
-	struct gb_err err = { { 0 } };
+	struct gb_err err = {{0}};
 	int ret;
 
 	if (load_truth("sm8250") < 0)
@@ -587,8 +594,8 @@ static void test_opp_out_of_order_once_is_measured_again_and_not_marked(void)
 
 static void test_opp_out_of_order_every_time_is_kept_fitted_and_marked(void)
 {
-	struct em_warnings warn = { 0 };
-	struct gb_err err = { { 0 } };
+	struct em_warnings warn = {0};
+	struct gb_err err = {{0}};
 	struct slow_opp s;
 	int k;
 
@@ -610,7 +617,8 @@ static void test_opp_out_of_order_every_time_is_kept_fitted_and_marked(void)
 	CHECK(fabs((double)got.model.domains[0].opps[k].perf - truth_opp(0, 787200)->perf) <=
 	      0.02 * truth_opp(0, 787200)->perf + 1);
 	CHECK(em_profile_finalize(&got, true, &warn, &err) == 0);
-	CHECK(strstr(got.prov.conditions, "little 787200 kHz perf out of order after 3 measurements"));
+	CHECK(strstr(got.prov.conditions,
+		     "little 787200 kHz perf out of order after 3 measurements"));
 }
 
 int main(void)

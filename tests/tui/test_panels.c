@@ -113,8 +113,8 @@ static void sweep(struct top_view *v)
 {
 	/* rows, cols: below, at and above the 80x24 minimum, and the degenerate ones. */
 	static const int sizes[][2] = {
-		{ 1, 1 },   { 2, 50 },  { 3, 10 },  { 5, 100 }, { 6, 80 },  { 9, 120 },
-		{ 23, 80 }, { 24, 79 }, { 24, 80 }, { 30, 100 }, { 40, 200 }, { 100, 300 },
+	    {1, 1},   {2, 50},	{3, 10},  {5, 100},  {6, 80},	{9, 120},
+	    {23, 80}, {24, 79}, {24, 80}, {30, 100}, {40, 200}, {100, 300},
 	};
 
 	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++)

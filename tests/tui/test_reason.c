@@ -207,8 +207,8 @@ static void test_filter_matches_task_pid_code_and_words(void)
 
 static void test_idle_costs_read_as_power_and_exit_latency(void)
 {
-	struct stream_domain_info d = { .has_idle = true, .static_uw = 40000, .nr_cpu_idle = 2,
-					.nr_cluster_idle = 1 };
+	struct stream_domain_info d = {
+	    .has_idle = true, .static_uw = 40000, .nr_cpu_idle = 2, .nr_cluster_idle = 1};
 	char buf[160], small[24];
 
 	strcpy(d.cpu_idle[0].name, "wfi");
@@ -220,7 +220,8 @@ static void test_idle_costs_read_as_power_and_exit_latency(void)
 	d.cluster_idle[0].power_uw = 20;
 	d.cluster_idle[0].exit_latency_us = 1200;
 	fmt_domain_idle(buf, sizeof(buf), &d);
-	CHECK_STR_CONTAINS(buf, "static 40.0 mW; cpu wfi 5.0 mW/1us, pc 0.0 mW/80us; cluster off 0.0 mW/1200us");
+	CHECK_STR_CONTAINS(
+	    buf, "static 40.0 mW; cpu wfi 5.0 mW/1us, pc 0.0 mW/80us; cluster off 0.0 mW/1200us");
 	/* cut at the buffer, still terminated */
 	fmt_domain_idle(small, sizeof(small), &d);
 	CHECK(strlen(small) == sizeof(small) - 1);

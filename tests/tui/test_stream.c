@@ -507,7 +507,8 @@ static void test_a_malformed_idle_state_refuses_the_hello(void)
 	model_init(m);
 	CHECK(feed(bad, 1) < 0);
 	CHECK(!m->have_hello);
-	CHECK_STR_CONTAINS(m->last_error, "domains[0].idle_states.cpu[0].power_uw: must be an integer");
+	CHECK_STR_CONTAINS(m->last_error,
+			   "domains[0].idle_states.cpu[0].power_uw: must be an integer");
 }
 
 int main(void)
