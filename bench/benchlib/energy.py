@@ -391,7 +391,7 @@ def print_report(doc):
         if "not_applicable" in c:
             continue
         if "error" in c:
-            rows.append([name, c["model"], "error: " + c["error"][-60:]] + [""] * 15)
+            rows.append([name, c["model"], "error: " + c["error"][-60:]] + [""] * 17)
             continue
         pol = c["policies"]
         vm, vo = c["energy_vs_mainline"], c["energy_vs_oracle"]
@@ -402,11 +402,14 @@ def print_report(doc):
         row += [str(pol[p]["missed_periods"]) for p in ["gearbox", "mainline"]]
         row += ["%.0f" % pol[p]["wake_latency_p99_us"] if p in pol else "-"
                 for p in ["gearbox", "mainline", "rework"]]
+        row += ["%.0f" % pol[p]["migrations"] if p in pol else "-"
+                for p in ["gearbox", "mainline"]]
         rows.append(row)
     header = ["workload", "model", "gb/ml", "rw/ml", "pf/ml", "or/ml", "gb/or", "ml/or",
-              "late:gb", "ml", "rw", "pf", "or", "miss:gb", "ml", "p99us:gb", "ml", "rw"]
+              "late:gb", "ml", "rw", "pf", "or", "miss:gb", "ml", "p99us:gb", "ml", "rw",
+              "migr:gb", "ml"]
     print("energy suite: energy ratios (gb gearbox, ml mainline, rw rework, pf performance, "
-          "or oracle), late activations, missed periods, wake-up latency p99")
+          "or oracle), late activations, missed periods, wake-up latency p99, migrations")
     common.table(rows, header)
     s = doc["summary"]
     print()

@@ -12,6 +12,7 @@
  *   gb_domain_perf_target()  the performance to run a domain at (gb_cpuperf_for_schedutil()
  *                            turns it into the cpuperf target schedutil expects)
  *   gb_domain_overutilized() the per-domain 80% tipping point
+ *   gb_may_pull()            may an idle CPU take a task waiting elsewhere
  *
  * How placement works.  For every domain we first compute, without the task, the performance
  * its busiest CPU needs (max of util x 1.25 clamped by the run queue's uclamp) and the OPP that
@@ -70,6 +71,7 @@
 #define GB_MISFIT_SAT_DEN     32
 #define GB_HOLD_NUM           15     /* misfit hold: kept up while demand > 15/16 of capacity */
 #define GB_HOLD_DEN           16
+#define GB_PULL_AFTER_US      4000   /* a task waiting this long is pulled by any idle CPU */
 
 /* Loop bounds for the verifier; a host with smaller compile-time limits may lower them. */
 #ifndef GB_LOOP_CPUS
@@ -255,6 +257,23 @@ static __always_inline bool gb_full_at_clamp(const struct em_domain *pd, u32 idx
 	if (prev)
 		return gb_saturates((u32)demand, perf);
 	return demand * GB_HOLD_DEN > (u64)perf * GB_HOLD_NUM;
+}
+
+/*
+ * gb_room_for - the capacity question placement asks of every candidate CPU (gb_price's ok, less
+ * the clamped-OPP test, which needs the domain's OPP with the task): t's work (gb_task_work,
+ * passed in) fits a CPU of capacity cap beside other, its uclamp_min (within its uclamp_max)
+ * fits, the CPU is above the misfit hold (t->floor_cap), and t would not saturate it unless its
+ * uclamp_max caps it there.  The biggest CPUs always have room.  An idle pull asks the same
+ * (gb_pull_fits), so that a pull never puts a task where the tick calls it a capacity misfit
+ * or the hold keeps it away.  Inline, with work passed in: in BPF this is verified once per
+ * CPU subprogram, and a call that recomputed the work doubled scx_gearbox's load time.
+ */
+static __always_inline bool gb_room_for(const struct gb_task *t, u32 other, u32 work, u32 cap)
+{
+	return cap >= EM_CAPACITY_SCALE ||
+	       (other + work <= cap && gb_min(t->uclamp_min, t->uclamp_max) <= cap &&
+		cap > t->floor_cap && (t->uclamp_max <= cap || !gb_saturates(work, cap)));
 }
 
 /* The rq clamps a CPU applies to its frequency (no clamp from an idle CPU's uclamp_min). */
@@ -480,12 +499,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	 * says it is meant to be throttled there (the tick would call it a capacity misfit and
 	 * move it straight back up: ping-pong at every wake-up).
 	 */
-	/* gb_no_room() written out: in BPF this is verified once per CPU subprogram, and the call
-	 * form doubled scx_gearbox's load time in the VM (5.8 -> 14.7 s) */
-	r.ok = (cap >= EM_CAPACITY_SCALE ||
-		(other + work <= cap &&
-		 gb_min(t->uclamp_min, t->uclamp_max) <= cap && cap > t->floor_cap &&
-		 (t->uclamp_max <= cap || !gb_saturates(work, cap)))) &&
+	r.ok = gb_room_for(t, other, work, cap) &&
 	       !(umax < cap && gb_full_at_clamp(pd, iu, other, work, (s32)c == t->prev_cpu));
 	r.pad = 0;
 	return r;
@@ -939,6 +953,41 @@ static __always_inline u32 gb_misfit_hold(const struct gb_task *t, u32 from_cap,
 			 (u64)work * GB_HOLD_DEN > (u64)from_work * (GB_HOLD_DEN + 1)))
 		return from_cap;
 	return 0;
+}
+
+/*
+ * gb_pull_fits - does t, waiting for another CPU, fit idle CPU dst as wake-up placement would
+ * see it (gb_room_for, with the misfit hold in t->floor_cap as at a wake-up)?  t->prev_cpu is
+ * the CPU it waits on.
+ */
+static __always_inline bool gb_pull_fits(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, u32 dst)
+{
+	u32 d = m->cpu_domain[dst & (EM_MAX_CPUS - 1)];
+
+	if (dst >= m->nr_cpus || d >= m->nr_domains)
+		return false;
+	return gb_room_for(t, gb_util_without(gb_cpu_at(cpus, dst), dst, t), gb_task_work(t),
+			   em_domain_capacity(gb_pd(m, d)));
+}
+
+/*
+ * gb_may_pull - may idle CPU dst take t, which waits for a CPU of domain src_d and has waited
+ * waited_us?  Within a domain, always.  From another domain: when t has waited pull_after_us,
+ * wherever it goes (never stalling a task comes before saving energy: an idle CPU is capacity
+ * lost); before that, only when src_d is over-utilized (src_overutilized) and t fits dst as
+ * placement would see it (gb_pull_fits).  The fit keeps a pull from undoing a capacity-misfit
+ * move: without it, a task moved up for saturating a little CPU was pulled back by an idle
+ * little CPU as soon as a short task preempted it, and moved up again at the next tick, every
+ * few milliseconds.
+ */
+static __always_inline bool gb_may_pull(const struct em_model *m, const struct gb_cpu *cpus,
+					const struct gb_task *t, u32 dst, u32 src_d,
+					bool src_overutilized, u64 waited_us, u64 pull_after_us)
+{
+	if (m->cpu_domain[dst & (EM_MAX_CPUS - 1)] == src_d || waited_us >= pull_after_us)
+		return true;
+	return src_overutilized && gb_pull_fits(m, cpus, t, dst);
 }
 
 /*

@@ -41,6 +41,8 @@ static const char usage_text[] =
 	"      --tick-us US        scheduler tick (default 4000)\n"
 	"      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
 	"      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
+	"      --pull-after-us US  gearbox: an idle CPU pulls a task waiting this long wherever it\n"
+	"                          fits or not (default 4000)\n"
 	"  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
 	"  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
 	"      --trace-interval MS sample interval of the trace (default 10)\n"
@@ -60,7 +62,7 @@ static const char usage_text[] =
 	"Exit status: 0 success, 1 failure while simulating or writing the trace (a file at\n"
 	"--trace is replaced only when every run succeeded), 2 bad usage or bad input.\n";
 
-enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS };
+enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_PULL, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS };
 
 #define SIM_MAX_SEEDS 1000
 
@@ -73,6 +75,7 @@ static const struct option long_opts[] = {
 	{ "tick-us", required_argument, NULL, OPT_TICK },
 	{ "dvfs-rate-us", required_argument, NULL, OPT_DVFS },
 	{ "push-after-us", required_argument, NULL, OPT_PUSH },
+	{ "pull-after-us", required_argument, NULL, OPT_PULL },
 	{ "json", no_argument, NULL, 'j' },
 	{ "trace", required_argument, NULL, 't' },
 	{ "trace-interval", required_argument, NULL, OPT_INTERVAL },
@@ -186,6 +189,10 @@ int cmd_sim(int argc, char **argv)
 		case OPT_PUSH:
 			if (parse_u64(optarg, &opt.push_after_us, 1))
 				return bad("--push-after-us '%s': an integer >= 1 expected", optarg);
+			break;
+		case OPT_PULL:
+			if (parse_u64(optarg, &opt.pull_after_us, 1))
+				return bad("--pull-after-us '%s': an integer >= 1 expected", optarg);
 			break;
 		case 'j':
 			json = true;

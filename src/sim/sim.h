@@ -36,6 +36,8 @@ struct sim_options {
 	u64 dvfs_latency_us;    /* OPP transition latency for every domain; 0: the model's
 				 * transition_latency_us per domain, else 1000 */
 	u64 push_after_us;      /* power-misfit push after running this long unwoken, default 8000 */
+	u64 pull_after_us;      /* gearbox: any idle CPU pulls a task waiting this long, default
+				 * GB_PULL_AFTER_US (scx_gearbox's gb_pull_after_ns) */
 	u64 sample_us;          /* trace sample interval, default 10000 */
 	FILE *trace;            /* NULL: no trace; else NDJSON per docs/stream.md */
 	bool trace_tasks;       /* sample records carry the tasks[] array */

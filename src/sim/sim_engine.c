@@ -122,6 +122,7 @@ static void queue_push(struct sim *s, struct sim_task *t, u32 cpu)
 
 	t->next = -1;
 	t->state = TS_QUEUED;
+	t->queued_us = s->now_us;
 	if (c->tail >= 0)
 		s->tasks[c->tail].next = (s32)t->id;
 	else
@@ -136,6 +137,7 @@ static void queue_push_head(struct sim *s, struct sim_task *t, u32 cpu)
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	t->state = TS_QUEUED;
+	t->queued_us = s->now_us;
 	t->next = c->head;
 	c->head = (s32)t->id;
 	if (c->tail < 0)
@@ -291,7 +293,8 @@ static bool rt_pull(struct sim *s, u32 dst)
 	return true;
 }
 
-/* An idle CPU takes the first waiting task it may from the CPU with the longest queue. */
+/* An idle CPU takes the first waiting task it may (affinity, then the policy's may_pull) from
+ * the CPU with the longest queue. */
 static bool idle_pull(struct sim *s, u32 dst)
 {
 	s32 src = -1;
@@ -303,12 +306,12 @@ static bool idle_pull(struct sim *s, u32 dst)
 		if (c != dst && s->cpus[c].nr_queued &&
 		    (src < 0 || s->cpus[c].nr_queued > s->cpus[src].nr_queued))
 			src = (s32)c;
-	if (src < 0 || !s->ops->may_pull(s, dst, (u32)src))
+	if (src < 0)
 		return false;
 	for (s32 i = s->cpus[src].head; i >= 0; i = s->tasks[i].next) {
 		struct sim_task *t = &s->tasks[i];
 
-		if (em_cpumask_test(&t->allowed, dst)) {
+		if (em_cpumask_test(&t->allowed, dst) && s->ops->may_pull(s, dst, (u32)src, t)) {
 			sim_migrate(s, t, dst, GB_REASON_IDLE_PULL, 0);
 			return true;
 		}
@@ -653,6 +656,10 @@ static void tick(struct sim *s)
 {
 	bool ou = false;
 
+	if (s->ops->pull_before_rotation)
+		for (u32 c = 0; c < s->m->nr_cpus; c++)
+			if (s->cpus[c].curr < 0 && s->m->cpu_domain[c] != 0xff)
+				idle_pull(s, c);
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
 		struct sim_cpu *sc = &s->cpus[c];
 

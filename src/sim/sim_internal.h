@@ -45,6 +45,7 @@ struct sim_task {
 	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
 	u64 woke_us;             /* last wake-up, for power-misfit push */
 	u64 stint_us;            /* start of the current time on the CPU */
+	u64 queued_us;           /* when it last joined its CPU's queue (TS_QUEUED) */
 	u64 deadline_us;         /* current activation's end: its reference + period; 0 before one */
 	u64 period_us;           /* of the timer that set deadline_us */
 	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
@@ -112,8 +113,11 @@ struct sim_policy_ops {
 	s32 (*select)(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta);
 	/* at each tick, after the engine's own work: misfit and push moves */
 	void (*tick)(struct sim *s);
-	/* may an idle CPU dst pull a waiting task from src? */
-	bool (*may_pull)(struct sim *s, u32 dst, u32 src);
+	/* may an idle CPU dst pull t, waiting on src? */
+	bool (*may_pull)(struct sim *s, u32 dst, u32 src, const struct sim_task *t);
+	/* idle CPUs pull at the tick before the running tasks rotate, so that a task that waited
+	 * the whole tick can be pulled rather than rotated in */
+	bool pull_before_rotation;
 	/* prepare (oracle search); may fail with err */
 	int (*prepare)(struct sim *s, struct gb_err *err);
 };

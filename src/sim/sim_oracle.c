@@ -403,11 +403,12 @@ static s32 oracle_select(struct sim *s, struct sim_task *t, bool fork, u32 *reas
 	return sim_ops_gearbox.select(s, t, fork, reason, delta);
 }
 
-static bool oracle_may_pull(struct sim *s, u32 dst, u32 src)
+static bool oracle_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_task *t)
 {
 	(void)s;
 	(void)dst;
 	(void)src;
+	(void)t;
 	return false;
 }
 

@@ -58,12 +58,19 @@ static void gearbox_tick(struct sim *s)
 	}
 }
 
-/* Idle pulls stay within a domain unless the source domain is over-utilized. */
-static bool gearbox_may_pull(struct sim *s, u32 dst, u32 src)
+/* The shared pull rule (gb_may_pull); the task's wait is the time since it joined src's queue
+ * (the engine pulls before the tick's rotation for gearbox, so a task that waited a whole tick
+ * is pulled, as scx_gearbox pulls from a queue unserved for 4 ms with its 5 ms slices). */
+static bool gearbox_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_task *t)
 {
 	u32 ds = s->m->cpu_domain[src];
+	struct gb_task gt;
 
-	return s->m->cpu_domain[dst] == ds || s->doms[ds].ou;
+	sim_refresh(s);
+	sim_fill_task(s, t, &gt);
+	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap, t->misfit_work);
+	return gb_may_pull(s->m, s->gcpu, &gt, dst, ds, s->doms[ds].ou, s->now_us - t->queued_us,
+			   s->opt.pull_after_us);
 }
 
 const struct sim_policy_ops sim_ops_gearbox = {
@@ -71,6 +78,7 @@ const struct sim_policy_ops sim_ops_gearbox = {
 	.select = gearbox_select,
 	.tick = gearbox_tick,
 	.may_pull = gearbox_may_pull,
+	.pull_before_rotation = true,
 };
 
 /* ---- mainline ---- */
@@ -375,10 +383,11 @@ static void misfit_balance(struct sim *s)
 }
 
 /* EAS without over-utilization leaves balancing to wake-up placement (out_balanced). */
-static bool fair_may_pull(struct sim *s, u32 dst, u32 src)
+static bool fair_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_task *t)
 {
 	(void)dst;
 	(void)src;
+	(void)t;
 	return s->rd_overutilized;
 }
 
@@ -457,11 +466,12 @@ static s32 performance_select(struct sim *s, struct sim_task *t, bool fork, u32 
 	return best;
 }
 
-static bool performance_may_pull(struct sim *s, u32 dst, u32 src)
+static bool performance_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_task *t)
 {
 	(void)s;
 	(void)dst;
 	(void)src;
+	(void)t;
 	return true;
 }
 

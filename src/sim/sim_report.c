@@ -56,6 +56,42 @@ static const char *idle_model_key(const struct em_profile *prof)
 	return n == prof->model.nr_domains ? "states" : n ? "partial" : "constant";
 }
 
+/* Migrations per task, a column per policy that ran; only tasks some policy moved.  The results
+ * of one workload list the same tasks in the same order. */
+static void print_task_migrations(FILE *out, const struct sim_result *res, unsigned n)
+{
+	const struct sim_result *ran = NULL;
+	bool header = false;
+
+	for (unsigned i = 0; i < n && !ran; i++)
+		if (res[i].outcome == SIM_RAN)
+			ran = &res[i];
+	for (u32 k = 0; ran && k < ran->nr_tasks; k++) {
+		bool moved = false;
+
+		for (unsigned i = 0; i < n; i++)
+			if (res[i].outcome == SIM_RAN && k < res[i].nr_tasks &&
+			    res[i].tasks[k].migrations)
+				moved = true;
+		if (!moved)
+			continue;
+		if (!header) {
+			fprintf(out, "\nmigrations per task\n%-16s", "task");
+			for (unsigned i = 0; i < n; i++)
+				if (res[i].outcome == SIM_RAN)
+					fprintf(out, " %12s", sim_policy_name(res[i].policy));
+			fputc('\n', out);
+			header = true;
+		}
+		fprintf(out, "%-16s", ran->tasks[k].name);
+		for (unsigned i = 0; i < n; i++)
+			if (res[i].outcome == SIM_RAN)
+				fprintf(out, " %12llu", k < res[i].nr_tasks ?
+					(unsigned long long)res[i].tasks[k].migrations : 0ull);
+		fputc('\n', out);
+	}
+}
+
 static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
 			   const struct sim_result *res, unsigned n)
 {
@@ -119,6 +155,7 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		}
 		fputc('\n', out);
 	}
+	print_task_migrations(out, res, n);
 }
 
 static json_t *result_json(const struct sim_result *r, double base)

@@ -39,6 +39,8 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->dvfs_rate_us = 500;
 	if (!opt->push_after_us)
 		opt->push_after_us = 8000;
+	if (!opt->pull_after_us)
+		opt->pull_after_us = GB_PULL_AFTER_US;
 	if (!opt->sample_us)
 		opt->sample_us = 10000;
 }

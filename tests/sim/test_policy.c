@@ -521,6 +521,35 @@ static void test_tie_across_domains_avoids_raising_opp(void)
 	}
 }
 
+static void test_idle_pull_asks_the_placement_fit_question(void)
+{
+	struct gb_task t;
+
+	/* a task of demand 400 waits on the big CPU 7 (tri: little 250, mid 800, big 1024) */
+	reset();
+	busy(7, 900);
+	t = task(400, 0, 1024, 7);
+	/* big is over-utilized: an idle mid CPU may take it, an idle little one may not (it would
+	 * saturate it, and the tick would move it straight back up) */
+	CHECK(gb_may_pull(&M, C, &t, 4, 2, true, 0, GB_PULL_AFTER_US));
+	CHECK(!gb_may_pull(&M, C, &t, 0, 2, true, 0, GB_PULL_AFTER_US));
+	/* not over-utilized: no pull across domains before it starves */
+	CHECK(!gb_may_pull(&M, C, &t, 4, 2, false, 0, GB_PULL_AFTER_US));
+	/* a task of demand 200 fits little */
+	t = task(200, 0, 1024, 7);
+	CHECK(gb_may_pull(&M, C, &t, 0, 2, true, 0, GB_PULL_AFTER_US));
+	/* under a misfit hold off mid (800), mid is refused as at a wake-up, big is not */
+	t = task(400, 0, 1024, 6);
+	t.floor_cap = 800;
+	CHECK(!gb_may_pull(&M, C, &t, 4, 2, true, 0, GB_PULL_AFTER_US));
+	/* within its domain, always (same capacity: nothing is undone) */
+	CHECK(gb_may_pull(&M, C, &t, 5, 1, false, 0, GB_PULL_AFTER_US));
+	/* having waited the starvation limit, any idle CPU takes it */
+	t = task(400, 0, 1024, 7);
+	CHECK(gb_may_pull(&M, C, &t, 0, 2, false, GB_PULL_AFTER_US, GB_PULL_AFTER_US));
+	CHECK(!gb_may_pull(&M, C, &t, 0, 2, true, GB_PULL_AFTER_US - 1, GB_PULL_AFTER_US));
+}
+
 int main(void)
 {
 	TAP_RUN(test_pelt_converges_to_perf_of_running_opp);
@@ -547,5 +576,6 @@ int main(void)
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
 	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
+	TAP_RUN(test_idle_pull_asks_the_placement_fit_question);
 	return tap_done();
 }
