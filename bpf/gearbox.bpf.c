@@ -11,7 +11,7 @@
  * charged for work done -- run time times the perf of the OPP the CPU ran at, times 100 /
  * weight -- so a task on a slow core at a low OPP is not penalised for being slow, and nice
  * shares the CPU as in the fair class.  Each domain has its own virtual clock; a sleeper wakes
- * with at most one slice of credit (bpf/gb_vtime.h).
+ * with at most one slice of credit (src/policy/gb_vtime.h).
  *
  * Dispatch.  A CPU takes work from its own domain's queue.  At slice expiry the kernel asks
  * before it re-enqueues the running task, so that task is compared with the head of the queue

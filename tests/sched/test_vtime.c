@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_vtime.c - bpf/gb_vtime.h, scx_gearbox's virtual time, run natively: the charge, the lag
+ * test_vtime.c - src/policy/gb_vtime.h, scx_gearbox's virtual time, run natively: the charge, the lag
  * limit, the domain rebase, and CPU hogs on one CPU driven through the kernel's slice-expiry
  * sequence (tick, slice runs out, ops.dispatch() with the task still running, then ops.enqueue()
  * of that task if it lost the CPU), as bpf/gearbox.bpf.c's dispatch does it.  The VM check

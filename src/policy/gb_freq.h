@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_freq.h - frequency: the performance a CPU's load asks for (schedutil's 1.25 headroom within
+ * the run queue's uclamp), the OPP a domain should run at for its busiest CPU, and the cpuperf
+ * target that makes schedutil pick that OPP.
+ */
+#ifndef GEARBOX_GB_FREQ_H
+#define GEARBOX_GB_FREQ_H
+
+#include "gb_fit.h"
+
+/* sugov_effective_cpu_perf(): util x 1.25, limited by uclamp_max, raised to uclamp_min. */
+static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_max)
+{
+	u32 perf = util + (util >> 2);
+
+	if (perf > uclamp_max)
+		perf = uclamp_max;
+	return perf > uclamp_min ? perf : uclamp_min;
+}
+
+
+/*
+ * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need (util x 1.25
+ * within the rq's uclamp), raised to the OPP that serves it, inefficient OPPs skipped.  *opp_idx
+ * receives the OPP.  This is what scx_bpf_cpuperf_set() gets, and what the simulator runs at.
+ */
+static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
+						 const struct gb_cpu *cpus, u32 d, u32 *opp_idx)
+{
+	const struct em_domain *pd = gb_pd(m, d);
+	u32 need = 0, c, i;
+
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		const struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		if (m->cpu_domain[c] != d || !cs->online)
+			continue;
+		need = gb_max(need, gb_perf_request(cs->util, gb_rq_umin(cs), gb_rq_umax(cs)));
+	}
+	i = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
+	*opp_idx = i;
+	return pd->opps[i & (EM_MAX_OPPS - 1)].perf;
+}
+
+/*
+ * gb_cpuperf_for_schedutil - what to pass to scx_bpf_cpuperf_set() for a domain to run at an
+ * OPP of performance perf.  schedutil treats the cpuperf target as utilization and adds its own
+ * 1.25 headroom (sugov_effective_cpu_perf(): v = r + r/4, then the lowest OPP with perf >= v),
+ * so a target equal to the OPP's perf would land one or more OPPs higher.  r = 4/5 of perf gives
+ * v in [perf - 1, perf]: the OPP itself (or, where the OPP below is within 1 of it, that one).
+ */
+static __always_inline u32 gb_cpuperf_for_schedutil(u32 perf)
+{
+	return perf * 4 / 5;
+}
+
+#endif /* GEARBOX_GB_FREQ_H */

@@ -1,0 +1,556 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_place.h - wake-up and fork placement: gb_select_cpu(), and gb_prev_is_cheapest(), a test
+ * that lets a host skip its search.
+ *
+ * How placement works.  For every domain we first compute, without the task, the performance
+ * its busiest CPU needs (max of util x 1.25 clamped by the run queue's uclamp) and the OPP that
+ * serves it, and the domain's busy time (sum of CPU utils).  A candidate CPU is then priced by
+ * the OPP the domain would need with the task on that CPU:
+ *
+ *   E_with = cost[opp_clamp] * work
+ *          + cost[opp_util]  * busy * (1024 - w) / 1024
+ *          + cost[opp_clamp] * busy * w / 1024
+ *   delta  = E_with - cost[opp_base] * busy
+ *
+ * where opp_util is the OPP the task's utilization alone makes the domain run at (that lasts:
+ * blocked utilization keeps the frequency up), opp_clamp the OPP with the task's uclamp_min as
+ * well, which lasts only while the task is runnable, and w its runnable fraction.  Weighting the
+ * uclamp_min boost by runnable time is what keeps a small boosted task off the big core when a
+ * mid core is free (mainline prices the boost as if it lasted for the whole busy time of the
+ * domain).  work is the task's util, or its uclamp_max when that is lower.
+ *
+ * Candidates are all allowed online CPUs where the task's work plus the CPU's utilization, and
+ * the task's uclamp_min, fit the capacity (the biggest CPUs always do), with no 20% margin:
+ * a task above 80% of a CPU still goes there when it is the cheapest way to serve it; it just
+ * runs longer.  Two exclusions keep misfit moves from being undone at the next wake-up: a CPU
+ * the task would saturate (demand over 31/32 of its capacity, which the tick calls a capacity
+ * misfit) unless uclamp_max caps it there, and, after a capacity-misfit move, CPUs no bigger
+ * than the one it left while its demand stays above 15/16 of that capacity (the misfit hold,
+ * gb_misfit_hold(), kept by the host).  One exclusion holds on every CPU, the biggest too: a
+ * CPU whose uclamp_max holds its OPP below what its other load and the task's work demand
+ * (gb_full_at_clamp(): utilization measured at a capped OPP cannot show that it is full); with
+ * no candidate left the task stays on its previous CPU.  Within a domain the cheapest CPU wins,
+ * ties going to an idle CPU, then to fewer runnable tasks, then to the previous CPU, then to
+ * lower utilization.  Across domains the cheapest wins, except that a domain whose OPP would not
+ * rise is preferred over one that would when their deltas are within 1/16 of each other (pure
+ * OPP-cost placement raised average frequencies on Pixel 6), and an idle previous CPU is kept
+ * unless leaving it saves more than 1/16 (hysteresis against tasks swapping domains on OPP
+ * granularity).  A domain over its tipping point is not priced CPU by CPU: it offers only its
+ * CPU with the most spare capacity (spreading), the other domains stay energy-aware; to a task
+ * too big for its CPUs it offers nothing unless the task's own domain is over-utilized too.
+ *
+ * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
+ * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
+ * pass 3 over the domains: O(CPUs + domains) CPU visits per decision, never a domain x CPU
+ * product.  The per-domain scratch is struct gb_scratch (in BPF a per-CPU map value: it exceeds
+ * the stack).
+ */
+#ifndef GEARBOX_GB_PLACE_H
+#define GEARBOX_GB_PLACE_H
+
+#include "gb_fit.h"
+#include "gb_freq.h"
+
+/* Pass 1: per domain, the state without the task. */
+static __always_inline void gb_scan_domains(const struct em_model *m, const struct gb_cpu *cpus,
+					    const struct gb_task *t, struct gb_scratch *s)
+{
+	u32 c, d;
+
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		struct gb_domain_scratch *ds = &s->pd[d];
+
+		if (d >= m->nr_domains)
+			break;
+		ds->base_perf = 0;
+		ds->busy = 0;
+		ds->overutilized = 0;
+		ds->spread_cpu = GB_NO_CPU;
+		ds->spread_spare = 0;
+		ds->win = GB_NO_CPU;
+		ds->cwin = (struct gb_cand){ 0 };
+	}
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		const struct gb_cpu *cs;
+		struct gb_domain_scratch *ds;
+		u32 util, cap, spare;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		d = m->cpu_domain[c];
+		if (d >= m->nr_domains || !cs->online)
+			continue;
+		ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+		cap = em_domain_capacity(gb_pd(m, d));
+		util = gb_util_without(cs, c, t);
+		ds->base_perf = gb_max(ds->base_perf,
+				       gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
+		ds->busy += util;
+		if (gb_cpu_overutilized(cs, cap))
+			ds->overutilized = 1;
+		if (!em_cpumask_test(&t->allowed, c))
+			continue;
+		/* spare capacity, idle CPUs counting as having one more unit than any busy one */
+		spare = (cap > util ? cap - util : 0) + (cs->nr_running ? 0 : EM_CAPACITY_SCALE + 1);
+		if (ds->spread_cpu == GB_NO_CPU || spare > ds->spread_spare) {
+			ds->spread_cpu = (s32)c;
+			ds->spread_spare = spare;
+		}
+	}
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		struct gb_domain_scratch *ds = &s->pd[d];
+		const struct em_domain *pd;
+
+		if (d >= m->nr_domains)
+			break;
+		pd = gb_pd(m, d);
+		ds->base_idx = em_efficient_state(pd, gb_min(ds->base_perf, em_domain_capacity(pd)));
+	}
+}
+
+/* em_efficient_state() for a perf known to be >= that of OPP start: the scan starts there. */
+static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 perf, u32 start)
+{
+	u32 n = pd->nr_opps, i;
+
+	if (n == 0 || n > EM_MAX_OPPS)
+		return 0;
+	for (i = 0; i < EM_MAX_OPPS; i++) {
+		const struct em_opp *ps;
+		u32 k = start + i;
+
+		if (k >= n)
+			break;
+		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
+		if (ps->perf < perf)
+			continue;
+		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
+			continue;
+		return k;
+	}
+	return n - 1;
+}
+
+/* The price of putting t on CPU c (see the header comment). */
+static __always_inline struct gb_cand gb_price(const struct em_model *m, const struct gb_cpu *cpus,
+					       const struct gb_task *t, const struct gb_scratch *s,
+					       u32 c)
+{
+	const struct gb_cpu *cs = gb_cpu_at(cpus, c);
+	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
+	const struct em_domain *pd = gb_pd(m, d);
+	const struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	u32 cap = em_domain_capacity(pd);
+	u32 work = gb_task_work(t);
+	u32 other = gb_util_without(cs, c, t);
+	u32 util_with = gb_util_with(other, cs->nr_running, t);
+	u32 umax = cs->nr_running ? gb_max(gb_rq_umax(cs), t->uclamp_max) : t->uclamp_max;
+	u32 umin = gb_rq_umin(cs);
+	u32 p_util = gb_min(gb_max(ds->base_perf, gb_perf_request(util_with, umin, umax)), cap);
+	u32 p_clamp = gb_min(gb_max(ds->base_perf,
+				    gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
+			     cap);
+	/* both are >= base_perf, so neither OPP is below base_idx; and p_clamp >= p_util */
+	u32 iu = gb_efficient_from(pd, p_util, ds->base_idx);
+	u32 ic = p_clamp == p_util ? iu : gb_efficient_from(pd, p_clamp, iu);
+	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
+	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
+	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
+	u64 w = gb_min(t->runnable, EM_CAPACITY_SCALE);
+	u64 busy = ds->busy;
+	u64 e_with = costc * work + ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
+	struct gb_cand r;
+
+	r.delta = (s64)e_with - (s64)(cost0 * busy);
+	r.cost = costc;
+	r.idx = ic;
+	r.raises = ic > ds->base_idx;
+	/*
+	 * Not a hard wall at 80%, but the clamped demand must fit the CPU at all; not below the
+	 * misfit hold (floor_cap); and not a CPU the task would saturate unless its uclamp_max
+	 * says it is meant to be throttled there (the tick would call it a capacity misfit and
+	 * move it straight back up: ping-pong at every wake-up).
+	 */
+	r.ok = gb_room_for(t, other, work, cap) &&
+	       !(umax < cap && gb_full_at_clamp(pd, iu, other, work, (s32)c == t->prev_cpu));
+	r.pad = 0;
+	return r;
+}
+
+static __always_inline int gb_price_into(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, const struct gb_scratch *s,
+					 u32 c, struct gb_cand *out)
+{
+	*out = gb_price(m, cpus, t, s, c);
+	return 0;
+}
+
+/* Within a domain: is CPU b (candidate cb) better than the current best a? */
+static __always_inline bool gb_better_in_domain(const struct gb_cpu *cpus, const struct gb_task *t,
+						s32 a, struct gb_cand ca, u32 b, struct gb_cand cb)
+{
+	const struct gb_cpu *x, *y;
+
+	if (a == GB_NO_CPU)
+		return true;
+	if (cb.delta != ca.delta)
+		return cb.delta < ca.delta;
+	x = gb_cpu_at(cpus, (u32)a);
+	y = gb_cpu_at(cpus, b);
+	if ((y->nr_running == 0) != (x->nr_running == 0))
+		return y->nr_running == 0;
+	if (y->nr_running != x->nr_running)
+		return y->nr_running < x->nr_running;
+	if ((s32)b == t->prev_cpu || a == t->prev_cpu)
+		return (s32)b == t->prev_cpu;
+	return y->runnable < x->runnable || (y->runnable == x->runnable && y->util < x->util);
+}
+
+/*
+ * Across domains: is (b, cb) better than (a, ca)?  Lower delta, but a tie within 1/16 goes to
+ * the candidate that does not raise its domain's OPP, and when both raise it (or neither) and
+ * by_cost, to the one whose OPP costs less per unit of work: a delta is priced on the task's
+ * recent utilization, and whatever it needs beyond that costs the OPP's cost (on gs101 a sync
+ * thread priced a mid and a big CPU within 0.01%, went big and held the big domain at its
+ * second OPP for half of every 100 ms).  Not for a capacity-misfit search (by_cost false):
+ * that task is outgrowing its CPU, its utilization lags its demand, and the cheaper OPP is
+ * usually the smaller CPU (zuma's lisa_two_big_three_small: 2 more late activations on mid).
+ */
+static __always_inline bool gb_better_across(s32 a, struct gb_cand ca, struct gb_cand cb,
+					     bool by_cost)
+{
+	s64 lo, hi, margin;
+
+	if (a == GB_NO_CPU)
+		return true;
+	lo = ca.delta < cb.delta ? ca.delta : cb.delta;
+	hi = ca.delta < cb.delta ? cb.delta : ca.delta;
+	margin = (lo < 0 ? -lo : lo) >> GB_TIE_SHIFT;
+	if (hi - lo <= margin && ca.raises != cb.raises)
+		return !cb.raises;
+	if (by_cost && hi - lo <= margin && ca.cost != cb.cost)
+		return cb.cost < ca.cost;
+	return cb.delta < ca.delta;
+}
+
+/* Is domain d outside a search's capacity range (see gb_select_cpu_range)? */
+static __always_inline bool gb_cap_excluded(const struct em_model *m, u32 d, u32 min_cap,
+					    u32 max_cap)
+{
+	u32 cap = em_domain_capacity(gb_pd(m, d));
+
+	return (min_cap && cap <= min_cap) || (max_cap && cap >= max_cap);
+}
+
+/* Pass 2, one CPU: c against its domain's winner so far (s->pd[d].win).  Over-utilized and
+ * excluded domains are not priced CPU by CPU. */
+static __always_inline int gb_consider(const struct em_model *m, const struct gb_cpu *cpus,
+				       const struct gb_task *t, struct gb_scratch *s, u32 c,
+				       u32 min_cap, u32 max_cap)
+{
+	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
+	struct gb_domain_scratch *ds;
+	struct gb_cand cc = { 0 };
+
+	if (d >= m->nr_domains)
+		return 0;
+	ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	if (ds->overutilized || gb_cap_excluded(m, d, min_cap, max_cap))
+		return 0;
+	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&t->allowed, c))
+		return 0;
+	if (min_cap && gb_cpu_at(cpus, c)->nr_running)
+		return 0;          /* a capacity-misfit move goes to an idle CPU only */
+	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
+		return 0;
+	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
+		ds->win = (s32)c;
+		ds->cwin = cc;
+	}
+	return 0;
+}
+
+/* Is the domain of the task's previous CPU over its tipping point (false for a new task)? */
+static __always_inline bool gb_prev_domain_overutilized(const struct em_model *m,
+							const struct gb_task *t,
+							const struct gb_scratch *s)
+{
+	u32 d;
+
+	if (t->prev_cpu < 0 || (u32)t->prev_cpu >= m->nr_cpus)
+		return false;
+	d = m->cpu_domain[(u32)t->prev_cpu & (EM_MAX_CPUS - 1)];
+	return d < m->nr_domains && s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
+}
+
+/* Pass 3, one domain: its candidate (GB_NO_CPU if none) into *cwin.  An over-utilized domain
+ * offers its CPU with the most spare capacity (spreading), the others pass 2's winner. */
+static __always_inline s32 gb_domain_offer(const struct em_model *m, const struct gb_cpu *cpus,
+					   const struct gb_task *t, const struct gb_scratch *s,
+					   u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin)
+{
+	const struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
+	u32 cap;
+	s32 win;
+
+	if (d >= m->nr_domains || gb_cap_excluded(m, d, min_cap, max_cap))
+		return GB_NO_CPU;
+	if (!ds->overutilized) {
+		*cwin = ds->cwin;
+		return ds->win;
+	}
+	/* spreading ignores the utilization fit (every CPU there is past its tipping point), not
+	 * the clamps: a uclamp_min the domain cannot serve, or a misfit hold, keep it out; and a
+	 * task too big for the domain's CPUs is spread there only to escape an over-utilized
+	 * domain of its own (from one with room, the tick would move it straight back up) */
+	cap = em_domain_capacity(gb_pd(m, d));
+	if (cap < EM_CAPACITY_SCALE &&
+	    (gb_min(t->uclamp_min, t->uclamp_max) > cap || cap <= t->floor_cap ||
+	     (gb_no_room(t, 0, cap) && !gb_prev_domain_overutilized(m, t, s))))
+		return GB_NO_CPU;
+	win = ds->spread_cpu;
+	if (win == GB_NO_CPU || (min_cap && gb_cpu_at(cpus, (u32)win)->nr_running) ||
+	    GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))
+		return GB_NO_CPU;
+	cwin->ok = 1;
+	return win;
+}
+
+/*
+ * gb_select_cpu_range - where task t should run when it wakes up (or is forked: prev_cpu
+ * GB_NO_CPU).  Only CPUs in t->allowed that are online are considered.  max_cap, when not 0,
+ * excludes CPUs whose capacity is >= max_cap (a power-misfit search: strictly smaller CPUs);
+ * min_cap excludes CPUs whose capacity is <= min_cap (a capacity-misfit search), and then
+ * busy CPUs too: a misfit moved to wait behind another task runs later than where it is, and
+ * an idle CPU pulls it straight back (on an overloaded SoC every tick became two migrations;
+ * the kernel's misfit balance also targets idle CPUs).  Fills *out; returns out->cpu.  Pass 1
+ * and every CPU of pass 2 go through the GB_HOOK_* steps.
+ */
+static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const struct gb_cpu *cpus,
+					       const struct gb_task *t, u32 min_cap, u32 max_cap,
+					       struct gb_scratch *s, struct gb_decision *out)
+{
+	s32 best = GB_NO_CPU, prev = t->prev_cpu;
+	struct gb_cand cbest = { 0 }, cprev = { 0 };
+	bool best_spread = false, have_prev = false;
+	u32 c, d;
+
+	out->cpu = GB_NO_CPU;
+	out->reason = GB_REASON_NONE;
+	out->opp_idx = 0;
+	out->prev_opp_idx = 0;
+	out->energy_delta = 0;
+	if (GB_HOOK_SCAN(m, cpus, t, s))
+		return GB_NO_CPU;
+	if (prev >= 0 && (u32)prev < m->nr_cpus && em_cpumask_test(&t->allowed, (u32)prev) &&
+	    gb_cpu_at(cpus, (u32)prev)->online && !GB_HOOK_PRICE(m, cpus, t, s, (u32)prev, &cprev))
+		have_prev = true;
+	/* pass 2: the winner of every domain, in one pass over the CPUs */
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap);
+	}
+	/* pass 3: across domains */
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		struct gb_cand cwin = { 0 };
+		s32 win;
+
+		if (d >= m->nr_domains)
+			break;
+		win = GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, &cwin);
+		if (win == GB_NO_CPU)
+			continue;
+		if (gb_better_across(best, cbest, cwin, !min_cap)) {
+			best = win;
+			cbest = cwin;
+			best_spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
+		}
+	}
+	if (best == GB_NO_CPU && !min_cap && !max_cap) {
+		/* nothing fits: the previous CPU, else the first allowed online CPU (affinity wins) */
+		if (have_prev) {
+			best = prev;
+			cbest = cprev;
+		} else {
+			for (c = 0; c < GB_LOOP_CPUS; c++) {
+				if (c >= m->nr_cpus)
+					break;
+				if (em_cpumask_test(&t->allowed, c) && gb_cpu_at(cpus, c)->online) {
+					best = (s32)c;
+					if (GB_HOOK_PRICE(m, cpus, t, s, c, &cbest))
+						cbest = (struct gb_cand){ 0 };
+					break;
+				}
+			}
+		}
+	}
+	/* hysteresis: a saving within 1/16 does not pay for leaving an idle previous CPU (two
+	 * similar tasks would otherwise swap domains at every wake-up on OPP granularity) */
+	if (have_prev && best != prev && best != GB_NO_CPU && cprev.ok && !min_cap && !max_cap &&
+	    gb_cpu_at(cpus, (u32)prev)->nr_running == 0 &&
+	    !s->pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)].overutilized &&
+	    cprev.delta - cbest.delta <=
+		    ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
+		best = prev;
+		cbest = cprev;
+	}
+	out->cpu = best;
+	out->opp_idx = cbest.idx;
+	out->prev_opp_idx = have_prev ? cprev.idx : 0;
+	out->energy_delta = have_prev ? cbest.delta - cprev.delta : cbest.delta;
+	if (best == GB_NO_CPU || best == prev)
+		out->reason = GB_REASON_NONE;
+	else if (prev < 0)
+		out->reason = GB_REASON_FORK;
+	else if (!have_prev)
+		out->reason = GB_REASON_AFFINITY;
+	else if (best_spread)
+		out->reason = GB_REASON_OVERUTILIZED_SPREAD;
+	else
+		out->reason = GB_REASON_WAKEUP_ENERGY;
+	return best;
+}
+
+/*
+ * The fork rule: a new task has no history, so there is nothing to price.  Like the kernel's
+ * fork balancing (sched_balance_find_dst_cpu) it goes to the domain with the most idle allowed
+ * CPUs, the smaller domain on a tie, its first idle CPU.  GB_NO_CPU when none is idle.
+ */
+static __always_inline s32 gb_fork_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+				       const struct gb_task *t)
+{
+	u32 c, d, best_idle = 0;
+	s32 best = GB_NO_CPU;
+
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		u32 idle = 0;
+		s32 first = GB_NO_CPU;
+
+		if (d >= m->nr_domains)
+			break;
+		for (c = 0; c < GB_LOOP_CPUS; c++) {
+			const struct gb_cpu *cs;
+
+			if (c >= m->nr_cpus)
+				break;
+			cs = gb_cpu_at(cpus, c);
+			if (m->cpu_domain[c] != d || !cs->online || cs->nr_running ||
+			    !em_cpumask_test(&t->allowed, c))
+				continue;
+			if (first == GB_NO_CPU)
+				first = (s32)c;
+			idle++;
+		}
+		if (idle > best_idle) {
+			best_idle = idle;
+			best = first;
+		}
+	}
+	return best;
+}
+
+/*
+ * gb_select_cpu - wake-up and fork placement.  A new task goes by the fork rule (gb_fork_cpu);
+ * without any idle CPU it is priced as it is (util 0); wake-up placement and misfit take over
+ * once it has run.
+ */
+static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+					 const struct gb_task *t, struct gb_scratch *s,
+					 struct gb_decision *out)
+{
+	s32 best;
+
+	if (t->prev_cpu >= 0 || t->util || t->util_est)
+		return GB_HOOK_RANGE(m, cpus, t, 0, 0, s, out);
+	best = GB_HOOK_FORK(m, cpus, t);
+	GB_HOOK_RANGE(m, cpus, t, 0, 0, s, out);
+	if (best != GB_NO_CPU && best != out->cpu) {
+		out->cpu = best;
+		out->opp_idx = 0;
+		out->energy_delta = 0;
+	}
+	out->reason = GB_REASON_FORK;
+	return out->cpu;
+}
+
+/*
+ * The cost of the cheapest OPP domain pd runs at: its lowest efficient one.  em_compute_costs()
+ * marks every OPP that costs as much as a higher one inefficient, so along the OPPs a domain
+ * can run at, cost rises with the OPP; gb_prev_is_cheapest() rests on that.
+ */
+static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
+{
+	return pd->opps[em_efficient_state(pd, 0) & (EM_MAX_OPPS - 1)].cost;
+}
+
+/*
+ * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous CPU,
+ * cheap enough for a host to test before the search.  True when the previous CPU is online,
+ * allowed and idle, its domain is not over its tipping point, t has no uclamp_min and no misfit
+ * hold, t fits there without raising the domain's OPP, and no domain's cheapest OPP costs less
+ * than the one the previous CPU's domain runs at.  Then the previous CPU's price is cost x work,
+ * every other candidate's is at least its domain's cheapest cost x work (cost rises with the OPP,
+ * gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous CPU.  Fills
+ * *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
+ * nothing, the search decides.
+ */
+static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
+						const struct gb_task *t, struct gb_decision *out)
+{
+	const struct em_domain *pd;
+	const struct gb_cpu *ps;
+	s32 prev = t->prev_cpu;
+	u32 d, c, cap, base_perf = 0, base_idx, work, util;
+	u64 cost0;
+
+	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min || t->floor_cap ||
+	    !em_cpumask_test(&t->allowed, (u32)prev))
+		return false;
+	ps = gb_cpu_at(cpus, (u32)prev);
+	d = m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)];
+	if (!ps->online || ps->nr_running || d >= m->nr_domains ||
+	    gb_domain_overutilized(m, cpus, d))
+		return false;
+	pd = gb_pd(m, d);
+	cap = em_domain_capacity(pd);
+	/* the domain's perf without the task, as gb_scan_domains() computes it */
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
+
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] != d || !cs->online)
+			continue;
+		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
+							      gb_rq_umin(cs), gb_rq_umax(cs)));
+	}
+	base_idx = em_efficient_state(pd, gb_min(base_perf, cap)) & (EM_MAX_OPPS - 1);
+	work = gb_task_work(t);
+	util = gb_util_without(ps, (u32)prev, t);
+	/* gb_price() for an idle CPU: the run queue's clamps are the task's own */
+	if (gb_min(gb_max(base_perf, gb_perf_request(gb_util_with(util, 0, t), 0, t->uclamp_max)),
+		   cap) > pd->opps[base_idx].perf)
+		return false;
+	if (cap < EM_CAPACITY_SCALE && gb_no_room(t, util, cap))
+		return false;
+	if (t->uclamp_max < cap && gb_full_at_clamp(pd, base_idx, util, work, true))
+		return false;
+	cost0 = pd->opps[base_idx].cost;
+	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
+		if (c >= m->nr_domains)
+			break;
+		if (c != d && gb_domain_min_cost(gb_pd(m, c)) < cost0)
+			return false;
+	}
+	out->cpu = prev;
+	out->reason = GB_REASON_NONE;
+	out->opp_idx = base_idx;
+	out->prev_opp_idx = base_idx;
+	out->energy_delta = 0;
+	return true;
+}
+
+#endif /* GEARBOX_GB_PLACE_H */
