@@ -636,7 +636,7 @@ static __always_inline bool gb_domain_online(u32 d)
 }
 
 /* May an idle CPU of another domain take work queued for domain d? */
-static __always_inline bool gb_may_pull(u32 d, u64 now)
+static __always_inline bool gb_may_pull_domain(u32 d, u64 now)
 {
 	if (scx_bpf_dsq_nr_queued(d) <= 0)
 		return false;
@@ -730,7 +730,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 			continue;
 		if (!now)
 			now = scx_bpf_now();
-		if (!gb_may_pull(d, now))
+		if (!gb_may_pull_domain(d, now))
 			continue;
 		if (scx_bpf_dsq_move_to_local(d)) {
 			gb_doms[d].last_consume_ns = now;
@@ -897,7 +897,7 @@ void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)
  * that nobody dispatches: idle CPUs only run dispatch when kicked, and on an idle machine
  * nothing kicks them (rcu_preempt sat in such a queue for minutes, so the hotplug check and
  * every RCU wait hung).  Every online CPU gets an idle kick; its dispatch pulls from a
- * domain without online CPUs at once (gb_may_pull), one task per dispatch, and each CPU that
+ * domain without online CPUs at once (gb_may_pull_domain), one task per dispatch, and each CPU that
  * goes idle again dispatches again, until the queue is empty.
  */
 void BPF_STRUCT_OPS(gearbox_cpu_offline, s32 cpu)
