@@ -81,6 +81,78 @@ void em_show(const struct em_profile *prof, FILE *out)
 	}
 }
 
+static void state_text(const struct em_idle_state *st, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s %.3f mW %u/%u/%u us", st->name, st->power_uw / 1000.0,
+		 st->entry_latency_us, st->exit_latency_us, st->min_residency_us);
+}
+
+static bool same_state(const struct em_idle_state *x, const struct em_idle_state *y)
+{
+	return !strcmp(x->name, y->name) && x->power_uw == y->power_uw &&
+	       x->entry_latency_us == y->entry_latency_us &&
+	       x->exit_latency_us == y->exit_latency_us && x->min_residency_us == y->min_residency_us;
+}
+
+/* One level (CPU or cluster) of two domains' idle states, state by state; true if any differs. */
+static bool diff_states(const char *level, const struct em_idle_state *sa, u32 na,
+			const struct em_idle_state *sb, u32 nb, FILE *out)
+{
+	char ta[96], tb[96];
+	bool differ = false;
+
+	for (u32 i = 0; i < na || i < nb; i++) {
+		if (i < na && i < nb && same_state(&sa[i], &sb[i]))
+			continue;
+		differ = true;
+		if (!out)
+			continue;
+		if (i < na)
+			state_text(&sa[i], ta, sizeof(ta));
+		if (i < nb)
+			state_text(&sb[i], tb, sizeof(tb));
+		fprintf(out, "  idle %s[%u]: A %s, B %s\n", level, i, i < na ? ta : "-",
+			i < nb ? tb : "-");
+	}
+	return differ;
+}
+
+/* Transition latency and idle states of two matched domains: the differences, and whether any. */
+static bool diff_idle(const struct em_profile *a, u32 da, const struct em_profile *b, u32 db,
+		      FILE *out)
+{
+	const struct em_idle_states *ia = &a->idle[da], *ib = &b->idle[db];
+	bool ha = a->has_transition_latency[da], hb = b->has_transition_latency[db];
+	bool differ = false;
+	char la[32], lb[32];
+
+	if (ha != hb || (ha && a->transition_latency_us[da] != b->transition_latency_us[db])) {
+		differ = true;
+		snprintf(la, sizeof(la), "%u us", a->transition_latency_us[da]);
+		snprintf(lb, sizeof(lb), "%u us", b->transition_latency_us[db]);
+		if (out)
+			fprintf(out, "  transition latency: A %s, B %s\n", ha ? la : "not in the model",
+				hb ? lb : "not in the model");
+	}
+	if (ia->present != ib->present) {
+		if (out)
+			fprintf(out, "  idle states: only in %s\n", ia->present ? "A" : "B");
+		return true;
+	}
+	if (!ia->present)
+		return differ;
+	if (ia->static_uw != ib->static_uw) {
+		differ = true;
+		if (out)
+			fprintf(out, "  idle static: A %.3f mW, B %.3f mW\n", ia->static_uw / 1000.0,
+				ib->static_uw / 1000.0);
+	}
+	differ |= diff_states("cpu", ia->cpu, ia->nr_cpu, ib->cpu, ib->nr_cpu, out);
+	differ |= diff_states("cluster", ia->cluster, ia->nr_cluster, ib->cluster, ib->nr_cluster,
+			      out);
+	return differ;
+}
+
 static int find_domain(const struct em_model *m, const struct em_cpumask *cpus)
 {
 	for (u32 d = 0; d < m->nr_domains; d++)
@@ -160,6 +232,8 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 					pb->opps[j].power_uw / 1000.0);
 			sum->unmatched_opps++;
 		}
+		if (diff_idle(a, d, b, (u32)bd, out))
+			sum->idle_mismatches++;
 	}
 	for (u32 d = 0; d < b->model.nr_domains; d++)
 		if (find_domain(&a->model, &b->model.domains[d].cpus) < 0) {
@@ -170,9 +244,10 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 		}
 	if (out)
 		fprintf(out, "\n%u OPPs compared, %u unmatched, %u domains unmatched; largest difference: "
-			"power %.1f%%, perf %.1f%%; %u inefficiency marks differ\n", sum->matched_opps,
+			"power %.1f%%, perf %.1f%%; %u inefficiency marks differ; idle states or "
+			"transition latency differ in %u domains\n", sum->matched_opps,
 			sum->unmatched_opps, sum->unmatched_domains, sum->max_power_pct, sum->max_perf_pct,
-			sum->inefficiency_mismatches);
+			sum->inefficiency_mismatches, sum->idle_mismatches);
 }
 
 /* A device-tree name from a domain name: letters, digits and '-' kept, anything else '-'. */

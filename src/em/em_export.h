@@ -5,7 +5,8 @@
  *   em_show          a table per domain: kHz, mW, perf, cost, inefficient mark; then its
  *                    transition latency and idle states (per CPU and cluster: name, power,
  *                    entry and exit latency, residency)
- *   em_diff          per-OPP power and performance differences of B against A, in %
+ *   em_diff          per-OPP power and performance differences of B against A, in %; per
+ *                    domain, the idle states and transition latency where they differ
  *   em_export_dt     a device-tree snippet: operating-points-v2 tables with opp-microwatt,
  *                    and capacity-dmips-mhz chosen so that the kernel's
  *                    topology_normalize_cpu_scale() gives back the model's capacities
@@ -27,6 +28,7 @@ struct em_diff_summary {
 	double max_power_pct;        /* largest |power B / power A - 1| x 100 */
 	double max_perf_pct;
 	unsigned inefficiency_mismatches;
+	unsigned idle_mismatches;    /* matched domains whose idle states or transition latency differ */
 };
 
 /* Writes the comparison (when out is not NULL) and fills sum. */

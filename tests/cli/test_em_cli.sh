@@ -208,6 +208,34 @@ fi
 "$G" em diff --fail-above 5 "$SRC/em-profiles/msm8998.json" "$T/hot.json" >/dev/null; rc=$?
 if [ $rc -eq 1 ]; then tap_ok "diff --fail-above fails on a larger difference"; else tap_fail "diff --fail-above fails on a larger difference" "exit $rc"; fi
 
+# diff of idle states and transition latency: a copy without them, and one with some changed
+python3 - "$SRC/em-profiles/msm8998.json" "$T" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+for d in m["domains"]:
+    d.pop("idle_states")
+json.dump(m, open(sys.argv[2] + "/noidle.json", "w"))
+m = json.load(open(sys.argv[1]))
+big = m["domains"][1]["idle_states"]
+big["static_uw"], big["cpu"][1]["power_uw"], big["cluster"] = 20000, 4000, []
+m["domains"][0]["transition_latency_us"] = 300
+json.dump(m, open(sys.argv[2] + "/idlemod.json", "w"))
+PY
+out=$("$G" em diff "$SRC/em-profiles/msm8998.json" "$T/noidle.json"); rc=$?
+out2=$("$G" em diff "$SRC/em-profiles/msm8998.json" "$T/idlemod.json")
+if [ $rc -eq 0 ] && [ "$(grep -c "^  idle states: only in A$" <<<"$out")" -eq 2 ] &&
+	grep -q "transition latency differ in 2 domains$" <<<"$out" &&
+	grep -q "^  transition latency: A not in the model, B 300 us$" <<<"$out2" &&
+	grep -q "^  idle static: A 23.496 mW, B 20.000 mW$" <<<"$out2" &&
+	grep -q "^  idle cpu\[1\]: A big-retention 4.699 mW 79/82/1302 us, B big-retention 4.000 mW 79/82/1302 us$" <<<"$out2" &&
+	grep -q "^  idle cluster\[0\]: A big-power-collapse 0.000 mW 724/2027/9419 us, B -$" <<<"$out2" &&
+	! grep -q "^  idle cpu\[0\]" <<<"$out2" &&
+	"$G" em diff "$SRC/em-profiles/msm8998.json" "$T/hot.json" | grep -q "transition latency differ in 0 domains$"; then
+	tap_ok "diff reports idle states and transition latency that differ"
+else
+	tap_fail "diff reports idle states and transition latency that differ" "$out2"
+fi
+
 # export --dt: a device tree that dtc compiles, with every OPP's opp-microwatt
 "$G" em export --dt "$SRC/em-profiles/sm8250.json" -o "$T/s.dts"; rc=$?
 if [ $rc -eq 0 ] && dtc -q -I dts -O dtb -o "$T/s.dtb" "$T/s.dts" 2>"$T/err" &&
