@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gb_pull.h - the idle pull: may a CPU with nothing to run take a task that waits for another
- * CPU or domain?  One rule for both hosts (gb_may_pull), asking the fit question placement asks.
+ * CPU or domain (gb_may_pull), asking the fit question placement asks?  The simulator runs it;
+ * scx_gearbox's dispatch takes the head of another domain's queue when that domain is
+ * over-utilized or its queue has gone unserved for 4 ms, without the fit question yet.
  */
 #ifndef GEARBOX_GB_PULL_H
 #define GEARBOX_GB_PULL_H

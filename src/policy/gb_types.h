@@ -57,15 +57,13 @@ struct gb_cpu {
 	u32 runnable;      /* PELT runnable_avg of the CPU, 0..1024: as util, counting time
 			    * waiting for the CPU too; the within-domain tie-break */
 	u32 perf_cur;      /* perf (0..1024) of the OPP the CPU's domain runs at now */
-	u32 nr_running;    /* tasks running or waiting there; 0 exactly when the CPU is idle.
-			    * Read as "busy or not" by the clamps (gb_rq_umin), the utilization
-			    * with a task added (gb_util_with) and the fork rule; its value by the
-			    * within-domain tie-break (fewer first) */
-	u32 uclamp_min;    /* the uclamp_min (0..1024) the CPU applies to its frequency: the
-			    * highest of the tasks running or waiting there; ignored when idle */
-	u32 uclamp_max;    /* the uclamp_max (0..1024) the CPU applies: the highest of the tasks
-			    * running or waiting there; when idle, that of the last task that ran
-			    * (0: no task yet, read as 1024) */
+	u32 nr_running;    /* 1 while a task runs there, 0 when idle: tasks wait in domain
+			    * queues, not on a CPU.  Read by the clamps (gb_rq_umin), the
+			    * utilization with a task added (gb_util_with), the fork rule and the
+			    * within-domain tie-break */
+	u32 uclamp_min;    /* uclamp_min (0..1024) of the task running there; ignored when idle */
+	u32 uclamp_max;    /* uclamp_max (0..1024) of the task running there; when idle, that of
+			    * the last task that ran (0: no task yet, read as 1024) */
 	u8 idle;           /* nothing runs there (the kernel's idle mask under BPF) */
 	u8 online;         /* the CPU is online; offline CPUs are never chosen nor counted */
 	u16 pad;

@@ -72,9 +72,20 @@ void sim_refresh(struct sim *s)
 			g->uclamp_max = gb_max(g->uclamp_max, t->uclamp_max);
 		}
 	}
-	for (u32 c = 0; c < s->m->nr_cpus; c++)
-		if (!s->gcpu[c].nr_running)
-			s->gcpu[c].uclamp_max = s->cpus[c].last_uclamp_max;
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+		s32 cur = s->cpus[c].curr;
+
+		if (s->ops->scx_view) {
+			/* the contract as scx_gearbox fills it (gb_types.h): busy or idle, the
+			 * running task's clamps; tasks wait in queues, not on a CPU */
+			g->nr_running = cur >= 0;
+			g->uclamp_min = cur >= 0 ? s->tasks[cur].uclamp_min : 0;
+			g->uclamp_max = cur >= 0 ? s->tasks[cur].uclamp_max : 0;
+		}
+		if (!g->nr_running)
+			g->uclamp_max = s->cpus[c].last_uclamp_max;
+	}
 }
 
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt)

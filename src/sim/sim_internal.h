@@ -118,6 +118,10 @@ struct sim_policy_ops {
 	/* idle CPUs pull at the tick before the running tasks rotate, so that a task that waited
 	 * the whole tick can be pulled rather than rotated in */
 	bool pull_before_rotation;
+	/* the policy sees the CPUs as scx_gearbox fills them (gb_types.h): nr_running 1 while a
+	 * task runs and 0 when idle, the running task's clamps; else as the kernel's run queue
+	 * (running and waiting tasks, their highest clamps) */
+	bool scx_view;
 	/* prepare (oracle search); may fail with err */
 	int (*prepare)(struct sim *s, struct gb_err *err);
 };

@@ -380,6 +380,53 @@ static void test_trace_is_a_gearbox_stream_with_rate_limited_dvfs(void)
 	fclose(f);
 }
 
+/*
+ * gearbox sees a CPU as scx_gearbox fills it (gb_types.h): the clamps of the task running there,
+ * not of those waiting (tasks wait in domain queues under sched_ext).  A boosted task
+ * (uclamp_min 1024, nice 10: its wake-up does not preempt) waiting behind a hog capped at 300
+ * on one CPU does not raise the CPU's perf target above the hog's cap; the kernel's run-queue
+ * view, which mainline keeps, counts the waiting task's boost.
+ */
+static void test_gearbox_sees_only_the_running_tasks_clamps(void)
+{
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"hog\":{\"cpus\":[7],\"util_max\":300,\"loop\":-1,\"run\":1000000},"
+		"\"boost\":{\"cpus\":[7],\"util_min\":1024,\"priority\":10,\"loop\":-1,\"run\":1000,"
+		"\"sleep\":9000}}}";
+	static const u32 bp[] = { 300, 600, 1024 }, bw[] = { 200, 500, 1500 };
+	struct sim_options opt = { .sample_us = 100 };
+	struct sim_result r;
+	char line[1 << 16];
+	int boosted_behind_hog = 0, hog_samples = 0;
+	FILE *f = tmpfile();
+
+	flat_profile();
+	prof->model.nr_domains = 2;
+	tm_domain(&prof->model, "big", 7, 1, bp, bw, 3);
+	opt.trace = f;
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		json_t *o = json_loads(line, 0, NULL);
+		json_t *big = json_array_get(json_object_get(o, "domains"), 2);
+		json_t *cpu7 = json_array_get(json_object_get(o, "cpus"), 7);
+		const char *comm = json_string_value(json_object_get(cpu7, "comm"));
+
+		if (big && comm && !strcmp(comm, "hog-0")) {
+			hog_samples++;
+			if (json_integer_value(json_object_get(big, "perf_target")) == 1024)
+				boosted_behind_hog++;
+		}
+		json_decref(o);
+	}
+	fclose(f);
+	printf("# %d samples with the hog running, %d of them at perf 1024\n", hog_samples,
+	       boosted_behind_hog);
+	CHECK(hog_samples > 0);
+	CHECK_EQ_I(boosted_behind_hog, 0);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -393,6 +440,7 @@ int main(void)
 	TAP_RUN(test_missed_periods_count_starvation_and_overruns);
 	TAP_RUN(test_deadline_tasks_are_refused);
 	TAP_RUN(test_trace_is_a_gearbox_stream_with_rate_limited_dvfs);
+	TAP_RUN(test_gearbox_sees_only_the_running_tasks_clamps);
 	free(prof);
 	return tap_done();
 }
