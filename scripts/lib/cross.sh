@@ -16,6 +16,7 @@
 #     one), compiled from Debian sid's source package;
 #   - Debian sid's arm64 cloud kernel (same series as the x86 VM's): its Image, BTF and a
 #     vmlinux.h for the arm64 BPF object, under $GB_CACHE/vm-arm64/PKG/;
+#   - Debian's static arm64 busybox for the arm64 guest ($GB_CACHE/arm64/busybox);
 #   - pkg-config directories $GB_CACHE/static/x86_64/pkgconfig and
 #     $GB_CACHE/static/aarch64/pkgconfig, with gearbox-vm.pc for the arm64 kernel.
 # Each step leaves a marker; a rerun with everything cached does nothing.
@@ -75,6 +76,17 @@ gb_arm64_sysroot() {
 		dpkg-deb -x "$deb" "$root" || gb_die "unpacking $deb failed"
 	done
 	touch "$root/.complete"
+}
+
+# gb_arm64_busybox: Debian's static arm64 busybox, for the arm64 guest's initramfs, as
+# $GB_CACHE/arm64/busybox (busybox-static is not co-installable across architectures).
+gb_arm64_busybox() {
+	local deb dir="$GB_CACHE/arm64/busybox-deb"
+	[ -x "$GB_CACHE/arm64/busybox" ] && return 0
+	deb=$(gb_apt_fetch busybox-static:arm64 "$GB_CACHE/arm64/debs") || exit 1
+	rm -rf "$dir"; dpkg-deb -x "$deb" "$dir" || gb_die "unpacking $deb failed"
+	cp "$dir/bin/busybox" "$GB_CACHE/arm64/busybox.tmp" && mv "$GB_CACHE/arm64/busybox.tmp" "$GB_CACHE/arm64/busybox"
+	rm -rf "$dir"
 }
 
 # gb_arm64_kernel_source SRC: the arm64 parts of the kernel source that libperf needs, added to
@@ -271,6 +283,7 @@ gb_setup_cross_deps() {
 	# shellcheck disable=SC2086
 	gb_apt_install_arm64 $GB_ARM64_LIBS
 	gb_arm64_sysroot
+	gb_arm64_busybox
 	src=$(gb_kernel_source) || exit 1
 	gb_arm64_kernel_source "$src"
 	gb_arm64_kernel_libs "$src"

@@ -1,0 +1,55 @@
+# tests/vm-arm64/guest-arm64.sh - runs in the arm64 guest (vm-run-arm64), whose device tree
+# describes vm4.json's SoC: the kernel sees the model's capacities and clusters, scx_gearbox
+# accepts the model without assuming anything and refuses a model whose capacities are not the
+# machine's.  As TAP.
+#   guest-arm64.sh "CAPACITY OF CPU0 CPU1 ..." "CLUSTER OF CPU0 CPU1 ..."
+n=0 fail=0
+ok() { n=$((n + 1)); echo "ok $n - $1"; }
+not_ok() { n=$((n + 1)); fail=1; echo "not ok $n - $1"; shift; for l in "$@"; do echo "# $l"; done; }
+skip() { n=$((n + 1)); echo "ok $n - $1 # SKIP $2"; }
+state() { cat /sys/kernel/sched_ext/state; }
+wait_state() { i=0; while [ "$(state)" != "$1" ]; do
+	i=$((i + 1)); [ $i -gt "${2:-15000}" ] && return 1; sleep 0.02; done; }
+log() { sed 's/^/# /' /tmp/gb.log; }
+share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
+	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
+cpu=/sys/devices/system/cpu
+
+echo "1..7"
+caps= clusters= c=0
+for want in $1; do caps="$caps $(cat $cpu/cpu$c/cpu_capacity)"; c=$((c + 1)); done
+c=0
+for want in $2; do clusters="$clusters $(cat $cpu/cpu$c/topology/cluster_cpus_list)"; c=$((c + 1)); done
+if [ "${caps# }" = "$1" ]; then ok "cpu_capacity_is_the_models ($1)"
+else not_ok "cpu_capacity_is_the_models" "want '$1'" "have '${caps# }'"; fi
+if [ "${clusters# }" = "$2" ]; then ok "clusters_are_the_models_domains ($2)"
+else not_ok "clusters_are_the_models_domains" "want '$2'" "have '${clusters# }'"; fi
+# the scheduler's topology: capacities differ, so the kernel marks the domain asymmetric
+flags=$(cat /sys/kernel/debug/sched/domains/cpu0/domain*/flags 2>/dev/null)
+if [ -z "$flags" ]; then skip "kernel_builds_an_asymmetric_capacity_domain" "no sched domains in debugfs"
+elif echo "$flags" | grep -q SD_ASYM_CPUCAPACITY; then ok "kernel_builds_an_asymmetric_capacity_domain"
+else not_ok "kernel_builds_an_asymmetric_capacity_domain" "flags: $flags"; fi
+
+scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock >/tmp/gb.log 2>&1 &
+pid=$!
+if wait_state enabled && ! grep -q "no cpufreq\|--force\|assum" /tmp/gb.log; then
+	ok "scx_gearbox_accepts_the_model_without_assuming_anything"
+else not_ok "scx_gearbox_accepts_the_model_without_assuming_anything" "state $(state)" "$(log)"; fi
+
+if [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	seen=$(gb-sched-probe duty 600 0 100)
+	p=$(share "$seen" 0,1)
+	if [ "$p" -ge 90 ]; then ok "uclamp_max_100_task_runs_on_little_cpus ($p%)"
+	else not_ok "uclamp_max_100_task_runs_on_little_cpus" "seen $seen ($p% on 0-1)"; fi
+else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAMP_TASK"; fi
+
+kill -INT $pid; wait $pid; st=$?
+if [ "$st" = 0 ] && wait_state disabled; then ok "sigint_detaches_and_exits_0"
+else not_ok "sigint_detaches_and_exits_0" "status $st state $(state)" "$(log)"; fi
+
+# vm4-caps.json: CPU 1 moved into domain mid (876), on a CPU of capacity 286
+out=$(scx_gearbox --profile /opt/gb/vm4-caps.json --socket /tmp/gb.sock 2>&1); st=$?
+if [ "$st" = 2 ] && echo "$out" | grep -q "CPU 1: the model's capacity is 876 (domain mid), this machine's cpu_capacity is 286" &&
+	[ "$(state)" = disabled ]; then ok "a_model_with_other_capacities_is_refused_naming_cpu_and_values"
+else not_ok "a_model_with_other_capacities_is_refused_naming_cpu_and_values" "status $st: $out"; fi
+exit $fail
