@@ -94,6 +94,17 @@ static int read_capacities(struct sched_topo *t, struct gb_err *err)
 		if (rc)
 			return rc;
 	}
+	/* 1024 on every CPU is the kernel's default when the firmware describes no capacities
+	 * (x86, a device tree without capacity-dmips-mhz): it says nothing about the CPUs */
+	for (c = 0; c < t->nr_cpus && c < EM_MAX_CPUS; c++)
+		if (t->capacity[c] && t->capacity[c] != EM_CAPACITY_SCALE)
+			return 0;
+	if (t->has_capacity) {
+		t->has_capacity = false;
+		t->capacity_default = true;
+		memset(t->capacity, 0, sizeof(t->capacity));
+		memset(t->cluster, 0, sizeof(t->cluster));
+	}
 	return 0;
 }
 
@@ -283,6 +294,10 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 	rc = check_capacities(m, t, force, assumed, assumed_len, err);
 	if (rc)
 		return rc;
+	if (t->capacity_default && em_domain_capacity(&m->domains[0]) < EM_CAPACITY_SCALE)
+		add_assumed(assumed, assumed_len,
+			    "every CPU's cpu_capacity is %d, the kernel's default when the firmware describes no capacities: the model's capacities are used",
+			    EM_CAPACITY_SCALE);
 	if (!t->has_cpufreq) {
 		if (t->has_capacity)
 			return check_clusters(m, t, force, assumed, assumed_len, err);

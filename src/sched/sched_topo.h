@@ -5,7 +5,8 @@
  * The scheduler indexes the model by CPU id, so the model must name the machine's CPUs:
  *  - the same count;
  *  - where the kernel reports CPU capacities (cpuN/cpu_capacity: arm64 and the other arches
- *    whose topology comes from the device tree or ACPI PPTT; x86 has none), every CPU's
+ *    whose topology comes from the device tree or ACPI PPTT; 1024 on every CPU is the kernel's
+ *    default when the firmware describes none, as on x86, and is not checked), every CPU's
  *    capacity within SCHED_TOPO_CAP_TOLERANCE of its model domain's capacity (the performance
  *    of the domain's highest OPP, on the same 0..1024 scale);
  *  - when the machine has cpufreq, one model domain per cpufreq policy with the same CPUs (a
@@ -45,7 +46,8 @@ struct sched_topo {
 	bool has_cpufreq;              /* at least one cpufreq policy */
 	unsigned nr_policies;
 	struct em_cpumask policy_cpus[EM_MAX_DOMAINS];
-	bool has_capacity;             /* cpuN/cpu_capacity exists for some CPU */
+	bool has_capacity;             /* cpuN/cpu_capacity exists for some CPU, not all 1024 */
+	bool capacity_default;         /* every CPU reports 1024: no information, not checked */
 	unsigned capacity[EM_MAX_CPUS];        /* 0: not reported for this CPU */
 	struct em_cpumask cluster[EM_MAX_CPUS];  /* empty: not reported for this CPU */
 };

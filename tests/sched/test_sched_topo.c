@@ -567,16 +567,23 @@ static void test_capacity_mismatch_is_refused_naming_cpu_and_both_values(void)
 	CHECK(strstr(assumed, "grouping") == NULL);
 }
 
-static void test_symmetric_machine_refuses_an_asymmetric_model(void)
+static void test_all_1024_is_no_capacity_information(void)
 {
-	/* a symmetric arm64 machine: every cpu_capacity 1024 */
+	/* every cpu_capacity 1024: what the kernel reports without firmware capacities (x86, a
+	 * device tree without capacity-dmips-mhz); the model loads and the loader says so */
 	static const unsigned caps[8] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024 };
+	static const unsigned caps_one_off[8] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 512 };
 	char assumed[512];
 	struct gb_err err = { 0 };
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
 	fake_capacities(caps, 8, NULL);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "every CPU's cpu_capacity is 1024, the kernel's default when the firmware describes no capacities");
+	/* one CPU that differs makes them information again: checked, and refused */
+	fake_sysfs("0-7\n", NULL);
+	fake_capacities(caps_one_off, 8, NULL);
 	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
 	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 1024");
 }
@@ -652,7 +659,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_matching_capacities_and_clusters_are_accepted_silently);
 	TAP_RUN(test_capacity_within_the_tolerance_is_accepted);
 	TAP_RUN(test_capacity_mismatch_is_refused_naming_cpu_and_both_values);
-	TAP_RUN(test_symmetric_machine_refuses_an_asymmetric_model);
+	TAP_RUN(test_all_1024_is_no_capacity_information);
 	TAP_RUN(test_domain_spanning_two_clusters_is_refused_naming_the_cpu);
 	TAP_RUN(test_one_cluster_of_all_cpus_holds_every_domain);
 	TAP_RUN(test_capacity_is_checked_alongside_cpufreq_policies);
