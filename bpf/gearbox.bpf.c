@@ -45,12 +45,15 @@ char _license[] SEC("license") = "GPL";
 
 /* Filled by the loader before load. */
 const volatile struct em_model gb_model;
-const volatile u32 gb_mode;
 const volatile u32 gb_has_cpufreq;          /* perf_cur from cpuperf_cur, else our request */
 const volatile u64 gb_slice_ns = 5000000;
 const volatile u64 gb_push_after_us = 8000; /* power misfit: run this long without waking */
 const volatile u64 gb_pull_after_ns = 4000000;
-const volatile u32 gb_perf_floor[EM_MAX_DOMAINS];
+
+/* The mode and its per-domain frequency floor: set by the loader before load, and changed by it
+ * while loaded when it follows the platform's power profile (--mode auto). */
+volatile u32 gb_mode;
+volatile u32 gb_perf_floor[EM_MAX_DOMAINS];
 
 /* The policy's view of the CPUs, and what the loader samples. */
 struct gb_cpu gb_cpus[EM_MAX_CPUS];

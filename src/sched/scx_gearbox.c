@@ -2,7 +2,7 @@
 /*
  * scx_gearbox - loader of the energy-aware sched_ext scheduler (bpf/gearbox.bpf.c).
  *
- *   scx_gearbox --profile P.json [--mode energy|balanced|performance] [--socket PATH]
+ *   scx_gearbox --profile P.json [--mode energy|balanced|performance|auto] [--socket PATH]
  *               [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]
  *
  * Reads and validates the energy model, checks it against this machine (sched_topo.h), refuses
@@ -29,6 +29,7 @@
 #include "gb_pelt.h"
 #include "gb_policy.h"
 #include "gearbox_abi.h"
+#include "sched_power.h"
 #include "sched_stream.h"
 #include "sched_topo.h"
 #include "gearbox.skel.h"
@@ -53,6 +54,7 @@ struct opts {
 	const char *profile;
 	const char *socket;
 	unsigned mode;
+	bool mode_auto;     /* --mode auto: follow the platform's power profile (sched_power.h) */
 	unsigned socket_mode;
 	unsigned interval_ms;
 	bool verbose;
@@ -66,6 +68,8 @@ struct run {
 	struct sched_stream stream;
 	unsigned long long t0_ns;
 	unsigned long long energy_uj;
+	unsigned mode;           /* the mode in force (--mode, or the power profile's) */
+	char mode_why[96];       /* --mode auto: the profile it follows, "" without one */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -80,7 +84,7 @@ static const char *const mode_names[] = { "energy", "balanced", "performance" };
 
 static void usage(FILE *f, bool full)
 {
-	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance]\n"
+	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
 		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]\n");
 	if (!full)
 		return;
@@ -91,7 +95,10 @@ static void usage(FILE *f, bool full)
 		"  -p, --profile P.json    the energy model of this machine (required)\n"
 		"  -m, --mode MODE         energy (no frequency floor), balanced (floor at each domain's\n"
 		"                          cheapest OPP) or performance (top OPP, tasks placed as if\n"
-		"                          uclamp_min were 1024); default: energy\n"
+		"                          uclamp_min were 1024), or auto: follow the platform's power\n"
+		"                          profile (ACPI platform_profile, else cpufreq's\n"
+		"                          energy_performance_preference; checked at every sample;\n"
+		"                          energy when there is neither); default: energy\n"
 		"  -s, --socket PATH       the stats socket; default: " DEFAULT_SOCKET "\n"
 		"                          Only a stale socket there (nobody listening) is replaced;\n"
 		"                          anything else is refused and left alone.  It serves at\n"
@@ -150,10 +157,14 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 			o->profile = optarg;
 			break;
 		case 'm':
-			for (o->mode = 0; o->mode < 3 && strcmp(optarg, mode_names[o->mode]); o->mode++)
+			o->mode_auto = !strcmp(optarg, "auto");
+			for (o->mode = 0; !o->mode_auto && o->mode < 3 && strcmp(optarg, mode_names[o->mode]);
+			     o->mode++)
 				;
-			if (o->mode == 3)
-				return gb_err_set(err, EINVAL, "--mode '%s': expected energy, balanced or performance", optarg);
+			if (o->mode_auto)
+				o->mode = GB_MODE_ENERGY;
+			else if (o->mode == 3)
+				return gb_err_set(err, EINVAL, "--mode '%s': expected energy, balanced, performance or auto", optarg);
 			break;
 		case 's':
 			o->socket = optarg;
@@ -220,10 +231,10 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 	unsigned c, d;
 
 	memcpy((void *)&skel->rodata->gb_model, m, sizeof(*m));
-	skel->rodata->gb_mode = r->o->mode;
+	skel->bss->gb_mode = r->mode;
 	skel->rodata->gb_has_cpufreq = r->topo.has_cpufreq;
 	for (d = 0; d < m->nr_domains; d++) {
-		skel->rodata->gb_perf_floor[d] = perf_floor(&m->domains[d], r->o->mode);
+		skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], r->mode);
 		/* the kernel starts every CPU at SCX_CPUPERF_ONE */
 		skel->bss->gb_doms[d].perf_target = em_domain_capacity(&m->domains[d]);
 		skel->bss->gb_doms[d].opp_idx = m->domains[d].nr_opps - 1;
@@ -369,6 +380,41 @@ static void verifier_stats_print(struct gearbox *skel)
  * Loads, attaches, opens the socket (the first time) and serves until a signal or an exit,
  * whose kind and code it returns.  0, or -1 on failure (-EXIT_REFUSED: the socket path).
  */
+/* --mode auto: the power profile's mode; energy (and why) when there is none to follow. */
+static unsigned auto_mode(char *why, size_t len)
+{
+	int m = sched_power_profile(why, len);
+
+	if (m >= 0)
+		return (unsigned)m;
+	if (!why[0])
+		snprintf(why, len, "no platform_profile or energy_performance_preference");
+	else
+		strncat(why, " (not a profile this scheduler knows)", len - strlen(why) - 1);
+	return GB_MODE_ENERGY;
+}
+
+/* --mode auto at every sample: a new profile switches the mode in place (the BPF side reads
+ * gb_mode and gb_perf_floor at each decision). */
+static void follow_power_profile(struct run *r, struct gearbox *skel)
+{
+	const struct em_model *m = &r->prof->model;
+	char why[sizeof(r->mode_why)];
+	unsigned mode = auto_mode(why, sizeof(why));
+
+	if (mode == r->mode && !strcmp(why, r->mode_why))
+		return;
+	if (mode != r->mode) {
+		for (unsigned d = 0; d < m->nr_domains; d++)
+			skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], mode);
+		__atomic_store_n(&skel->bss->gb_mode, mode, __ATOMIC_RELEASE);
+		fprintf(stderr, PROG ": mode %s -> %s (%s)\n", mode_names[r->mode], mode_names[mode],
+			why);
+	}
+	r->mode = mode;
+	snprintf(r->mode_why, sizeof(r->mode_why), "%s", why);
+}
+
 static int run_once(struct run *r, unsigned long long *kind, unsigned long long *code)
 {
 	struct ring_buffer *rb = NULL;
@@ -413,8 +459,9 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	}
 	r->t0_ns = mono_ns();
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.gb_events), on_event, r, NULL);
-	fprintf(stderr, PROG ": attached, mode %s, model %s, stats on %s\n",
-		mode_names[r->o->mode], r->prof->soc, r->o->socket);
+	fprintf(stderr, PROG ": attached, mode %s%s%s%s, model %s, stats on %s\n",
+		mode_names[r->mode], r->o->mode_auto ? " (auto: " : "", r->o->mode_auto ? r->mode_why : "",
+		r->o->mode_auto ? ")" : "", r->prof->soc, r->o->socket);
 	next_ns = mono_ns() + r->o->interval_ms * 1000000ull;
 	while (!stop_requested && !__atomic_load_n(&skel->bss->gb_exit_kind, __ATOMIC_ACQUIRE)) {
 		struct pollfd pf[2] = { { .fd = r->stream.listen_fd, .events = POLLIN },
@@ -431,6 +478,8 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 		if (mono_ns() >= next_ns) {
 			next_ns += r->o->interval_ms * 1000000ull;
 			send_sample(r, skel);
+			if (r->o->mode_auto)
+				follow_power_profile(r, skel);
 			if (r->o->verbose)
 				print_stats(skel, r);
 		}
@@ -541,7 +590,9 @@ int main(int argc, char **argv)
 	r.stream.listen_fd = -1;
 	for (i = 0; i < SCHED_STREAM_MAX_CLIENTS; i++)
 		r.stream.fds[i] = -1;
-	r.stream.hello = sched_fmt_hello(&prof, mode_names[o.mode], &r.stream.hello_len);
+	r.mode = o.mode_auto ? auto_mode(r.mode_why, sizeof(r.mode_why)) : o.mode;
+	r.stream.hello = sched_fmt_hello(&prof, o.mode_auto ? "auto" : mode_names[r.mode],
+					 &r.stream.hello_len);
 	libbpf_set_print(libbpf_print);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -24,7 +24,7 @@ waitbg() { for j in $jobs_bg; do wait "$j"; done; jobs_bg=; }
 share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 
-echo "1..18"
+echo "1..20"
 start
 if wait_state enabled; then ok "scx_gearbox_loads_and_sched_ext_is_enabled"
 else not_ok "scx_gearbox_loads_and_sched_ext_is_enabled" "state $(state)" "$(log)"; fi
@@ -134,6 +134,25 @@ if wait_state enabled; then
 	else not_ok "sigkill_of_the_loader_leaves_the_default_scheduler" "state $(state)"
 		echo S >/proc/sysrq-trigger; fi
 else not_ok "sigkill_of_the_loader_leaves_the_default_scheduler" "reload failed" "$(log)"; fi
+
+# --mode auto follows the platform's power profile (a fake one: this guest has none) while
+# loaded: low-power is energy; switched to performance, every domain is requested at its top.
+mkdir -p /tmp/pp/firmware/acpi && echo low-power >/tmp/pp/firmware/acpi/platform_profile
+GEARBOX_SYSFS=/tmp/pp start --mode auto
+if wait_state enabled && grep -q "attached, mode energy (auto: platform_profile low-power)" /tmp/gb.log; then
+	ok "auto_mode_starts_from_the_platform_profile"
+else not_ok "auto_mode_starts_from_the_platform_profile" "$(log)"; fi
+echo performance >/tmp/pp/firmware/acpi/platform_profile
+i=0; while ! grep -q "mode energy -> performance (platform_profile performance)" /tmp/gb.log; do
+	i=$((i + 1)); [ $i -gt 3000 ] && break; sleep 0.02; done
+gb-sched-probe stream $sock 6 >/tmp/stream.auto 2>&1
+caps=$(head -n 1 /tmp/stream.auto | grep -o '"capacity":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
+reqs=$(grep '"type":"sample"' /tmp/stream.auto | tail -n 1 | grep -o '"perf_target":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
+kill -INT $pid; wait $pid; st=$?
+if [ $i -le 3000 ] && [ -n "$caps" ] && [ "$caps" = "$reqs" ] && [ "$st" = 0 ]; then
+	ok "auto_mode_switches_in_place_when_the_profile_changes"
+else not_ok "auto_mode_switches_in_place_when_the_profile_changes" "capacities '$caps' requested '$reqs' status $st" "$(log)"; fi
+wait_state disabled 1000
 
 # A model that does not describe this machine is refused before anything is loaded.
 out=$(scx_gearbox --profile /opt/gb/vm2.json --socket $sock 2>&1); st=$?

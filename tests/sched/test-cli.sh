@@ -18,7 +18,7 @@ mkdir -p "$tmp/cpu"; echo 0-3 >"$tmp/cpu/possible"; echo 0-3 >"$tmp/cpu/online"
 export GEARBOX_SYSFS_CPU="$tmp/cpu"
 echo "1..14"
 expect "no_profile_is_a_usage_error" 2 "error: --profile is required" "$gb"
-expect "unknown_mode_is_rejected" 2 "--mode 'fast': expected energy, balanced or performance" \
+expect "unknown_mode_is_rejected" 2 "--mode 'fast': expected energy, balanced, performance or auto" \
 	"$gb" --profile "$dir/vm4.json" --mode fast
 expect "bad_stats_interval_is_rejected" 2 "--stats-interval '5': expected milliseconds" \
 	"$gb" --profile "$dir/vm4.json" --stats-interval 5

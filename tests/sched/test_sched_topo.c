@@ -19,6 +19,8 @@
 
 #include "../unit/tap.h"
 #include "em_profile.h"
+#include "gearbox_abi.h"
+#include "sched_power.h"
 #include "sched_stream.h"
 #include "sched_topo.h"
 
@@ -187,7 +189,12 @@ static void test_hello_describes_the_model_in_stream_format(void)
 	CHECK_STR_CONTAINS(line, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":\"sm8250\",\"policy\":\"energy\",\"nr_cpus\":8,");
 	CHECK_STR_CONTAINS(line, "{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,");
 	CHECK(line && line[len - 1] == '\n' && strlen(line) == len);
-	CHECK(!strstr(line, "idle_states")); /* sm8250's model has none */
+	free(line);
+	/* a model without idle states: the hello has none of their fields */
+	for (unsigned d = 0; d < EM_MAX_DOMAINS; d++)
+		prof.idle[d].present = false;
+	line = sched_fmt_hello(&prof, "energy", &len);
+	CHECK(line && !strstr(line, "idle_states") && !strstr(line, "static_uw"));
 	free(line);
 	/* msm8998's has idle states and static power: the hello carries them */
 	CHECK(load("msm8998") == 0);
@@ -647,6 +654,40 @@ static void test_malformed_cpu_capacity_is_an_error_naming_the_file(void)
 	CHECK_STR_CONTAINS(err.msg, "cpu5/cpu_capacity: not a capacity of 1..1024: 'fast'");
 }
 
+/* --mode auto: the ACPI platform profile first, then the first cpufreq policy's EPP */
+static void test_power_profile_sources_and_their_modes(void)
+{
+	char what[96], cmd[300];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' && mkdir -p '%s'", tmp, tmp);
+	CHECK_EQ_I(system(cmd), 0);
+	setenv("GEARBOX_SYSFS", tmp, 1);
+	/* neither source */
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), -1);
+	CHECK(what[0] == 0);
+	/* EPP of the lowest-numbered policy that has one */
+	put("devices/system/cpu/cpufreq/policy4/energy_performance_preference", "performance\n");
+	put("devices/system/cpu/cpufreq/policy0/scaling_governor", "schedutil\n");
+	put("devices/system/cpu/cpufreq/policy6/energy_performance_preference", "power\n");
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), GB_MODE_PERFORMANCE);
+	CHECK_STR_CONTAINS(what, "energy_performance_preference performance");
+	put("devices/system/cpu/cpufreq/policy4/energy_performance_preference", "balance_power\n");
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), GB_MODE_ENERGY);
+	/* the platform profile wins over EPP */
+	put("firmware/acpi/platform_profile", "balanced\n");
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), GB_MODE_BALANCED);
+	CHECK_STR_CONTAINS(what, "platform_profile balanced");
+	put("firmware/acpi/platform_profile", "low-power\n");
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), GB_MODE_ENERGY);
+	/* a value nobody maps: -1, and what names it */
+	put("firmware/acpi/platform_profile", "custom\n");
+	CHECK_EQ_I(sched_power_profile(what, sizeof(what)), -1);
+	CHECK_STR_CONTAINS(what, "platform_profile custom");
+	CHECK_EQ_I(sched_mode_of_profile("balanced-performance"), GB_MODE_PERFORMANCE);
+	CHECK_EQ_I(sched_mode_of_profile("default"), GB_MODE_BALANCED);
+	unsetenv("GEARBOX_SYSFS");
+}
+
 int main(int argc, char **argv)
 {
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
@@ -673,6 +714,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_file_directory_or_symlink_at_the_socket_path_is_refused_and_kept);
 	TAP_RUN(test_a_live_socket_is_refused_and_a_stale_one_replaced);
 	TAP_RUN(test_a_reader_beyond_the_limit_gets_an_error_line);
+	TAP_RUN(test_power_profile_sources_and_their_modes);
 	{
 		char cmd[300];
 
