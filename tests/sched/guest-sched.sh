@@ -136,7 +136,8 @@ if wait_state enabled; then
 else not_ok "sigkill_of_the_loader_leaves_the_default_scheduler" "reload failed" "$(log)"; fi
 
 # --mode auto follows the platform's power profile (a fake one: this guest has none) while
-# loaded: low-power is energy; switched to performance, every domain is requested at its top.
+# loaded: low-power is energy; switched to performance, every domain that runs something is
+# then requested at its top.
 mkdir -p /tmp/pp/firmware/acpi && echo low-power >/tmp/pp/firmware/acpi/platform_profile
 GEARBOX_SYSFS=/tmp/pp start --mode auto
 if wait_state enabled && grep -q "attached, mode energy (auto: platform_profile low-power)" /tmp/gb.log; then
@@ -145,6 +146,8 @@ else not_ok "auto_mode_starts_from_the_platform_profile" "$(log)"; fi
 echo performance >/tmp/pp/firmware/acpi/platform_profile
 i=0; while ! grep -q "mode energy -> performance (platform_profile performance)" /tmp/gb.log; do
 	i=$((i + 1)); [ $i -gt 3000 ] && break; sleep 0.02; done
+# a request comes from a CPU's own activity: a little work on every CPU, then the samples
+for c in 0 1 2 3; do bg taskset -c $c gb-sched-probe spin 200; done; waitbg
 gb-sched-probe stream $sock 6 >/tmp/stream.auto 2>&1
 caps=$(head -n 1 /tmp/stream.auto | grep -o '"capacity":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
 reqs=$(grep '"type":"sample"' /tmp/stream.auto | tail -n 1 | grep -o '"perf_target":[0-9]*' | cut -d: -f2 | tr '\n' ' ')
