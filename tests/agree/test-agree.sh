@@ -8,9 +8,9 @@
 # two must agree, the same recording compared with `gearbox sim --policy performance` must not:
 # the bounds still tell schedulers apart.
 # --known W,...: workloads whose simulation is known to disagree with the kernel (docs/testing.md,
-# "sim-matches-kernel"): their comparison is reported as "not ok ... # TODO" with the details,
-# which does not fail the suite; one of them agreeing ("ok ... # TODO") does, so that the list
-# is kept true.  --unsettled W,...: workloads the kernel itself runs differently from boot to
+# "sim-matches-kernel"): their comparison is reported as "ok ... # SKIP known disagreement"
+# with the details, which does not fail the suite; one of them agreeing fails it, so that the
+# list is kept true.  --unsettled W,...: workloads the kernel itself runs differently from boot to
 # boot under TCG beyond any useful bound: compared and shown (# SKIP), not asserted.
 #   test-agree.sh [--known LIST] [--unsettled LIST] GEARBOX SCX_GEARBOX RELAY GUEST_SCRIPT
 #                 VM_RUN VM_ARGS...
@@ -91,10 +91,14 @@ for w in $workloads; do
 		continue ;;
 	esac
 	todo=
-	case ",$known," in *",$w,"*) todo=" # TODO known disagreement, docs/testing.md" ;; esac
-	if [ $rc = 0 ]; then pass "sim_matches_kernel_$w$todo"; sed 's/^/# /' "$work/$w.cmp"
-	elif [ -n "$todo" ] && [ $rc = 1 ]; then
-		n=$((n + 1)); echo "not ok $n - sim_matches_kernel_$w$todo"; sed 's/^/# /' "$work/$w.cmp"
+	case ",$known," in *",$w,"*) todo=1 ;; esac
+	if [ -n "$todo" ] && [ $rc = 1 ]; then
+		pass "sim_matches_kernel_$w # SKIP known disagreement (docs/testing.md)"
+		sed 's/^/# /' "$work/$w.cmp"
+	elif [ -n "$todo" ] && [ $rc = 0 ]; then
+		fail "sim_matches_kernel_$w" "listed as a known disagreement but agrees: update --known
+$(cat "$work/$w.cmp")"
+	elif [ $rc = 0 ]; then pass "sim_matches_kernel_$w"; sed 's/^/# /' "$work/$w.cmp"
 	else fail "sim_matches_kernel_$w" "$(cat "$work/$w.cmp")"; fi
 	# the bounds still tell schedulers apart: another policy's simulation (the biggest idle
 	# CPU) differs from the kernel's run
