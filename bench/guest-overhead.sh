@@ -42,7 +42,7 @@ load() {
 	case $1 in
 	default) return 0 ;;
 	scx_simple) scx_simple >/tmp/sched.log 2>&1 & ;;
-	scx_gearbox) scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock --force \
+	scx_gearbox) scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock \
 		>/tmp/sched.log 2>&1 & ;;
 	esac
 	spid=$!

@@ -60,10 +60,10 @@ static int read_first_line(const char *path, char *buf, size_t len)
 	return rc;
 }
 
-/* The lowest-numbered cpufreq policy that has an energy_performance_preference. */
+/* The energy_performance_preference of the lowest-numbered cpufreq policy that has one. */
 static int read_epp(char *val, size_t len)
 {
-	char dir[512], path[600];
+	char dir[512], path[600], v[64];
 	struct dirent *e;
 	long best = -1;
 	DIR *d;
@@ -82,14 +82,13 @@ static int read_epp(char *val, size_t len)
 		if (*end || end == e->d_name + 6 || (best >= 0 && n >= best))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/energy_performance_preference", dir, e->d_name);
-		if (!read_first_line(path, val, len))
+		if (!read_first_line(path, v, sizeof(v))) {
 			best = n;
+			snprintf(val, len, "%s", v);
+		}
 	}
 	closedir(d);
-	if (best < 0)
-		return -1;
-	snprintf(path, sizeof(path), "%s/policy%ld/energy_performance_preference", dir, best);
-	return read_first_line(path, val, len);
+	return best < 0 ? -1 : 0;
 }
 
 int sched_power_profile(char *what, size_t len)

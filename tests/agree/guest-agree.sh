@@ -1,5 +1,5 @@
 # tests/agree/guest-agree.sh - runs in the VM (tests/vm/vm-run): loads scx_gearbox with
-# /opt/gb/vm4.json (--force: the guest's CPUs are symmetric, the model is mapped onto them), records its stats stream (a sample every 40 ms) from its socket with
+# /opt/gb/vm4.json (the guest's CPUs are symmetric, every cpu_capacity 1024: the loader maps the model onto them), records its stats stream (a sample every 40 ms) from its socket with
 # gb-live-relay, runs each workload named on the command line with rt-app, one after another
 # under the same scheduler, stops the scheduler, reports as TAP, and prints the recording,
 # gzipped and in base64, between the lines STREAM-BEGIN and STREAM-END.  (A serial port moves
@@ -14,7 +14,7 @@ state() { cat /sys/kernel/sched_ext/state; }
 say() { echo "guest-agree: $*" >&2; }  # progress, on the console (the serial log)
 echo "1..$(($# * 2 + 3))"
 say "loading scx_gearbox"
-scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock --stats-interval 40 --force \
+scx_gearbox --profile /opt/gb/vm4.json --socket /tmp/gb.sock --stats-interval 40 \
 	>/tmp/gb.log 2>&1 &
 pid=$!
 i=0

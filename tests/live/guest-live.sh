@@ -1,5 +1,5 @@
 # tests/live/guest-live.sh - runs in the VM (tests/vm/vm-run --serial-socket): loads scx_gearbox
-# with /opt/gb/model.json (--force: the guest's CPUs are symmetric, the model is mapped onto
+# with /opt/gb/model.json (the guest's CPUs are symmetric, every cpu_capacity 1024: the loader maps the model onto
 # them), relays its stats stream to the third serial port (the host's socket),
 # runs /opt/gb/workload.json with rt-app, stops the scheduler, and reports as TAP.
 n=0 fail=0
@@ -11,7 +11,7 @@ echo "1..4"
 say() { echo "guest-live: $*" >&2; }  # progress, on the console (the serial log)
 stty -F /dev/ttyS2 raw -echo
 say "loading scx_gearbox"
-scx_gearbox --profile /opt/gb/model.json --socket /tmp/gb.sock --stats-interval 100 --force \
+scx_gearbox --profile /opt/gb/model.json --socket /tmp/gb.sock --stats-interval 100 \
 	>/tmp/gb.log 2>&1 &
 pid=$!
 i=0
