@@ -825,8 +825,12 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w,
 			if (t->state == TS_DELAY && t->wake_at_us <= at) {
 				sim_wake(s, t);
 			} else if (t->state == TS_SLEEP && t->wake_at_us <= at) {
+				s32 armed = t->cpu;
+
 				t->ev++;
 				sim_wake(s, t);
+				if (armed >= 0)
+					sim_idle_timer_fired(s, (u32)armed);
 			}
 		}
 		if (at >= next_tick) {

@@ -207,6 +207,8 @@ bool sim_has_idle_states(const struct sim *s, u32 d);
 void sim_idle_enter(struct sim *s, u32 cpu);
 /* a task is placed on idle cpu: leaves the idle state, returns the exit latency in us */
 u64 sim_idle_exit(struct sim *s, u32 cpu);
+/* a timer armed on cpu fired (its task woke): an idle cpu wakes, then chooses its state again */
+void sim_idle_timer_fired(struct sim *s, u32 cpu);
 /* energy of domain d over [now, now + dt), in pJ; its power now, in uW */
 u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt);
 u64 sim_domain_power_uw(const struct sim *s, u32 d);

@@ -16,6 +16,18 @@
  * the device tree's cluster latencies cover the whole path).  The domain draws static_uw while
  * any CPU is out of the cluster state, and the cluster state's power while it is in it.
  *
+ * Entering and leaving a state costs energy.  The idle-states device-tree binding defines
+ * min-residency-us as the residency (entry included) from which the state is the more
+ * energy-efficient choice: there its entry, residency and exit cost what staying in the
+ * shallowest state would.  The CPU draws the shallowest state's power (WFI, p0) during the entry
+ * and exit latencies, the state's own (pk) in between, and at each exit pays the energy that
+ * makes the break-even hold: (p0 - pk) x (min_residency - entry), since over an idle period of
+ * R us and the exit X that follows it the deeper state then costs p0 x (entry + X) +
+ * pk x (R - entry) + (p0 - pk) x (min_residency - entry), which equals WFI's p0 x (R + X) at
+ * R = min_residency.  A cluster state likewise, with static_uw as the shallow power.  A woken CPU
+ * does not draw its OPP's power until its exit is over: the firmware's power-up runs in place of
+ * the task, and what it costs is in the break-even energy.
+ *
  * Frequency: schedutil (kernel/sched/cpufreq_schedutil.c, 6.8+).  For a fair task's CPU the
  * utilization is cpu_util_cfs_boost(): max(util_avg, runnable_avg) of the CPU, and at least the
  * util_est of its enqueued tasks; under sched_ext (the gearbox policy, scx_switched_all()) it is
@@ -134,11 +146,24 @@ static u64 entry_left_us(u64 since_us, u32 entry_us, u64 now_us)
 	return since_us + entry_us > now_us ? since_us + entry_us - now_us : 0;
 }
 
+/* The energy a state's entry and exit cost beyond its shallow power (p0 during the latencies),
+ * in pJ: what makes the state break even with p0 at its min_residency_us (header comment). */
+static u64 transition_energy_puj(const struct em_idle_state *st, u32 shallow_uw)
+{
+	u64 span_us;
+
+	if (st->power_uw >= shallow_uw || st->min_residency_us <= st->entry_latency_us)
+		return 0;
+	span_us = st->min_residency_us - st->entry_latency_us;
+	return (u64)(shallow_uw - st->power_uw) * span_us;
+}
+
 u64 sim_idle_exit(struct sim *s, u32 cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 	u32 d = s->m->cpu_domain[cpu];
 	struct sim_domain *sd;
+	const struct em_idle_states *is;
 	const struct em_idle_state *st;
 	u64 lat;
 
@@ -152,18 +177,33 @@ u64 sim_idle_exit(struct sim *s, u32 cpu)
 	if (d == 0xff || !sim_has_idle_states(s, d))
 		return 0;
 	sd = &s->doms[d];
-	st = &s->prof->idle[d].cpu[c->idle_state];
+	is = &s->prof->idle[d];
+	st = &is->cpu[c->idle_state];
 	lat = st->exit_latency_us + entry_left_us(c->idle_since_us, st->entry_latency_us, s->now_us);
+	sd->energy_puj += transition_energy_puj(st, is->cpu[0].power_uw);
 	if (sd->cluster_state >= 0) {
-		const struct em_idle_state *cl = &s->prof->idle[d].cluster[sd->cluster_state];
+		const struct em_idle_state *cl = &is->cluster[sd->cluster_state];
 		u64 cl_lat = cl->exit_latency_us +
 			     entry_left_us(sd->cluster_since_us, cl->entry_latency_us, s->now_us);
 
 		if (cl_lat > lat)
 			lat = cl_lat;
+		sd->energy_puj += transition_energy_puj(cl, is->static_uw);
 		sd->cluster_state = -1;
 	}
 	return lat;
+}
+
+/* The timer's interrupt wakes the CPU it was armed on, which leaves its state (paying the exit's
+ * energy) even when the woken task goes elsewhere, and chooses again as menu does at every idle
+ * entry: a CPU that chose a shallow state for a wake-up that never came to it does not stay in
+ * it (nor its cluster up) for good.  The time it takes is not modelled. */
+void sim_idle_timer_fired(struct sim *s, u32 cpu)
+{
+	if (s->cpus[cpu].curr >= 0 || !s->cpus[cpu].in_idle)
+		return;
+	sim_idle_exit(s, cpu);
+	sim_idle_enter(s, cpu);
 }
 
 /* Energy of an idle state over [now, now + dt): the shallowest state's power until the entry
@@ -199,11 +239,14 @@ u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt)
 
 		if (s->m->cpu_domain[c] != d)
 			continue;
-		if (sc->curr >= 0)
+		if (sc->curr >= 0 && sc->ready_us > s->now_us) {
+			e += (u64)is->cpu[0].power_uw * dt;   /* still leaving its idle state */
+		} else if (sc->curr >= 0) {
 			e += (u64)pd->opps[sd->opp].power_uw * dt;
-		else if (sim_has_idle_states(s, d) && !down)
+		} else if (sim_has_idle_states(s, d) && !down) {
 			e += state_energy_puj(&is->cpu[sc->idle_state], is->cpu[0].power_uw,
 					      sc->idle_since_us, s->now_us, dt);
+		}
 	}
 	return e;
 }

@@ -106,6 +106,30 @@ static void test_packing_lets_the_other_cluster_power_down(void)
 	}
 }
 
+static void test_cluster_powers_down_after_its_last_task_leaves(void)
+{
+	/* x runs 1 ms every 2 ms on CPU 0 (idle gaps shorter than domain a's cluster residency),
+	 * then moves for good to CPU 2: CPU 0 last chose its shallow state expecting x back; the
+	 * timer that wakes x elsewhere wakes CPU 0 too, which then lets cluster a power down */
+	static const char leaving[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"x\":{\"loop\":1,"
+		"\"phases\":{\"p\":{\"loop\":5,\"cpus\":[0],\"run\":1000,"
+		"\"timer\":{\"ref\":\"x\",\"period\":2000}},"
+		"\"q\":{\"loop\":100,\"cpus\":[2],\"run\":1000,"
+		"\"timer\":{\"ref\":\"x\",\"period\":16000}}}}}}";
+	struct sim_result r;
+
+	twin_profile(true);
+	CHECK_EQ_I(run_text(leaving, SIM_POLICY_GEARBOX, &r), 0);
+	printf("# a %.6f J, b %.6f J, x on a %llu us, on b %llu us\n", r.domains[0].energy_j,
+	       r.domains[1].energy_j, (unsigned long long)r.tasks[0].run_us[0],
+	       (unsigned long long)r.tasks[0].run_us[1]);
+	CHECK(r.tasks[0].run_us[0] >= 5000 && r.tasks[0].run_us[1] > 50000);
+	/* a draws x's 5 ms at 200 mW and its static 100 mW for the first 10 ms or so, not for
+	 * the whole second (0.1 J) */
+	CHECK(r.domains[0].energy_j < 0.005);
+}
+
 /* One CPU with a deep state of the given latencies (or none). */
 static void one_cpu_profile(bool idle, u32 entry_us, u32 exit_us, u32 residency_us)
 {
@@ -160,6 +184,55 @@ static void test_wake_from_deep_state_is_late_by_its_exit_latency(void)
 	       (unsigned long long)r.late, (unsigned long long)r.activations, r.wake_lat_p50_us);
 	CHECK(r.wake_lat_p50_us >= 1700 && r.wake_lat_p50_us <= 1701);
 	CHECK(2 * r.late + 2 >= r.activations && r.activations > 90);
+}
+
+/* One CPU whose shallowest state draws 20 mW, with (deep) or without a 0 uW state of entry
+ * 200 us, exit 300 us and residency 4 ms. */
+static void break_even_profile(bool deep)
+{
+	struct em_idle_states *is = &prof->idle[0];
+
+	one_cpu_profile(true, 200, 300, 4000);
+	is->cpu[0].power_uw = 20000;
+	if (!deep)
+		is->nr_cpu = 1;
+}
+
+static void test_deep_state_breaks_even_at_its_min_residency(void)
+{
+	/* 1 ms of work every 5.3 ms: with the deep state's 300 us exit before each run, the CPU
+	 * is idle 4 ms (the residency) between runs; every 9.3 ms: 8 ms idle */
+	static const char at_residency[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+		"\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":5300}}}}";
+	static const char twice[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+		"\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":9300}}}}";
+	struct sim_result rw, rd;
+	double saved_j, expect_j;
+
+	/* at its residency the deep state costs what WFI does: the exit latency is not drawn at
+	 * the OPP's 200 mW (60 uJ a wake-up), nor is the wake-up free */
+	break_even_profile(false);
+	CHECK_EQ_I(run_text(at_residency, SIM_POLICY_GEARBOX, &rw), 0);
+	break_even_profile(true);
+	CHECK_EQ_I(run_text(at_residency, SIM_POLICY_GEARBOX, &rd), 0);
+	printf("# idle 4 ms: wfi only %.6f J, deep %.6f J, wake-up p50 %.0f us, late %llu\n",
+	       rw.energy_j, rd.energy_j, rd.wake_lat_p50_us, (unsigned long long)rd.late);
+	CHECK(rd.wake_lat_p50_us >= 300 && rd.wake_lat_p50_us <= 301);
+	CHECK_EQ_U(rd.late, 0);
+	/* 188 wake-ups; a difference of 2 uJ each is within 1% */
+	CHECK(rd.energy_j > rw.energy_j - 0.0004 && rd.energy_j < rw.energy_j + 0.0004);
+	/* idle twice its residency, the deep state saves 20 mW over the 4 ms beyond it, per wake */
+	break_even_profile(false);
+	CHECK_EQ_I(run_text(twice, SIM_POLICY_GEARBOX, &rw), 0);
+	break_even_profile(true);
+	CHECK_EQ_I(run_text(twice, SIM_POLICY_GEARBOX, &rd), 0);
+	saved_j = rw.energy_j - rd.energy_j;
+	expect_j = (double)rd.activations * 20000e-6 * 4000e-6;
+	printf("# idle 8 ms: wfi only %.6f J, deep %.6f J, saved %.6f J for %llu activations\n",
+	       rw.energy_j, rd.energy_j, saved_j, (unsigned long long)rd.activations);
+	CHECK(saved_j > 0.97 * expect_j && saved_j < 1.03 * expect_j);
 }
 
 static void test_frequency_change_takes_the_transition_latency(void)
@@ -223,7 +296,9 @@ int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
 	TAP_RUN(test_packing_lets_the_other_cluster_power_down);
+	TAP_RUN(test_cluster_powers_down_after_its_last_task_leaves);
 	TAP_RUN(test_wake_from_deep_state_is_late_by_its_exit_latency);
+	TAP_RUN(test_deep_state_breaks_even_at_its_min_residency);
 	TAP_RUN(test_frequency_change_takes_the_transition_latency);
 	TAP_RUN(test_migrated_task_does_more_work_time);
 	free(prof);
