@@ -28,6 +28,12 @@
  * does not draw its OPP's power until its exit is over: the firmware's power-up runs in place of
  * the task, and what it costs is in the break-even energy.
  *
+ * Busy power.  A running CPU draws its OPP's power_uw, one busy CPU including the domain's
+ * share that does not scale with the number of busy CPUs.  Where the domain has idle states and
+ * the OPP a measured split (gearbox profile --split-cpus), the domain instead draws the split's
+ * static_uw once while any of its CPUs runs, and each running CPU its dynamic_uw: k CPUs busy
+ * cost static + k x dynamic above the idle draw, as measured, not k x power_uw.
+ *
  * Frequency: schedutil (kernel/sched/cpufreq_schedutil.c, 6.8+).  For a fair task's CPU the
  * utilization is cpu_util_cfs_boost(): max(util_avg, runnable_avg) of the CPU, and at least the
  * util_est of its enqueued tasks; under sched_ext (the gearbox policy, scx_switched_all()) it is
@@ -216,13 +222,32 @@ static u64 state_energy_puj(const struct em_idle_state *st, u32 entry_power_uw, 
 	return (u64)entry_power_uw * before + (u64)st->power_uw * (dt - before);
 }
 
+/* The measured static/dynamic split of domain d's current OPP where the simulator uses it (the
+ * domain has idle states and the OPP a split), else NULL. */
+static const struct em_opp_meta *split_of(const struct sim *s, u32 d)
+{
+	const struct em_opp_meta *mt = &s->prof->meta[d][s->doms[d].opp];
+
+	return sim_has_idle_states(s, d) && mt->has_split ? mt : NULL;
+}
+
+/* What one CPU of domain d running at its current OPP draws on its own: the split's dynamic
+ * share where split_of() gives one (its static share is drawn once for the domain), else the
+ * OPP's power_uw. */
+static u32 busy_power_uw(const struct sim *s, u32 d)
+{
+	const struct em_opp_meta *mt = split_of(s, d);
+
+	return mt ? mt->dynamic_uw : s->m->domains[d].opps[s->doms[d].opp].power_uw;
+}
+
 u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt)
 {
 	const struct em_domain *pd = &s->m->domains[d];
 	const struct sim_domain *sd = &s->doms[d];
 	const struct em_idle_states *is = &s->prof->idle[d];
 	u64 e = 0;
-	bool down = false;
+	bool down = false, busy = false;
 
 	if (!sim_has_idle_states(s, d))
 		e = (u64)pd->idle_power_uw * dt;
@@ -242,12 +267,15 @@ u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt)
 		if (sc->curr >= 0 && sc->ready_us > s->now_us) {
 			e += (u64)is->cpu[0].power_uw * dt;   /* still leaving its idle state */
 		} else if (sc->curr >= 0) {
-			e += (u64)pd->opps[sd->opp].power_uw * dt;
+			e += (u64)busy_power_uw(s, d) * dt;
+			busy = true;
 		} else if (sim_has_idle_states(s, d) && !down) {
 			e += state_energy_puj(&is->cpu[sc->idle_state], is->cpu[0].power_uw,
 					      sc->idle_since_us, s->now_us, dt);
 		}
 	}
+	if (busy && split_of(s, d))
+		e += (u64)split_of(s, d)->static_uw * dt;
 	return e;
 }
 

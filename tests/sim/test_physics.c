@@ -235,6 +235,69 @@ static void test_deep_state_breaks_even_at_its_min_residency(void)
 	CHECK(saved_j > 0.97 * expect_j && saved_j < 1.03 * expect_j);
 }
 
+/* One domain of two CPUs, one OPP of 200 mW; with idle states (10 mW static, WFI) or without;
+ * with or without a measured split of that OPP into 120 mW static and 80 mW per busy CPU. */
+static void split_profile(bool idle, bool split)
+{
+	static const u32 p[] = { 1024 }, w[] = { 200 };
+	struct em_model *m = &prof->model;
+	struct em_idle_states *is = &prof->idle[0];
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "split");
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "a", 0, 2, p, w, 1);
+	m->domains[0].idle_power_uw = 12000;
+	if (idle) {
+		is->present = true;
+		is->static_uw = 10000;
+		is->nr_cpu = 1;
+		is->cpu[0] = wfi;
+	}
+	if (split)
+		prof->meta[0][0] = (struct em_opp_meta){ .has_split = true, .split_cpus = 2,
+							 .static_uw = 120000, .dynamic_uw = 80000 };
+}
+
+static void test_measured_split_charges_the_static_share_once(void)
+{
+	/* x alone, and x with y running at the same time on the domain's other CPU */
+	static const char alone[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":16000}}}}";
+	static const char both[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
+		"\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+	struct sim_result rs, rn;
+	double saved_j, overlap_j;
+
+	/* one busy CPU draws static + dynamic = power_uw: the split changes nothing */
+	split_profile(true, false);
+	CHECK_EQ_I(run_text(alone, SIM_POLICY_GEARBOX, &rn), 0);
+	split_profile(true, true);
+	CHECK_EQ_I(run_text(alone, SIM_POLICY_GEARBOX, &rs), 0);
+	printf("# alone: power_uw %.6f J, split %.6f J\n", rn.energy_j, rs.energy_j);
+	CHECK(rs.energy_j > 0.999 * rn.energy_j && rs.energy_j < 1.001 * rn.energy_j);
+	/* two busy CPUs draw the static share once: 280 mW, not 400 */
+	split_profile(true, false);
+	CHECK_EQ_I(run_text(both, SIM_POLICY_GEARBOX, &rn), 0);
+	split_profile(true, true);
+	CHECK_EQ_I(run_text(both, SIM_POLICY_GEARBOX, &rs), 0);
+	saved_j = rn.energy_j - rs.energy_j;
+	overlap_j = (double)run_total(&rs, 1) * 120000e-12;
+	printf("# both: power_uw %.6f J, split %.6f J, saved %.6f J, y ran %llu us\n", rn.energy_j,
+	       rs.energy_j, saved_j, (unsigned long long)run_total(&rs, 1));
+	CHECK(run_total(&rs, 1) > 200000);
+	CHECK(saved_j > 0.98 * overlap_j && saved_j < 1.02 * overlap_j);
+	/* without idle states the model is the kernel's (power_uw per busy CPU): no split */
+	split_profile(false, false);
+	CHECK_EQ_I(run_text(both, SIM_POLICY_GEARBOX, &rn), 0);
+	split_profile(false, true);
+	CHECK_EQ_I(run_text(both, SIM_POLICY_GEARBOX, &rs), 0);
+	CHECK(rs.energy_j > 0.999 * rn.energy_j && rs.energy_j < 1.001 * rn.energy_j);
+}
+
 static void test_frequency_change_takes_the_transition_latency(void)
 {
 	/* one run of 20 ms of work at perf 1024, from t=0, the domain starting at its OPP of perf
@@ -299,6 +362,7 @@ int main(void)
 	TAP_RUN(test_cluster_powers_down_after_its_last_task_leaves);
 	TAP_RUN(test_wake_from_deep_state_is_late_by_its_exit_latency);
 	TAP_RUN(test_deep_state_breaks_even_at_its_min_residency);
+	TAP_RUN(test_measured_split_charges_the_static_share_once);
 	TAP_RUN(test_frequency_change_takes_the_transition_latency);
 	TAP_RUN(test_migrated_task_does_more_work_time);
 	free(prof);
