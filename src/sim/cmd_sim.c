@@ -43,6 +43,9 @@ static const char usage_text[] =
 	"      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
 	"      --pull-after-us US  gearbox: an idle CPU pulls a task waiting this long wherever it\n"
 	"                          fits or not (default 4000)\n"
+	"      --host HOST         gearbox's host: fair (the fair class's queues with gearbox's\n"
+	"                          placement, default) or scx (sched_ext: scx_gearbox's queues\n"
+	"                          and callbacks on the kernel's dispatch queues, docs/sim.md)\n"
 	"  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
 	"  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
 	"      --trace-interval MS sample interval of the trace (default 10)\n"
@@ -62,7 +65,8 @@ static const char usage_text[] =
 	"Exit status: 0 success, 1 failure while simulating or writing the trace (a file at\n"
 	"--trace is replaced only when every run succeeded), 2 bad usage or bad input.\n";
 
-enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_PULL, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS };
+enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_PULL, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS,
+       OPT_HOST };
 
 #define SIM_MAX_SEEDS 1000
 
@@ -76,6 +80,7 @@ static const struct option long_opts[] = {
 	{ "dvfs-rate-us", required_argument, NULL, OPT_DVFS },
 	{ "push-after-us", required_argument, NULL, OPT_PUSH },
 	{ "pull-after-us", required_argument, NULL, OPT_PULL },
+	{ "host", required_argument, NULL, OPT_HOST },
 	{ "json", no_argument, NULL, 'j' },
 	{ "trace", required_argument, NULL, 't' },
 	{ "trace-interval", required_argument, NULL, OPT_INTERVAL },
@@ -193,6 +198,14 @@ int cmd_sim(int argc, char **argv)
 		case OPT_PULL:
 			if (parse_u64(optarg, &opt.pull_after_us, 1))
 				return bad("--pull-after-us '%s': an integer >= 1 expected", optarg);
+			break;
+		case OPT_HOST:
+			if (!strcmp(optarg, "fair"))
+				opt.host = SIM_HOST_FAIR;
+			else if (!strcmp(optarg, "scx"))
+				opt.host = SIM_HOST_SCX;
+			else
+				return bad("--host '%s': fair or scx expected", optarg);
 			break;
 		case 'j':
 			json = true;

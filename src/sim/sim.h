@@ -27,6 +27,14 @@ enum sim_policy_id {
 	SIM_NR_POLICIES,
 };
 
+/* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
+enum sim_host {
+	SIM_HOST_DEFAULT,  /* the fair host */
+	SIM_HOST_FAIR,     /* the fair class's per-CPU queues, with gearbox's placement, misfit
+			    * moves at the tick and idle pulls (gb_may_pull) */
+	SIM_HOST_SCX,      /* sched_ext: scx_gearbox's callbacks on the kernel's dispatch queues */
+};
+
 struct sim_options {
 	u64 duration_us;        /* 0: the workload's; without one, until every task has exited
 				 * (refused when a task loops forever) */
@@ -41,6 +49,9 @@ struct sim_options {
 	u64 sample_us;          /* trace sample interval, default 10000 */
 	FILE *trace;            /* NULL: no trace; else NDJSON per docs/stream.md */
 	bool trace_tasks;       /* sample records carry the tasks[] array */
+	enum sim_host host;     /* gearbox's host */
+	bool scx_enq_last;      /* the sched_ext host runs scx_gearbox as if its ops table set
+				 * SCX_OPS_ENQ_LAST (it does not) */
 };
 
 #define SIM_MAX_REPORT_TASKS 64

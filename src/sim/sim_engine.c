@@ -53,7 +53,8 @@ void sim_refresh(struct sim *s)
 
 		memset(g, 0, sizeof(*g));
 		g->online = s->m->cpu_domain[c] != 0xff;
-		g->idle = s->cpus[c].curr < 0;
+		/* the sched_ext host: the kernel's idle mask (a CPU a wake-up claimed is busy) */
+		g->idle = s->scx.on ? s->scx.idle[c] : s->cpus[c].curr < 0;
 		if (g->online)
 			g->perf_cur = cpu_perf(s, c);
 	}
@@ -109,13 +110,14 @@ static void lat_record(struct sim *s, u64 lat_us)
 }
 
 /* t runs on cpu; an idle CPU first leaves its idle state (ready_us: when t makes progress). */
-static void start_running(struct sim *s, struct sim_task *t, u32 cpu)
+void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
 
 	if (c->in_idle)
 		c->ready_us = s->now_us + sim_idle_exit(s, cpu);
 	c->curr = (s32)t->id;
+	s->scx.idle[cpu] = false;
 	t->state = TS_RUNNING;
 	t->stint_us = s->now_us;
 	c->last_uclamp_max = t->uclamp_max;
@@ -271,11 +273,15 @@ static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
 	fair_join(s, t, cpu);
 	t->cpu = (s32)cpu;
 	if (cur < 0) {
-		start_running(s, t, cpu);
+		sim_start_running(s, t, cpu);
+	} else if (t->rt && !s->tasks[cur].rt && s->scx.on) {
+		/* sched_ext runs below the RT class: its task goes back to its local DSQ */
+		sim_scx_preempted(s, &s->tasks[cur], cpu);
+		sim_start_running(s, t, cpu);
 	} else if ((t->rt && runs_before(t, &s->tasks[cur])) ||
 		   fair_preempts(s, t, &s->tasks[cur], cpu)) {
 		queue_push_head(s, &s->tasks[cur], cpu);
-		start_running(s, t, cpu);
+		sim_start_running(s, t, cpu);
 	} else {
 		queue_push(s, t, cpu);
 	}
@@ -340,12 +346,28 @@ static void pick_next(struct sim *s, u32 cpu)
 		struct sim_task *n = &s->tasks[queue_best(s, cpu)];
 
 		queue_remove(s, n, cpu);
-		start_running(s, n, cpu);
+		sim_start_running(s, n, cpu);
+		return;
+	}
+	if (s->scx.on) {
+		/* the RT class first (its waiting tasks, then pull_rt_task), then sched_ext */
+		if (!rt_pull(s, cpu))
+			sim_scx_pick(s, cpu);
 		return;
 	}
 	idle_pull(s, cpu);
 	if (c->curr < 0)
 		sim_idle_enter(s, cpu);
+}
+
+void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	if (t->cpu >= 0 && t->cpu != (s32)cpu) {
+		t->st.migrations++;
+		s->migrations++;
+		sim_migration_cost(s, t, t->cpu, cpu);
+	}
+	t->cpu = (s32)cpu;
 }
 
 void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta)
@@ -375,7 +397,7 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 }
 
 /* The first CPU of the model in t's affinity (the loader checked that there is one). */
-static s32 first_allowed(const struct sim *s, const struct sim_task *t)
+s32 sim_first_allowed(const struct sim *s, const struct sim_task *t)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++)
 		if (em_cpumask_test(&t->allowed, c) && s->m->cpu_domain[c] != 0xff)
@@ -438,7 +460,7 @@ static s32 rt_select(struct sim *s, struct sim_task *t)
 		return fit;
 	if (any >= 0)
 		return any;
-	return prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) ? prev : first_allowed(s, t);
+	return prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) ? prev : sim_first_allowed(s, t);
 }
 
 /* post_init_entity_util_avg(): a new task starts with half of its CPU's spare capacity. */
@@ -460,6 +482,21 @@ static void place(struct sim *s, struct sim_task *t)
 	s64 delta = 0;
 	s32 cpu;
 
+	if (s->scx.on && !t->rt) {
+		/* the sched_ext host: select_cpu (which logs its decision), then the wake-up */
+		cpu = sim_scx_select(s, t, fork);
+		if (fork)
+			t->cpu = cpu;
+		else
+			sim_set_task_cpu(s, t, (u32)cpu);
+		if (fork)
+			post_init_util(s, t, (u32)cpu);
+		t->runnable_since_us = s->now_us;
+		t->woke_us = s->now_us;
+		s->wakeups++;
+		sim_scx_enqueue_woken(s, t, (u32)cpu);
+		return;
+	}
 	sim_refresh(s);
 	if (t->rt) {
 		cpu = rt_select(s, t);
@@ -469,7 +506,7 @@ static void place(struct sim *s, struct sim_task *t)
 		s->decisions++;
 	}
 	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu))
-		cpu = first_allowed(s, t);   /* a policy bug must not break affinity */
+		cpu = sim_first_allowed(s, t);   /* a policy bug must not break affinity */
 	if (fork || cpu != t->cpu) {
 		if (!fork) {
 			t->st.migrations++;
@@ -518,6 +555,14 @@ static void complete(struct sim *s, u32 cpu)
 
 	t->ev++;
 	r = sim_prog_step(s, t);
+	if (r == PROG_CPU && s->scx.on && !t->rt) {
+		if (!em_cpumask_test(&t->allowed, cpu))
+			sim_scx_affinity(s, t, cpu);
+		else if (t->yield_pending)
+			sim_scx_yield(s, t, cpu);
+		t->yield_pending = 0;
+		return;
+	}
 	if (r == PROG_CPU) {
 		if (!em_cpumask_test(&t->allowed, cpu)) {
 			u32 reason;
@@ -529,7 +574,7 @@ static void complete(struct sim *s, u32 cpu)
 			delta = 0;
 			to = t->rt ? rt_select(s, t) : s->ops->select(s, t, false, &reason, &delta);
 			if (to < 0 || !em_cpumask_test(&t->allowed, (u32)to))
-				to = first_allowed(s, t);
+				to = sim_first_allowed(s, t);
 			sim_migrate(s, t, (u32)to, GB_REASON_AFFINITY, delta);
 		} else if (t->yield_pending && s->cpus[cpu].nr_queued) {
 			t->yield_pending = 0;
@@ -540,7 +585,10 @@ static void complete(struct sim *s, u32 cpu)
 		return;
 	}
 	gb_util_est_dequeue(&t->pelt);
-	fair_leave(s, t, cpu, true);
+	if (s->scx.on && !t->rt)
+		sim_scx_sleep(s, t, cpu);
+	else
+		fair_leave(s, t, cpu, true);
 	t->last_ran_us = s->now_us;
 	t->ran_once = 1;
 	t->state = TS_SLEEP;   /* off the CPU before the next one is picked */
@@ -594,6 +642,8 @@ static void advance(struct sim *s, u64 to_us)
 			t->st.work_perf_us += w;
 			if (!t->rt)
 				t->vruntime += (dt << 20) / t->weight;
+			if (s->scx.on && !t->rt)
+				t->x.perf_ns += dt * 1000 * perf;
 			if (!t->run_end_us)
 				t->work_left -= t->work_left < w ? t->work_left : w;
 		}
@@ -667,7 +717,7 @@ static void tick(struct sim *s)
 {
 	bool ou = false;
 
-	if (s->ops->pull_before_rotation)
+	if (s->ops->pull_before_rotation && !s->scx.on)
 		for (u32 c = 0; c < s->m->nr_cpus; c++)
 			if (s->cpus[c].curr < 0 && s->m->cpu_domain[c] != 0xff)
 				idle_pull(s, c);
@@ -685,11 +735,14 @@ static void tick(struct sim *s)
 	for (u32 d = 0; d < s->m->nr_domains; d++)
 		ou |= gb_domain_overutilized(s->m, s->gcpu, d);
 	s->rd_overutilized = ou;
-	if (s->ops->tick)
+	if (s->scx.on)
+		sim_scx_tick(s);
+	else if (s->ops->tick)
 		s->ops->tick(s);
+	/* sched_ext's idle CPUs take work at dispatch, not here: only the RT class pulls */
 	for (u32 c = 0; c < s->m->nr_cpus; c++)
 		if (s->cpus[c].curr < 0 && s->m->cpu_domain[c] != 0xff)
-			idle_pull(s, c);
+			s->scx.on ? (void)rt_pull(s, c) : (void)idle_pull(s, c);
 }
 
 static int sim_init(struct sim *s, const struct em_profile *prof, const struct workload *w,
@@ -760,6 +813,8 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 		snprintf(t->st.name, sizeof(t->st.name), "%s", t->wt->name);
 	}
 	s->next_sample_us = 0;
+	if (s->ops->scx && s->opt.host == SIM_HOST_SCX)
+		sim_scx_init(s);
 	if (s->ops->prepare)
 		return s->ops->prepare(s, err);
 	return 0;

@@ -11,6 +11,7 @@
 #include "gb_pelt.h"
 #include "gb_policy.h"
 #include "sim.h"
+#include "sim_scx.h"
 
 #define SIM_LAT_BUCKETS 6144   /* 1 us up to 2 ms, then 64 us buckets up to ~264 ms */
 #define SIM_IDLE_HIST 8          /* idle periods kept per CPU (menu's INTERVALS) */
@@ -67,6 +68,7 @@ struct sim_task {
 	u64 slow_us;             /* running time left at half speed (cache refill after a move) */
 	u64 last_ran_us;         /* when it last left a CPU */
 	u8 ran_once;
+	struct sim_scx_task x;   /* gearbox: its state on the sched_ext host (sim_scx.c) */
 	struct sim_task_result st;
 };
 
@@ -118,6 +120,10 @@ struct sim_policy_ops {
 	/* idle CPUs pull at the tick before the running tasks rotate, so that a task that waited
 	 * the whole tick can be pulled rather than rotated in */
 	bool pull_before_rotation;
+	/* with sim_options.host SIM_HOST_SCX, fair tasks run on the sched_ext host (sim_scx.c)
+	 * with scx_gearbox's callbacks rather than on the fair class's queues: select, tick and
+	 * may_pull are then not called */
+	bool scx;
 	/* the policy sees the CPUs as scx_gearbox fills them (gb_types.h): nr_running 1 while a
 	 * task runs and 0 when idle, the running task's clamps; else as the kernel's run queue
 	 * (running and waiting tasks, their highest clamps) */
@@ -152,6 +158,7 @@ struct sim {
 	u64 wakeups, decisions, migrations, misfit_moves;
 	u64 next_sample_us;
 	struct gb_pelt *pelt_save;   /* --trace: the tasks' PELT state kept across a sample */
+	struct sim_scx scx;          /* the sched_ext host, when ops->scx */
 };
 
 /* what a task needs after sim_prog_step() */
@@ -200,6 +207,33 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 
 extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_rework,
 	sim_ops_performance, sim_ops_oracle;
+
+/* the engine's services for the sched_ext host */
+/* t starts running on cpu (an idle CPU first leaves its idle state) */
+void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu);
+/* the first CPU of the model in t's affinity */
+s32 sim_first_allowed(const struct sim *s, const struct sim_task *t);
+/* t's CPU becomes cpu (set_task_cpu): a migration when it had one and it differs */
+void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu);
+
+/* the sched_ext host (sim_scx.c), entered by the engine for fair tasks when ops->scx */
+void sim_scx_init(struct sim *s);
+/* a fair task wakes up (or is new): select_cpu, then the engine places it on the returned CPU
+ * (its migration, a new task's util) and calls sim_scx_enqueue_woken() */
+s32 sim_scx_select(struct sim *s, struct sim_task *t, bool fork);
+void sim_scx_enqueue_woken(struct sim *s, struct sim_task *t, u32 cpu);
+/* cpu has nothing running (its task slept, left or was never there): balance and pick */
+void sim_scx_pick(struct sim *s, u32 cpu);
+/* cpu's running fair task t is preempted by an RT task: back to the head of its local DSQ */
+void sim_scx_preempted(struct sim *s, struct sim_task *t, u32 cpu);
+/* cpu's running fair task t goes to sleep (before the engine picks the next task) */
+void sim_scx_sleep(struct sim *s, struct sim_task *t, u32 cpu);
+/* cpu's running fair task t yields (sched_yield: its slice ends now) */
+void sim_scx_yield(struct sim *s, struct sim_task *t, u32 cpu);
+/* cpu's running fair task t may no longer run there: the kernel moves it to another CPU */
+void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu);
+/* the tick, on every CPU */
+void sim_scx_tick(struct sim *s);
 
 /* physics (sim_physics.c) */
 bool sim_has_idle_states(const struct sim *s, u32 d);

@@ -79,6 +79,7 @@ const struct sim_policy_ops sim_ops_gearbox = {
 	.tick = gearbox_tick,
 	.may_pull = gearbox_may_pull,
 	.pull_before_rotation = true,
+	.scx = true,
 	.scx_view = true,
 };
 

@@ -43,6 +43,8 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->pull_after_us = GB_PULL_AFTER_US;
 	if (!opt->sample_us)
 		opt->sample_us = 10000;
+	if (opt->host == SIM_HOST_DEFAULT)
+		opt->host = SIM_HOST_FAIR;
 }
 
 static double lat_percentile(const struct sim *s, double q)

@@ -48,6 +48,18 @@ assert r["gearbox"]["energy_j"] > 0 and "feasible" not in r["gearbox"]
 PY
 then ok oracle_infeasible_json_has_no_bound; else nok oracle_infeasible_json_has_no_bound; fi
 expect missing_profile_exits_2 2 "nosuch" "$gb" sim -p "$tmp/nosuch.json" "$wl"
+expect unknown_host_exits_2 2 "host 'kernel': fair or scx expected" "$gb" sim -p sm8250 --host kernel "$wl"
+# the sched_ext host is another run of gearbox: a task that never sleeps keeps the little CPU
+# its misfit target was never applied to (see tests/sim/test_scx.c), the fair host moves it
+"$gb" sim -p sm8250 -P gearbox --json "$tmp/spin.json" -d 1 >"$tmp/hf.json" 2>"$tmp/err"
+"$gb" sim -p sm8250 -P gearbox --host scx --json "$tmp/spin.json" -d 1 >"$tmp/hs.json" 2>>"$tmp/err"
+if python3 - "$tmp/hf.json" "$tmp/hs.json" <<'PY'
+import json, sys
+f, s = (json.load(open(p))["results"][0] for p in sys.argv[1:])
+print("# misfit moves: fair host %d, scx host %d" % (f["misfit_moves"], s["misfit_moves"]))
+assert f["misfit_moves"] >= 1 and s["misfit_moves"] == 0
+PY
+then ok host_scx_runs_scx_gearbox; else nok host_scx_runs_scx_gearbox; fi
 printf '{"global":{"duration":1},"tasks":{"w":{"run":100,"sleep":900},"busy":{"run":0,"yield":""}}}' >"$tmp/busy.json"
 expect loop_taking_no_time_warns_and_runs 0 "warning: .*busy.json: task busy-0: 1048576 events in a row at t=[0-9]* us took no time" \
 	"$gb" sim -p sm8250 -P gearbox "$tmp/busy.json"

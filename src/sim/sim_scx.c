@@ -1,0 +1,744 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_scx.c - the sched_ext host: fair tasks under gearbox run as under scx_gearbox, on the
+ * kernel's dispatch queues in the kernel's call order (kernel/sched/ext.c), with the
+ * scheduler's callbacks (bpf/gearbox.bpf.c) on top.  RT tasks stay in the RT class (the engine's
+ * per-CPU queues) and preempt.
+ *
+ * The kernel's part:
+ *   - DSQs: a local DSQ per CPU (FIFO; SCX_ENQ_HEAD inserts at the head), the global DSQ (FIFO)
+ *     and the user DSQs scx_gearbox creates, one per domain, ordered by dsq_vtime (equal keys
+ *     in insertion order).  Moving a task to another CPU's local DSQ is a migration.
+ *   - wake-up: ops.select_cpu when the task may run on more than one CPU (else its only CPU);
+ *     a task select_cpu inserted into SCX_DSQ_LOCAL goes to that CPU's local DSQ without
+ *     ops.enqueue, any other to ops.enqueue(SCX_ENQ_WAKEUP); an idle CPU the task is queued
+ *     on is rescheduled (wakeup_preempt: the idle class is below sched_ext).
+ *   - schedule (balance_one, pick_task_scx, put_prev_task_scx): the running task keeps the CPU
+ *     while it has slice left; else the local DSQ, else the global DSQ, else ops.dispatch
+ *     (prev passed while still runnable), repeated while it moves tasks; with nothing found a
+ *     runnable prev keeps running with its slice refilled to SCX_SLICE_DFL (scx_gearbox does
+ *     not set SCX_OPS_ENQ_LAST).  A prev that gives way is stopped (ops.stopping) and goes to
+ *     the head of the local DSQ if it has slice left (preempted), else to ops.enqueue.
+ *   - the tick charges the running task's slice, calls ops.tick and reschedules the CPU when
+ *     the slice is 0; sched_yield() sets it to 0.
+ *   - kicks: SCX_KICK_IDLE reschedules the CPU only when it is idle, SCX_KICK_PREEMPT sets the
+ *     running task's slice to 0, a plain kick reschedules.  Reschedules asked during a
+ *     callback run after it, CPU by CPU in id order, as the kernel's IPIs do after the caller.
+ *   - fallbacks: a local insert for an offline CPU or one the task may not run on goes to the
+ *     global DSQ, which every CPU consumes before calling ops.dispatch.
+ *
+ * scx_gearbox's part (the gearbox_* functions) follows bpf/gearbox.bpf.c callback by callback
+ * and calls the same core functions (src/policy/): gb_select_cpu for select_cpu,
+ * gb_check_misfit and gb_misfit_hold for the tick's misfit and the hold, the gb_vtime_*
+ * functions for the queues' order, credit limits and the choice at slice expiry, and
+ * gb_domain_overutilized for the pull.  Where the BPF scheduler's own code has no shared
+ * function yet (the enqueue target and kick, the local-queue shortcut, dispatch's order of
+ * keep, consume and pull), this file repeats it, marked "as bpf/gearbox.bpf.c".
+ *
+ * Not modelled: per-task PELT is the engine's (integrated continuously, as sim_engine.c does
+ * for every policy), where scx_gearbox updates its own signals at stopping, tick and dispatch;
+ * kicks and IPIs take no time; a CPU kicked out of an idle state that finds nothing pays no
+ * exit latency; no CPU hotplug (a model's CPUs outside every domain are offline throughout).
+ */
+#include "sim_internal.h"
+
+#define SIM_SCX_SLICE_NS     5000000ull   /* scx_gearbox's gb_slice_ns */
+#define SIM_SCX_SLICE_DFL_NS 20000000ull  /* SCX_SLICE_DFL */
+#define SIM_SCX_MAX_LOOPS    32           /* SCX_DSP_MAX_LOOPS */
+
+/* ops.flags: bpf/gearbox.bpf.c's ops table sets none; sim_options.scx_enq_last runs it as if
+ * it set SCX_OPS_ENQ_LAST (a runnable prev that dispatch found nothing to replace with is then
+ * re-enqueued with SCX_ENQ_LAST rather than kept running). */
+#define SCX_OPS_ENQ_LAST 1u
+
+#define SCX_ENQ_WAKEUP  1u
+#define SCX_ENQ_HEAD    2u
+#define SCX_ENQ_LAST    4u
+#define SCX_KICK_IDLE    1u
+#define SCX_KICK_PREEMPT 2u
+
+static u64 now_ns(const struct sim *s)
+{
+	return s->now_us * 1000;
+}
+
+static u32 dom_of(const struct sim *s, s32 cpu)
+{
+	return cpu >= 0 && (u32)cpu < s->m->nr_cpus ? s->m->cpu_domain[cpu] : 0xff;
+}
+
+static bool cpu_online(const struct sim *s, s32 cpu)
+{
+	return dom_of(s, cpu) < s->m->nr_domains;
+}
+
+static bool allowed(const struct sim_task *t, s32 cpu)
+{
+	return cpu >= 0 && em_cpumask_test(&t->allowed, (u32)cpu);
+}
+
+/* p->nr_cpus_allowed */
+static u32 nr_allowed(const struct sim *s, const struct sim_task *t)
+{
+	u32 n = 0;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		n += em_cpumask_test(&t->allowed, c);
+	return n;
+}
+
+/* sched_weight_to_cgroup(): the fair class's weight (1024 at nice 0) on sched_ext's scale */
+static u32 scx_weight(u32 fair_weight)
+{
+	u64 w = ((u64)fair_weight * 100 + 512) / 1024;
+
+	return w < 1 ? 1 : w > 10000 ? 10000 : (u32)w;
+}
+
+/* ---- the kernel: DSQs, rescheduling, kicks ---- */
+
+static void resched(struct sim *s, u32 cpu)
+{
+	s->scx.resched[cpu] = true;
+}
+
+static void schedule(struct sim *s, u32 cpu);
+
+/* Runs the reschedules asked for, when no host call is under way. */
+static void flush(struct sim *s)
+{
+	bool again = true;
+
+	if (s->scx.depth)
+		return;
+	while (again) {
+		again = false;
+		for (u32 c = 0; c < s->m->nr_cpus; c++) {
+			if (!s->scx.resched[c])
+				continue;
+			s->scx.resched[c] = false;
+			schedule(s, c);
+			again = true;
+		}
+	}
+}
+
+/* scx_bpf_kick_cpu() */
+static void kick(struct sim *s, s32 cpu, u32 flags)
+{
+	s32 cur;
+
+	if (!cpu_online(s, cpu))
+		return;
+	cur = s->cpus[cpu].curr;
+	if (flags & SCX_KICK_IDLE) {
+		if (cur >= 0)
+			return;
+		s->scx.kicks++;
+	} else if ((flags & SCX_KICK_PREEMPT) && cur >= 0 && !s->tasks[cur].rt) {
+		s->tasks[cur].x.slice_ns = 0;
+	}
+	resched(s, (u32)cpu);
+}
+
+static void dsq_leave(struct sim_task *t)
+{
+	t->x.dsq = SIM_DSQ_NONE;
+}
+
+/* A local DSQ of cpu: if the task may not run there (offline, affinity), the global DSQ. */
+static void insert_local(struct sim *s, struct sim_task *t, u32 cpu, u64 slice_ns, u32 flags)
+{
+	t->x.slice_ns = slice_ns;
+	t->state = TS_QUEUED;
+	t->queued_us = s->now_us;
+	if (!cpu_online(s, (s32)cpu) || !allowed(t, (s32)cpu)) {
+		t->x.dsq = SIM_DSQ_GLOBAL;
+		t->x.seq = ++s->scx.seq_tail;
+		return;
+	}
+	if (t->x.misfit_enq && t->cpu != (s32)cpu) {
+		s->misfit_moves++;
+		t->x.misfit_enq = false;
+	}
+	sim_set_task_cpu(s, t, cpu);
+	t->x.dsq = SIM_DSQ_LOCAL;
+	t->x.local_cpu = (s32)cpu;
+	t->x.seq = flags & SCX_ENQ_HEAD ? --s->scx.seq_head : ++s->scx.seq_tail;
+	/* local_dsq_post_enq(): a CPU running below sched_ext (idle) reschedules, unless it is
+	 * the one scheduling now (it picks from its local DSQ next) */
+	if (s->cpus[cpu].curr < 0 && (s32)cpu != s->scx.sched_cpu)
+		resched(s, cpu);
+}
+
+static void insert_global(struct sim *s, struct sim_task *t, u64 slice_ns)
+{
+	t->x.slice_ns = slice_ns;
+	t->state = TS_QUEUED;
+	t->queued_us = s->now_us;
+	t->x.dsq = SIM_DSQ_GLOBAL;
+	t->x.seq = ++s->scx.seq_tail;
+}
+
+/* scx_bpf_dsq_insert_vtime() into user DSQ d */
+static void insert_vtime(struct sim *s, struct sim_task *t, u32 d, u64 slice_ns, u64 vtime)
+{
+	t->x.slice_ns = slice_ns;
+	t->state = TS_QUEUED;
+	t->queued_us = s->now_us;
+	t->x.dsq = (s32)d;
+	t->x.dsq_vtime = vtime;
+	t->x.seq = ++s->scx.seq_tail;
+}
+
+/* Does a come before b in the same DSQ? */
+static bool dsq_before(const struct sim_task *a, const struct sim_task *b)
+{
+	if (a->x.dsq >= 0 && a->x.dsq_vtime != b->x.dsq_vtime)
+		return gb_vtime_before(a->x.dsq_vtime, b->x.dsq_vtime);
+	return a->x.seq < b->x.seq;
+}
+
+/* The first task of DSQ dsq (of cpu, for a local one) that may run on cpu (-1: any), or NULL. */
+static struct sim_task *dsq_first(struct sim *s, s32 dsq, s32 cpu)
+{
+	struct sim_task *best = NULL;
+
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		if (t->x.dsq != dsq || (dsq == SIM_DSQ_LOCAL && t->x.local_cpu != cpu))
+			continue;
+		if (cpu >= 0 && dsq != SIM_DSQ_LOCAL && !allowed(t, cpu))
+			continue;
+		if (!best || dsq_before(t, best))
+			best = t;
+	}
+	return best;
+}
+
+/* scx_bpf_dsq_nr_queued() of a user DSQ */
+static u32 dsq_nr(const struct sim *s, u32 d)
+{
+	u32 n = 0;
+
+	for (u32 i = 0; i < s->nr_tasks; i++)
+		n += s->tasks[i].x.dsq == (s32)d;
+	return n;
+}
+
+/* scx_bpf_dsq_move_to_local(dsq) on cpu (and the global DSQ's consumption): the first task
+ * cpu may run moves to the tail of cpu's local DSQ. */
+static bool move_to_local(struct sim *s, s32 dsq, u32 cpu)
+{
+	struct sim_task *t = dsq_first(s, dsq, (s32)cpu);
+
+	if (!t)
+		return false;
+	dsq_leave(t);
+	insert_local(s, t, cpu, t->x.slice_ns, 0);
+	return true;
+}
+
+/* ---- scx_gearbox's callbacks (as bpf/gearbox.bpf.c) ---- */
+
+/* Count t's vtime against domain d's clock from now on, keeping its lag (gb_vtime_move). */
+static void gearbox_vtime_move(struct sim *s, struct sim_task *t, u32 d)
+{
+	if (t->x.vdom == d)
+		return;
+	if (t->x.vdom < s->m->nr_domains)
+		t->x.vtime = gb_vtime_rebase(t->x.vtime, s->scx.dom_vtime[t->x.vdom],
+					     s->scx.dom_vtime[d]);
+	else
+		t->x.vtime = s->scx.dom_vtime[d];
+	t->x.vdom = d;
+}
+
+/* t starts or goes on running in domain d: the clock is the latest such vtime. */
+static void gearbox_vtime_start(struct sim *s, struct sim_task *t, u32 d)
+{
+	gearbox_vtime_move(s, t, d);
+	if (gb_vtime_before(s->scx.dom_vtime[d], t->x.vtime))
+		s->scx.dom_vtime[d] = t->x.vtime;
+}
+
+/* gb_account(): the work t did since it was last accounted, charged to its vtime. */
+static void gearbox_account(struct sim_task *t)
+{
+	t->x.vtime += gb_per_weight(t->x.perf_ns >> GB_PERF_SHIFT, t->x.weight);
+	t->x.perf_ns = 0;
+}
+
+/* gb_wake(): the tick's "ran without waking" clock restarts, at most a slice of credit. */
+static void gearbox_wake(struct sim *s, struct sim_task *t)
+{
+	t->x.awake_us = s->now_us;
+	if (t->x.vdom < s->m->nr_domains)
+		t->x.vtime = gb_vtime_limit_credit(t->x.vtime, s->scx.dom_vtime[t->x.vdom],
+						   SIM_SCX_SLICE_NS, t->x.weight);
+}
+
+/* ops.enable: a new task starts at its domain's clock. */
+static void gearbox_enable(struct sim *s, struct sim_task *t, s32 cpu)
+{
+	u32 d = dom_of(s, cpu);
+
+	t->x.vdom = d < s->m->nr_domains ? d : 0;
+	t->x.vtime = s->scx.dom_vtime[t->x.vdom];
+	t->x.misfit_to = -1;
+}
+
+/* scx_bpf_select_cpu_dfl(), reduced: the previous CPU if idle, else the first idle allowed
+ * CPU, else the previous one; is_idle says whether it was idle (and claims it). */
+static s32 select_cpu_dfl(struct sim *s, const struct sim_task *t, s32 prev, bool *is_idle)
+{
+	*is_idle = false;
+	if (allowed(t, prev) && cpu_online(s, prev) && s->scx.idle[prev]) {
+		s->scx.idle[prev] = false;
+		*is_idle = true;
+		return prev;
+	}
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		if (allowed(t, (s32)c) && cpu_online(s, (s32)c) && s->scx.idle[c]) {
+			s->scx.idle[c] = false;
+			*is_idle = true;
+			return (s32)c;
+		}
+	}
+	return allowed(t, prev) ? prev : sim_first_allowed(s, t);
+}
+
+static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, bool fork)
+{
+	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_task gt;
+	bool is_idle;
+	s32 cpu;
+
+	gearbox_wake(s, t);
+	t->x.woken = true;
+	t->x.misfit_to = -1;
+	sim_refresh(s);
+	sim_fill_task(s, t, &gt);
+	gt.prev_cpu = fork ? GB_NO_CPU : prev_cpu;
+	/* the misfit hold, kept per task */
+	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap, t->misfit_work);
+	if (!gt.floor_cap)
+		t->misfit_cap = 0;
+	cpu = gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &dec);
+	s->decisions++;
+	if (cpu < 0 || !allowed(t, cpu)) {
+		cpu = select_cpu_dfl(s, t, prev_cpu, &is_idle);
+		if (is_idle) {
+			t->x.ddsp = true;
+			t->x.slice_ns = SIM_SCX_SLICE_NS;
+		}
+		return cpu;
+	}
+	/* scx_bpf_test_and_clear_cpu_idle() */
+	if (s->scx.idle[cpu]) {
+		s->scx.idle[cpu] = false;
+		t->x.ddsp = true;
+		t->x.slice_ns = SIM_SCX_SLICE_NS;
+	}
+	if (dec.reason != GB_REASON_NONE)
+		sim_trace_decision(s, t, fork ? -1 : prev_cpu, cpu, dec.reason, dec.energy_delta);
+	return cpu;
+}
+
+/* gb_kick_domain(): wake cpu if idle, else another idle CPU of d that t may use. */
+static void gearbox_kick_domain(struct sim *s, const struct sim_task *t, s32 cpu, u32 d, s32 self)
+{
+	if (nr_allowed(s, t) == 1 && cpu == self)
+		return;
+	if (!s->scx.idle[cpu]) {
+		for (u32 c = 0; c < s->m->nr_cpus; c++) {
+			if (dom_of(s, (s32)c) == d && (s32)c != cpu && s->scx.idle[c] &&
+			    allowed(t, (s32)c)) {
+				cpu = (s32)c;
+				break;
+			}
+		}
+		if (cpu == self)
+			return;
+	}
+	kick(s, cpu, SCX_KICK_IDLE);
+}
+
+/* gb_enqueue_cpu(): cpu when online and allowed, else the first such CPU. */
+static s32 gearbox_enqueue_cpu(const struct sim *s, const struct sim_task *t, s32 cpu)
+{
+	if (cpu_online(s, cpu) && allowed(t, cpu))
+		return cpu;
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (cpu_online(s, (s32)c) && allowed(t, (s32)c))
+			return (s32)c;
+	return cpu;
+}
+
+/* gb_local_ok(): the local-queue shortcut (as bpf/gearbox.bpf.c). */
+static bool gearbox_local_ok(struct sim *s, const struct sim_task *t, s32 cpu, u32 d,
+			     u64 deadline, u32 enq_flags)
+{
+	return (enq_flags & SCX_ENQ_WAKEUP) && nr_allowed(s, t) == 1 && cpu_online(s, cpu) &&
+	       allowed(t, cpu) &&
+	       !gb_vtime_before(s->scx.dom_vtime[d] + 2 * SIM_SCX_SLICE_NS, deadline) &&
+	       dsq_nr(s, d) == 0;
+}
+
+/* ops.enqueue (as bpf/gearbox.bpf.c); self is the CPU running the callback, -1 for a wake-up
+ * from elsewhere (a timer). */
+static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s32 self)
+{
+	s32 tcpu = t->cpu, cpu = tcpu;
+	u64 slice = SIM_SCX_SLICE_NS, deadline;
+	u32 d;
+
+	if ((enq_flags & SCX_ENQ_WAKEUP) && !t->x.woken)
+		gearbox_wake(s, t);
+	t->x.woken = false;
+	t->x.misfit_enq = false;
+	if (t->x.misfit_to >= 0 && allowed(t, t->x.misfit_to)) {
+		cpu = t->x.misfit_to;
+		t->x.misfit_enq = cpu != tcpu;
+	}
+	cpu = gearbox_enqueue_cpu(s, t, cpu);
+	d = dom_of(s, cpu);
+	if (d >= s->m->nr_domains) {
+		insert_global(s, t, slice);
+		kick(s, cpu, SCX_KICK_IDLE);
+		return;
+	}
+	t->x.misfit_to = -1;
+	gearbox_vtime_move(s, t, d);
+	t->x.vtime = gb_vtime_limit_credit(t->x.vtime, s->scx.dom_vtime[d], SIM_SCX_SLICE_NS,
+					   t->x.weight);
+	deadline = gb_vtime_deadline(t->x.vtime, slice, t->x.weight);
+	if (cpu == tcpu && gearbox_local_ok(s, t, cpu, d, deadline, enq_flags)) {
+		insert_local(s, t, (u32)cpu, slice, 0);
+		return;
+	}
+	insert_vtime(s, t, d, slice, deadline);
+	gearbox_kick_domain(s, t, cpu, d, self);
+}
+
+/* Has domain d an online CPU? */
+static bool domain_online(const struct sim *s, u32 d)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (s->m->cpu_domain[c] == d)
+			return true;
+	return false;
+}
+
+/* gb_may_pull_domain() (as bpf/gearbox.bpf.c): the domain is over-utilized, or its queue went
+ * unserved for the pull delay. */
+static bool gearbox_may_pull_domain(struct sim *s, u32 d, u64 now)
+{
+	if (!dsq_nr(s, d))
+		return false;
+	if (!domain_online(s, d))
+		return true;
+	if (gb_domain_overutilized(s->m, s->gcpu, d))
+		return true;
+	return now - s->scx.last_consume_ns[d] > s->opt.pull_after_us * 1000;
+}
+
+/* ops.dispatch (as bpf/gearbox.bpf.c); prev is cpu's task if still runnable, else NULL. */
+static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
+{
+	u32 self = dom_of(s, (s32)cpu), nr = s->m->nr_domains;
+	u64 slice = 0, now = now_ns(s);
+	bool keep = false, stay;
+
+	s->scx.dispatches++;
+	sim_refresh(s);
+	/* gb_prev_may_stay(): not on its way to a misfit target, still allowed here */
+	stay = prev && self < nr && prev->x.misfit_to < 0 && allowed(prev, (s32)cpu);
+	if (stay) {
+		struct sim_task *head = dsq_first(s, (s32)self, -1);
+
+		gearbox_account(prev);
+		slice = SIM_SCX_SLICE_NS;
+		gearbox_vtime_move(s, prev, self);
+		prev->x.vtime = gb_vtime_limit_credit(prev->x.vtime, s->scx.dom_vtime[self],
+						      SIM_SCX_SLICE_NS, prev->x.weight);
+		keep = gb_vtime_keep_running(gb_vtime_deadline(prev->x.vtime, slice,
+							       prev->x.weight),
+					     head != NULL, head ? head->x.dsq_vtime : 0);
+		if (keep && head) {
+			gearbox_vtime_start(s, prev, self);
+			prev->x.slice_ns = slice;
+			return;
+		}
+	}
+	if (!keep && self < nr && move_to_local(s, (s32)self, cpu)) {
+		s->scx.last_consume_ns[self] = now;
+		return;
+	}
+	for (u32 d = 0; d < nr; d++) {
+		if (d == self || !gearbox_may_pull_domain(s, d, now))
+			continue;
+		if (move_to_local(s, (s32)d, cpu)) {
+			s->scx.last_consume_ns[d] = now;
+			s->scx.pulls++;
+			return;
+		}
+	}
+	if (stay) {
+		gearbox_vtime_start(s, prev, self);
+		prev->x.slice_ns = slice;
+	}
+}
+
+/* ops.stopping */
+static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	t->x.woken = false;
+	if (dom_of(s, (s32)cpu) < s->m->nr_domains)
+		gearbox_vtime_start(s, t, dom_of(s, (s32)cpu));
+	gearbox_account(t);
+}
+
+/* ops.tick: the misfit check; a misfit gets its slice cut and is re-queued at its target. */
+static void gearbox_tick(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_task gt;
+	s32 to;
+
+	gearbox_account(t);
+	if (t->x.misfit_to >= 0)
+		return;
+	sim_refresh(s);
+	sim_fill_task(s, t, &gt);
+	to = gb_check_misfit(s->m, s->gcpu, &gt, cpu, s->now_us - t->x.awake_us,
+			     s->opt.push_after_us, &s->scratch, &dec);
+	if (to < 0 || to == (s32)cpu || !allowed(t, to))
+		return;
+	t->x.misfit_to = to;
+	if (dec.reason == GB_REASON_CAPACITY_MISFIT) {
+		t->misfit_cap = sim_cpu_capacity(s, cpu);
+		t->misfit_work = gb_task_work(&gt);
+	}
+	t->x.slice_ns = 0;
+	sim_trace_decision(s, t, (s32)cpu, to, dec.reason, dec.energy_delta);
+}
+
+/* ---- the kernel's scheduling path ---- */
+
+/* update_curr_scx(): the running task's slice is charged for the time it ran. */
+static void charge_slice(struct sim *s, struct sim_task *t)
+{
+	u64 ran = (s->now_us - t->x.slice_at_us) * 1000;
+
+	t->x.slice_ns -= ran < t->x.slice_ns ? ran : t->x.slice_ns;
+	t->x.slice_at_us = s->now_us;
+}
+
+static void run(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	dsq_leave(t);
+	if (!t->x.slice_ns)
+		t->x.slice_ns = SIM_SCX_SLICE_DFL_NS;
+	t->x.slice_at_us = s->now_us;
+	s->scx.idle[cpu] = false;
+	sim_start_running(s, t, cpu);
+}
+
+/* put_prev_task_scx() for a runnable prev that gives way (enq_flags SCX_ENQ_LAST when the
+ * CPU goes idle after it) */
+static void put_prev(struct sim *s, struct sim_task *prev, u32 cpu, u32 enq_flags)
+{
+	gearbox_stopping(s, prev, cpu);
+	prev->last_ran_us = s->now_us;
+	prev->ran_once = 1;
+	if (prev->x.slice_ns) {
+		insert_local(s, prev, cpu, prev->x.slice_ns, SCX_ENQ_HEAD);
+		return;
+	}
+	prev->state = TS_QUEUED;
+	gearbox_enqueue(s, prev, enq_flags, (s32)cpu);
+}
+
+/*
+ * __schedule() on cpu: prev is the fair task running there, still runnable, or NULL (the CPU
+ * is idle, or its task left).  balance_one() then pick_task_scx().
+ */
+static void schedule(struct sim *s, u32 cpu)
+{
+	s32 cur = s->cpus[cpu].curr;
+	struct sim_task *prev = NULL, *next;
+	bool keep = false;
+
+	if (cur >= 0 && s->tasks[cur].rt)
+		return;   /* the RT class runs first; it has its own queues */
+	s->scx.depth++;
+	s->scx.sched_cpu = (s32)cpu;
+	if (cur >= 0) {
+		prev = &s->tasks[cur];
+		charge_slice(s, prev);
+		if (prev->x.slice_ns) {
+			s->scx.sched_cpu = -1;
+			s->scx.depth--;
+			return;   /* SCX_RQ_BAL_KEEP: it has slice left */
+		}
+	}
+	next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
+	if (!next && cpu_online(s, (s32)cpu) && move_to_local(s, SIM_DSQ_GLOBAL, cpu))
+		next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
+	for (u32 loop = 0; !next && cpu_online(s, (s32)cpu) && loop < SIM_SCX_MAX_LOOPS; loop++) {
+		s64 before = s->scx.seq_tail;
+
+		gearbox_dispatch(s, cpu, prev);
+		if (prev && prev->x.slice_ns) {
+			keep = true;
+			break;
+		}
+		next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
+		if (!next && move_to_local(s, SIM_DSQ_GLOBAL, cpu))
+			next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
+		if (s->scx.seq_tail == before)
+			break;   /* dispatch moved nothing */
+	}
+	/* nothing else: without SCX_OPS_ENQ_LAST prev runs on, its slice refilled */
+	if (!next && prev && !(s->scx.ops_flags & SCX_OPS_ENQ_LAST))
+		keep = true;
+	if (keep) {
+		s->scx.keeps++;
+		if (!prev->x.slice_ns)
+			prev->x.slice_ns = SIM_SCX_SLICE_DFL_NS;
+		s->scx.sched_cpu = -1;
+		s->scx.depth--;
+		return;
+	}
+	if (prev) {
+		s->cpus[cpu].curr = -1;
+		put_prev(s, prev, cpu, next ? 0 : SCX_ENQ_LAST);
+	}
+	if (next) {
+		run(s, next, cpu);
+	} else {
+		s->scx.idle[cpu] = true;
+		if (!s->cpus[cpu].in_idle && cpu_online(s, (s32)cpu))
+			sim_idle_enter(s, cpu);
+	}
+	s->scx.sched_cpu = -1;
+	s->scx.depth--;
+}
+
+/* ---- the engine's entries ---- */
+
+void sim_scx_init(struct sim *s)
+{
+	s->scx.on = true;
+	s->scx.ops_flags = s->opt.scx_enq_last ? SCX_OPS_ENQ_LAST : 0;
+	s->scx.sched_cpu = -1;
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		s->scx.idle[c] = cpu_online(s, (s32)c);
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->x.dsq = SIM_DSQ_NONE;
+		t->x.misfit_to = -1;
+		t->x.weight = scx_weight(t->weight);
+		t->x.vdom = ~0u;
+	}
+}
+
+s32 sim_scx_select(struct sim *s, struct sim_task *t, bool fork)
+{
+	s32 prev = t->cpu >= 0 ? t->cpu : sim_first_allowed(s, t);
+
+	if (fork)
+		gearbox_enable(s, t, prev);
+	t->x.ddsp = false;
+	/* select_task_rq(): the class is asked only when the task may run on several CPUs */
+	if (nr_allowed(s, t) <= 1)
+		return allowed(t, t->cpu) ? t->cpu : sim_first_allowed(s, t);
+	return gearbox_select_cpu(s, t, prev, fork);
+}
+
+void sim_scx_enqueue_woken(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	s->scx.depth++;
+	if (t->x.ddsp) {
+		t->x.ddsp = false;
+		insert_local(s, t, cpu, t->x.slice_ns, 0);
+	} else {
+		gearbox_enqueue(s, t, SCX_ENQ_WAKEUP, -1);
+	}
+	/* wakeup_preempt(): the task's CPU, if idle, reschedules */
+	if (s->cpus[cpu].curr < 0 && cpu_online(s, (s32)cpu))
+		resched(s, cpu);
+	s->scx.depth--;
+	flush(s);
+}
+
+void sim_scx_pick(struct sim *s, u32 cpu)
+{
+	schedule(s, cpu);
+	flush(s);
+}
+
+void sim_scx_preempted(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	s->scx.depth++;
+	charge_slice(s, t);
+	put_prev(s, t, cpu, 0);
+	s->scx.depth--;
+}
+
+void sim_scx_sleep(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	charge_slice(s, t);
+	gearbox_stopping(s, t, cpu);
+}
+
+void sim_scx_yield(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	t->x.slice_ns = 0;
+	resched(s, cpu);
+	flush(s);
+}
+
+void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	s32 to = sim_first_allowed(s, t);
+
+	s->scx.depth++;
+	charge_slice(s, t);
+	gearbox_stopping(s, t, cpu);
+	t->x.misfit_to = -1;   /* ops.set_cpumask */
+	t->last_ran_us = s->now_us;
+	t->ran_once = 1;
+	s->cpus[cpu].curr = -1;
+	t->state = TS_QUEUED;
+	sim_set_task_cpu(s, t, (u32)to);
+	gearbox_enqueue(s, t, 0, (s32)cpu);
+	if (s->cpus[to].curr < 0)
+		resched(s, (u32)to);
+	resched(s, cpu);
+	s->scx.depth--;
+	flush(s);
+}
+
+void sim_scx_tick(struct sim *s)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		s32 cur = s->cpus[c].curr;
+		struct sim_task *t;
+
+		if (cur < 0 || s->tasks[cur].rt)
+			continue;
+		t = &s->tasks[cur];
+		s->scx.depth++;
+		charge_slice(s, t);
+		gearbox_tick(s, t, c);
+		if (!t->x.slice_ns)
+			resched(s, c);
+		s->scx.depth--;
+		flush(s);
+	}
+}

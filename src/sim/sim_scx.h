@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * sim_scx.h - the simulator's sched_ext host (sim_scx.c): the kernel's dispatch queues and call
+ * order, with scx_gearbox's callbacks run on them.  State only; the functions are in
+ * sim_internal.h.  Not exported.
+ */
+#ifndef GEARBOX_SIM_SCX_H
+#define GEARBOX_SIM_SCX_H
+
+#include <stdbool.h>
+
+#include "em_model.h"
+
+/* Where a task waits (sim_scx_task.dsq): none, the global DSQ, a CPU's local DSQ, or a user
+ * DSQ (its id, >= 0: scx_gearbox creates one per domain, id = the domain's index). */
+#define SIM_DSQ_NONE   (-1)
+#define SIM_DSQ_GLOBAL (-2)
+#define SIM_DSQ_LOCAL  (-3)
+
+/* What the kernel keeps per task (p->scx) and scx_gearbox per task (its gb_task_ctx). */
+struct sim_scx_task {
+	s32 dsq;              /* SIM_DSQ_*, or the user DSQ it is in */
+	s32 local_cpu;        /* SIM_DSQ_LOCAL: whose */
+	s64 seq;              /* order of insertion: FIFO in local and global DSQs, and between
+			       * equal keys of a user DSQ; SCX_ENQ_HEAD inserts get decreasing ones */
+	u64 dsq_vtime;        /* p->scx.dsq_vtime: its key in a user DSQ */
+	u64 slice_ns;         /* p->scx.slice */
+	u64 slice_at_us;      /* when its slice was last charged while it ran */
+	bool ddsp;            /* select_cpu inserted it into SCX_DSQ_LOCAL (direct dispatch) */
+	bool misfit_enq;      /* its last enqueue went to a misfit target: the next CPU change
+			       * is a misfit move */
+	u32 weight;           /* p->scx.weight: 100 at nice 0 (sched_weight_to_cgroup) */
+	u64 perf_ns;          /* run time x perf (0..1024) since scx_gearbox last accounted it */
+	/* scx_gearbox's task context */
+	u64 vtime;            /* virtual time against its domain's clock (gb_vtime.h) */
+	u32 vdom;             /* the domain whose clock vtime is counted against */
+	s32 misfit_to;        /* CPU a tick decided to move it to, or -1 */
+	u64 awake_us;         /* when it last woke up */
+	bool woken;           /* select_cpu did this wake-up's accounting */
+};
+
+/* The host: the kernel's per-CPU state that sched_ext keeps, and scx_gearbox's globals. */
+struct sim_scx {
+	bool on;                          /* fair tasks run on this host */
+	u32 ops_flags;                    /* the scheduler's ops.flags (SCX_OPS_*) */
+	s64 seq_tail, seq_head;           /* the next insertion orders (see sim_scx_task.seq) */
+	u32 depth;                        /* > 0 inside a host call: reschedules are deferred */
+	s32 sched_cpu;                    /* the CPU in schedule(), -1 if none */
+	bool resched[EM_MAX_CPUS];        /* resched_curr() is pending on the CPU */
+	bool idle[EM_MAX_CPUS];           /* the kernel's idle mask (scx_bpf_get_idle_cpumask) */
+	u64 dom_vtime[EM_MAX_DOMAINS];    /* scx_gearbox's gb_dom_vtime */
+	u64 last_consume_ns[EM_MAX_DOMAINS]; /* scx_gearbox's gb_doms[].last_consume_ns */
+	u64 dispatches, keeps, kicks;     /* ops.dispatch calls, prev kept, kicks that woke a CPU */
+	u64 pulls;                        /* tasks dispatch took from another domain's DSQ */
+};
+
+#endif /* GEARBOX_SIM_SCX_H */

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_scx.c - the sched_ext host (src/sim/sim_scx.c): gearbox run as scx_gearbox runs under
+ * the kernel's sched_ext, on a one-OPP "tri" model (little CPUs 0-3 at perf 100, mid 4-6 at
+ * 500, big 7 at 1024).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "policy_models.h"
+#include "sim.h"
+#include "tap.h"
+
+static struct em_profile *prof;
+
+static void flat_profile(void)
+{
+	static const u32 lp[] = { 100 }, lw[] = { 20 }, mp[] = { 500 }, mw[] = { 300 };
+	static const u32 bp[] = { 1024 }, bw[] = { 1500 };
+	struct em_model *m = &prof->model;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "flat");
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "little", 0, 4, lp, lw, 1);
+	tm_domain(m, "mid", 4, 3, mp, mw, 1);
+	tm_domain(m, "big", 7, 1, bp, bw, 1);
+}
+
+static int run_text(const char *json, enum sim_policy_id pol, struct sim_options *opt,
+		    struct sim_result *res)
+{
+	struct workload w = { 0 };
+	struct gb_err err;
+	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
+
+	if (!ret)
+		ret = sim_run(prof, &w, pol, opt, res, &err);
+	if (ret)
+		printf("# %s\n", err.msg);
+	workload_free(&w);
+	return ret;
+}
+
+static u64 run_total(const struct sim_result *r, u32 task)
+{
+	u64 us = 0;
+
+	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
+		us += r->tasks[task].run_us[d];
+	return us;
+}
+
+/*
+ * A task that outgrows a little CPU and never sleeps.  New tasks go to the domain with the most
+ * idle CPUs (little); the tick then finds it a capacity misfit and cuts its slice.  The kernel
+ * asks ops.dispatch for something else to run; there is nothing, and without SCX_OPS_ENQ_LAST
+ * (scx_gearbox's ops table sets none) balance_one() keeps the task running with a fresh
+ * SCX_SLICE_DFL: it is never re-enqueued, so the misfit target is never applied.  With the
+ * flag the task is re-enqueued (SCX_ENQ_LAST) on the target's queue and moves.  The fair host
+ * moves it at the tick.
+ */
+static void test_misfit_target_applies_only_at_an_enqueue(void)
+{
+	static const char hog[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"h\":{\"run\":5000000}}}";
+	struct sim_options opt = { .host = SIM_HOST_SCX };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# scx, no ENQ_LAST: little %llu us, misfit moves %llu, migrations %llu\n",
+	       (unsigned long long)r.tasks[0].run_us[0], (unsigned long long)r.misfit_moves,
+	       (unsigned long long)r.migrations);
+	CHECK_EQ_U(r.tasks[0].run_us[0], run_total(&r, 0));
+	CHECK_EQ_U(r.misfit_moves, 0);
+	CHECK_EQ_U(r.migrations, 0);
+
+	opt.scx_enq_last = true;
+	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# scx, ENQ_LAST: little %llu us of %llu, misfit moves %llu\n",
+	       (unsigned long long)r.tasks[0].run_us[0], (unsigned long long)run_total(&r, 0),
+	       (unsigned long long)r.misfit_moves);
+	CHECK(r.misfit_moves >= 1);
+	CHECK(r.tasks[0].run_us[0] < run_total(&r, 0) / 10);
+
+	opt = (struct sim_options){ .host = SIM_HOST_FAIR };
+	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	CHECK(r.misfit_moves >= 1);
+	CHECK(r.tasks[0].run_us[0] < run_total(&r, 0) / 10);
+}
+
+/*
+ * Two CPU hogs pinned to one CPU share it through the domain's queue: at slice expiry the
+ * running task keeps the CPU while its virtual deadline is earlier than the head's.  The
+ * weights (p->scx.weight 100 at nice 0, 11 at nice 10) give 100 : 11 = 9.1; slices end at a
+ * tick (5 ms slices, 4 ms ticks: 8 ms runs), so a cycle of the nice 10 task's one run is
+ * rounded to whole runs of the other, at most one less: above 8.  Equal weights alternate.
+ * Taking the queue's head at every expiry, as a FIFO would, shares 1 : 1 whatever the weights.
+ */
+static void test_slice_expiry_keeps_the_earlier_deadline(void)
+{
+	static const char diff[] =
+		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
+		"\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
+	static const char same[] =
+		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
+		"\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
+	struct sim_options opt = { .host = SIM_HOST_SCX };
+	struct sim_result r;
+	double ratio;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(diff, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
+	       (unsigned long long)run_total(&r, 0), (unsigned long long)run_total(&r, 1));
+	CHECK(ratio > 8);
+	CHECK(run_total(&r, 0) + run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	printf("# nice 5 : nice 5 = %.2f\n", ratio);
+	CHECK(ratio > 0.95 && ratio < 1.05);
+}
+
+/*
+ * An RT task preempts the fair task on its CPU; the fair task goes back to the head of that
+ * CPU's local DSQ with the rest of its slice (put_prev_task_scx) and resumes there when the RT
+ * task sleeps: no migration, the CPU never idles.
+ */
+static void test_rt_preemption_keeps_the_task_on_its_cpu(void)
+{
+	static const char json[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"f\":{\"cpus\":[7],\"run\":5000000},"
+		"\"r\":{\"cpus\":[7],\"policy\":\"SCHED_FIFO\",\"priority\":10,\"loop\":-1,"
+		"\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_options opt = { .host = SIM_HOST_SCX };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(json, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# fair %llu us, rt %llu us, rt late %llu\n", (unsigned long long)run_total(&r, 0),
+	       (unsigned long long)run_total(&r, 1), (unsigned long long)r.tasks[1].late);
+	CHECK_EQ_U(r.migrations, 0);
+	CHECK_EQ_U(r.tasks[1].late, 0);
+	CHECK(run_total(&r, 1) >= 99000);
+	CHECK(run_total(&r, 0) + run_total(&r, 1) > 995000);
+}
+
+/*
+ * A task pinned to a CPU that runs another fair task waits in the domain's queue (or, by the
+ * local-queue shortcut, in the CPU's local queue) until the running task's slice expires at a
+ * tick: 5 ms slices end at the second tick, so it waits up to 8 ms, where the fair class's
+ * wake-up preemption of equals waits at most one tick.
+ */
+static void test_wakeup_waits_for_the_running_slice(void)
+{
+	static const char hog[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	struct sim_options opt = { .host = SIM_HOST_SCX };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# beside a hog: p50 %.0f us, p99 %.0f us\n", r.wake_lat_p50_us, r.wake_lat_p99_us);
+	CHECK(r.wake_lat_p99_us > 4100 && r.wake_lat_p99_us <= 8100);
+}
+
+int main(void)
+{
+	prof = calloc(1, sizeof(*prof));
+	if (!prof)
+		return 1;
+	TAP_RUN(test_misfit_target_applies_only_at_an_enqueue);
+	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline);
+	TAP_RUN(test_rt_preemption_keeps_the_task_on_its_cpu);
+	TAP_RUN(test_wakeup_waits_for_the_running_slice);
+	free(prof);
+	return tap_done();
+}
