@@ -480,7 +480,7 @@ static void place(struct sim *s, struct sim_task *t)
 	bool fork = t->cpu < 0;
 	u32 reason = GB_REASON_NONE;
 	s64 delta = 0;
-	s32 cpu;
+	s32 cpu, prev_curr;
 
 	if (s->scx.on && !t->rt) {
 		/* the sched_ext host: select_cpu (which logs its decision), then the wake-up */
@@ -520,7 +520,11 @@ static void place(struct sim *s, struct sim_task *t)
 	t->runnable_since_us = s->now_us;
 	t->woke_us = s->now_us;
 	s->wakeups++;
+	prev_curr = s->cpus[cpu].curr;
 	enqueue(s, t, (u32)cpu);
+	if (s->ops->enqueued)
+		s->ops->enqueued(s, t, (u32)cpu, fork,
+				 prev_curr >= 0 && s->cpus[cpu].curr != prev_curr ? prev_curr : -1);
 }
 
 static void after_prog_offcpu(struct sim *s, struct sim_task *t, enum sim_prog r)
@@ -656,7 +660,7 @@ static void advance(struct sim *s, u64 to_us)
 			any_ou = true;
 		}
 	}
-	if (any_ou)
+	if (s->ops->root_overutilized ? s->rd_overutilized : any_ou)
 		s->ou_any_us += dt;
 	sim_pelt_advance(s, to_us);
 	s->now_us = to_us;
@@ -734,7 +738,8 @@ static void tick(struct sim *s)
 	sim_refresh(s);
 	for (u32 d = 0; d < s->m->nr_domains; d++)
 		ou |= gb_domain_overutilized(s->m, s->gcpu, d);
-	s->rd_overutilized = ou;
+	if (!s->ops->root_overutilized)
+		s->rd_overutilized = ou;
 	if (s->scx.on)
 		sim_scx_tick(s);
 	else if (s->ops->tick)

@@ -115,6 +115,13 @@ struct sim_policy_ops {
 	s32 (*select)(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta);
 	/* at each tick, after the engine's own work: misfit and push moves */
 	void (*tick)(struct sim *s);
+	/* after a wake-up's enqueue of t on cpu (fork: its first); preempted is the task that was
+	 * running there and now waits, else -1 */
+	void (*enqueued)(struct sim *s, struct sim_task *t, u32 cpu, bool fork, s32 preempted);
+	/* the policy keeps rd_overutilized itself, as fair.c does (set at enqueue and tick, set or
+	 * cleared by the root domain's load balance); else the engine sets it at every tick to
+	 * whether any domain is over-utilized.  The report's over-utilized time is then the flag's */
+	bool root_overutilized;
 	/* may an idle CPU dst pull t, waiting on src? */
 	bool (*may_pull)(struct sim *s, u32 dst, u32 src, const struct sim_task *t);
 	/* idle CPUs pull at the tick before the running tasks rotate, so that a task that waited
@@ -153,6 +160,7 @@ struct sim {
 	u64 *timer_next_us;      /* per timer: next activation, 0 = unset */
 	u32 *barrier_arrived;
 	bool rd_overutilized;    /* the root domain's flag (mainline, rework) */
+	u64 rd_balance_us;       /* last load balance at the root domain (mainline, rework) */
 	u64 ou_any_us;
 	u64 lat_hist[SIM_LAT_BUCKETS];
 	u64 wakeups, decisions, migrations, misfit_moves;

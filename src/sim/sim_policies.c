@@ -5,10 +5,12 @@
  *
  *   gearbox      src/policy/gb_policy.h, the code the BPF scheduler runs
  *   mainline     fair.c's find_energy_efficient_cpu() with max-spare-capacity candidates,
- *                util_fits_cpu(), the root domain's global over-utilized flag that turns EAS
- *                off (select_idle_capacity() then places), misfit active balance
+ *                util_fits_cpu(), the root domain's over-utilized flag that turns EAS off
+ *                (set at enqueue and tick, cleared by the root balance; select_idle_capacity()
+ *                then places), misfit active balance
  *   rework       Guittot's series: per-domain candidate by OPP cost with the nr_running /
- *                prev / runnable tie-break, energy compared across domains, push of stuck tasks
+ *                prev / runnable tie-break, domains compared by the OPP-cost estimate, push
+ *                of preempted and stuck tasks
  *   performance  the biggest idle CPU
  */
 #include "sim_internal.h"
@@ -206,7 +208,7 @@ static s32 select_idle_capacity(const struct sim *s, const struct sim_task *t)
 }
 
 /* find_energy_efficient_cpu() as in tip's fair.c; -1 when it declines. */
-static s32 feec(struct sim *s, const struct sim_task *t, bool opp_cost, s64 *delta_out)
+static s32 feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 {
 	u32 est[EM_MAX_CPUS];
 	u64 best_delta = ~0ull, prev_delta = ~0ull;
@@ -221,7 +223,7 @@ static s32 feec(struct sim *s, const struct sim_task *t, bool opp_cost, s64 *del
 		long max_spare = -1, prev_spare = -1;
 		s32 cand = -1;
 		int max_fits = -1, fits;
-		u64 cand_cost = ~0ull, base, e;
+		u64 base, e;
 
 		for (u32 c = 0; c < s->m->nr_cpus; c++) {
 			u32 util, umin, umax;
@@ -238,29 +240,8 @@ static s32 feec(struct sim *s, const struct sim_task *t, bool opp_cost, s64 *del
 				prev_fits = fits;
 				continue;
 			}
-			if (opp_cost) {
-				/* rework: the OPP cost this CPU would need, ties by load */
-				u32 idx = em_efficient_state(&s->m->domains[d],
-							     gb_min(gb_perf_request(util, umin, umax), cap));
-				u64 cost = s->m->domains[d].opps[idx].cost;
-				bool better = cand < 0 || fits > max_fits ||
-					      (fits == max_fits && cost < cand_cost);
-
-				if (!better && fits == max_fits && cost == cand_cost) {
-					const struct gb_cpu *a = &s->gcpu[cand], *b = &s->gcpu[c];
-
-					better = b->nr_running < a->nr_running ||
-						 (b->nr_running == a->nr_running &&
-						  b->runnable < a->runnable);
-				}
-				if (better) {
-					cand = (s32)c;
-					cand_cost = cost;
-					max_fits = fits;
-					max_spare = (long)cap - (long)gb_min(util, cap) + 1;
-				}
-			} else if (fits > max_fits ||
-				   (fits == max_fits && (long)cap - (long)gb_min(util, cap) > max_spare)) {
+			if (fits > max_fits ||
+			    (fits == max_fits && (long)cap - (long)gb_min(util, cap) > max_spare)) {
 				max_spare = (long)cap - (long)gb_min(util, cap);
 				max_fits = fits;
 				cand = (s32)c;
@@ -274,7 +255,7 @@ static s32 feec(struct sim *s, const struct sim_task *t, bool opp_cost, s64 *del
 			prev_delta = e > base ? e - base : 0;
 			prev_cap = cap;
 		}
-		if (cand >= 0 && (opp_cost || max_spare > prev_spare)) {
+		if (cand >= 0 && max_spare > prev_spare) {
 			if (max_fits < best_fits)
 				continue;
 			if (max_fits < 0 && cap <= best_cap)
@@ -298,6 +279,113 @@ static s32 feec(struct sim *s, const struct sim_task *t, bool opp_cost, s64 *del
 	if (target < 0 || !em_cpumask_test(&t->allowed, (u32)target))
 		return best_cpu;
 	return target;
+}
+
+/*
+ * find_energy_efficient_cpu() as the rework series has it ("Rework feec() to use cost instead
+ * of spare capacity").  In each domain the candidate is the CPU where the task fits (best
+ * util_fits_cpu() first) whose own OPP with the task costs least: find_cpu_max_util(), the
+ * boosted cpu_util() (max of util and runnable) with the task, through
+ * sugov_effective_cpu_perf() with the run queue's clamps and the task's, capped at the CPU's
+ * capacity; ties go to fewer running tasks, then the previous CPU, then a runnable_avg lower by
+ * more than the domain's imbalance_pct (117).  Across domains, best fits first, the lowest
+ *     task_busy_time x cost(candidate's OPP)
+ *         + pd_busy_time x max(0, cost(candidate's OPP) - cost(the domain's OPP without the task))
+ * wins outright: no max-spare-capacity candidate and no separate evaluation of the previous
+ * CPU.  -1 when no CPU fits at all.
+ */
+#define SIM_IMBALANCE_PCT 117
+
+/* cpu's running and waiting tasks, and its runnable_avg, without t (a pushed task is still on
+ * its CPU when the choice is made) */
+static u32 nr_running_without(const struct sim *s, u32 cpu, const struct sim_task *t)
+{
+	u32 nr = s->gcpu[cpu].nr_running;
+
+	return t->cpu == (s32)cpu && nr && (t->state == TS_RUNNING || t->state == TS_QUEUED)
+		       ? nr - 1
+		       : nr;
+}
+
+static u32 runnable_without(const struct sim *s, u32 cpu, const struct sim_task *t)
+{
+	u32 r = s->gcpu[cpu].runnable, tr = t->pelt.runnable_avg;
+
+	if (t->cpu != (s32)cpu)
+		return r;
+	return r > tr ? r - tr : 0;
+}
+
+static s32 rework_feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
+{
+	u32 est[EM_MAX_CPUS], task_busy = task_util_est(t);
+	u64 best_e = ~0ull;
+	int best_fits = -2;
+	s32 best_cpu = -1;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		est[c] = cpu_util_est_enqueued(s, c);
+	for (u32 d = 0; d < s->m->nr_domains; d++) {
+		const struct em_domain *pd = &s->m->domains[d];
+		u32 cap = em_domain_capacity(pd), pd_busy = 0, base_perf = 0;
+		u64 cand_cost = 0, base_cost, e;
+		s32 cand = -1;
+		int cand_fits = -2;
+
+		for (u32 c = 0; c < s->m->nr_cpus; c++) {
+			const struct gb_cpu *g = &s->gcpu[c];
+			u32 util, umin, umax, perf;
+			u64 cost;
+			bool better;
+			int fits;
+
+			if (s->m->cpu_domain[c] != d)
+				continue;
+			pd_busy += cpu_util(s, c, t, -1, false, est);
+			base_perf = gb_max(base_perf, gb_perf_request(cpu_util(s, c, t, -1, true, est),
+								      gb_rq_umin(g), gb_rq_umax(g)));
+			if (!em_cpumask_test(&t->allowed, c))
+				continue;
+			util = cpu_util(s, c, t, (s32)c, false, est);
+			rq_clamps(s, c, t, &umin, &umax);
+			fits = util_fits_cpu(s, util, umin, umax, c);
+			if (!fits)
+				continue;
+			perf = gb_perf_request(cpu_util(s, c, t, (s32)c, true, est), umin, umax);
+			cost = pd->opps[em_efficient_state(pd, gb_min(perf, cap))].cost;
+			better = cand < 0 || fits > cand_fits || (fits == cand_fits && cost < cand_cost);
+			if (!better && fits == cand_fits && cost == cand_cost) {
+				u32 nr_c = nr_running_without(s, c, t);
+				u32 nr_a = nr_running_without(s, (u32)cand, t);
+
+				if (nr_c != nr_a) {
+					better = nr_c < nr_a;
+				} else if (cand != t->cpu) {
+					better = (s32)c == t->cpu ||
+						 (u64)runnable_without(s, c, t) * SIM_IMBALANCE_PCT <
+							 (u64)runnable_without(s, (u32)cand, t) * 100;
+				}
+			}
+			if (better) {
+				cand = (s32)c;
+				cand_cost = cost;
+				cand_fits = fits;
+			}
+		}
+		if (cand < 0 || cand_fits < best_fits)
+			continue;
+		pd_busy = gb_min(pd_busy, cap * pd->nr_cpus);
+		base_cost = pd->opps[em_efficient_state(pd, gb_min(base_perf, cap))].cost;
+		e = (u64)task_busy * cand_cost +
+		    (cand_cost > base_cost ? (u64)pd_busy * (cand_cost - base_cost) : 0);
+		if (cand_fits == best_fits && e >= best_e)
+			continue;
+		best_e = e;
+		best_cpu = cand;
+		best_fits = cand_fits;
+	}
+	*delta_out = best_cpu >= 0 ? (s64)best_e : 0;
+	return best_cpu;
 }
 
 /* sched_balance_find_dst_cpu() for a fork, simplified: an idle fitting CPU of the group with
@@ -339,7 +427,7 @@ static s32 fair_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason
 	if (fork)
 		return fork_idlest(s, t);
 	if (!s->rd_overutilized && (task_util_est(t) || t->uclamp_min))
-		cpu = feec(s, t, opp_cost, delta);
+		cpu = opp_cost ? rework_feec(s, t, delta) : feec(s, t, delta);
 	if (cpu < 0) {
 		cpu = select_idle_capacity(s, t);
 		*reason = s->rd_overutilized ? GB_REASON_OVERUTILIZED_SPREAD : GB_REASON_BALANCE;
@@ -352,6 +440,65 @@ static s32 fair_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason
 static s32 mainline_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta)
 {
 	return fair_select(s, t, fork, reason, delta, false);
+}
+
+/*
+ * The root domain's over-utilized flag as fair.c keeps it.  cpu_overutilized(): cpu_util_cfs()
+ * (util_avg, blocked included, at least the util_est of the enqueued tasks) does not fit the
+ * CPU within its run queue's uclamp_max (uclamp_min ignored).  The flag is set when a CPU is
+ * over-utilized at the enqueue of a woken task (check_update_overutilized_status() in
+ * enqueue_task_fair(), not for a new task) or at the tick of a CPU running a fair task
+ * (task_tick_fair()); only a load balance at the root domain (update_sd_lb_stats() without a
+ * parent domain) sets it to whether any CPU is over-utilized, clearing it.  That balance runs
+ * every sd_weight ms (the top domain's min_interval: one per CPU), x busy_factor 16 when no CPU
+ * is idle to run it, at the tick.
+ */
+#define SIM_BUSY_FACTOR 16
+
+static bool fair_cpu_overutilized(const struct sim *s, u32 cpu)
+{
+	const struct gb_cpu *g = &s->gcpu[cpu];
+	u32 util = gb_min(gb_max(g->util, cpu_util_est_enqueued(s, cpu)), sim_cpu_capacity(s, cpu));
+
+	return !util_fits_cpu(s, util, 0, gb_rq_umax(g), cpu);
+}
+
+static void fair_overutilized_tick(struct sim *s)
+{
+	u64 interval = (u64)s->m->nr_cpus * 1000 * SIM_BUSY_FACTOR;
+	bool ou = false;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		if (s->m->cpu_domain[c] == 0xff)
+			continue;
+		if (s->cpus[c].curr < 0)
+			interval = (u64)s->m->nr_cpus * 1000;
+		if (fair_cpu_overutilized(s, c)) {
+			ou = true;
+			if (sim_fair_curr(s, c))
+				s->rd_overutilized = true;
+		}
+	}
+	if (s->now_us >= s->rd_balance_us + interval) {
+		s->rd_balance_us = s->now_us;
+		s->rd_overutilized = ou;
+	}
+}
+
+static void fair_check_overutilized(struct sim *s, const struct sim_task *t, u32 cpu, bool fork)
+{
+	if (t->rt || fork || s->rd_overutilized)
+		return;
+	sim_refresh(s);
+	if (fair_cpu_overutilized(s, cpu))
+		s->rd_overutilized = true;
+}
+
+static void mainline_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool fork,
+			      s32 preempted)
+{
+	(void)preempted;
+	fair_check_overutilized(s, t, cpu, fork);
 }
 
 /* Misfit (update_misfit_status + active balance): a running task that does not fit its CPU
@@ -393,10 +540,18 @@ static bool fair_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_task
 	return s->rd_overutilized;
 }
 
+static void mainline_tick(struct sim *s)
+{
+	fair_overutilized_tick(s);
+	misfit_balance(s);
+}
+
 const struct sim_policy_ops sim_ops_mainline = {
 	.name = "mainline",
 	.select = mainline_select,
-	.tick = misfit_balance,
+	.tick = mainline_tick,
+	.enqueued = mainline_enqueued,
+	.root_overutilized = true,
 	.may_pull = fair_may_pull,
 };
 
@@ -407,36 +562,78 @@ static s32 rework_select(struct sim *s, struct sim_task *t, bool fork, u32 *reas
 	return fair_select(s, t, fork, reason, delta, true);
 }
 
-/* task_stuck_on_cpu(): max(util_est, runnable) > min(capacity, uclamp_max) with the task alone
- * on its CPU: feec again, and push when it picks another CPU. */
+/*
+ * The series' push (v8, "Add push task mechanism"): a fair task that can run elsewhere and is
+ * put back while still runnable (put_prev_task(): preempted at a wake-up) is pushable, and
+ * the balance callback that follows re-runs the wake-up selection for it and moves it when
+ * that picks another CPU; at the tick a task running alone and stuck on its CPU
+ * (task_stuck_on_cpu(): max(util_est, runnable) > min(capacity, uclamp_max)) is rescheduled so
+ * that the same push happens.  Not while over-utilized (the load balancer's job then).
+ */
+static u32 nr_allowed(const struct sim *s, const struct sim_task *t)
+{
+	u32 n = 0;
+
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		n += s->m->cpu_domain[c] != 0xff && em_cpumask_test(&t->allowed, c);
+	return n;
+}
+
+static void rework_push(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	s64 delta = 0;
+	s32 to;
+
+	if (s->rd_overutilized || nr_allowed(s, t) < 2)
+		return;
+	sim_refresh(s);
+	to = rework_feec(s, t, &delta);
+	if (to >= 0 && to != (s32)cpu) {
+		sim_migrate(s, t, (u32)to, GB_REASON_POWER_MISFIT, delta);
+		sim_refresh(s);
+	}
+}
+
+static bool task_stuck_on_cpu(const struct sim *s, const struct sim_task *t, u32 cpu)
+{
+	return gb_max(t->pelt.util_est, t->pelt.runnable_avg) >
+	       gb_min(sim_cpu_capacity(s, cpu), t->uclamp_max);
+}
+
 static void rework_tick(struct sim *s)
 {
-	misfit_balance(s);
-	if (s->rd_overutilized)
-		return;
-	for (u32 c = 0; c < s->m->nr_cpus; c++) {
-		struct sim_task *t;
-		s64 delta = 0;
-		s32 to;
+	struct sim_task *stuck[EM_MAX_CPUS];
+	u32 on[EM_MAX_CPUS], n = 0;
 
-		t = sim_fair_curr(s, c);
-		if (!t || s->cpus[c].nr_queued)
-			continue;
-		if (gb_max(t->pelt.util_est, t->pelt.runnable_avg) <=
-		    gb_min(sim_cpu_capacity(s, c), t->uclamp_max))
-			continue;
-		to = feec(s, t, true, &delta);
-		if (to >= 0 && to != (s32)c) {
-			sim_migrate(s, t, (u32)to, GB_REASON_POWER_MISFIT, delta);
-			sim_refresh(s);
+	fair_overutilized_tick(s);
+	misfit_balance(s);
+	/* the tasks stuck at this tick, each pushed once */
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct sim_task *t = sim_fair_curr(s, c);
+
+		if (t && !s->cpus[c].nr_queued && task_stuck_on_cpu(s, t, c)) {
+			stuck[n] = t;
+			on[n++] = c;
 		}
 	}
+	for (u32 i = 0; i < n; i++)
+		if (stuck[i]->cpu == (s32)on[i])
+			rework_push(s, stuck[i], on[i]);
+}
+
+static void rework_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool fork, s32 preempted)
+{
+	fair_check_overutilized(s, t, cpu, fork);
+	if (preempted >= 0 && !s->tasks[preempted].rt)
+		rework_push(s, &s->tasks[preempted], cpu);
 }
 
 const struct sim_policy_ops sim_ops_rework = {
 	.name = "rework",
 	.select = rework_select,
 	.tick = rework_tick,
+	.enqueued = rework_enqueued,
+	.root_overutilized = true,
 	.may_pull = fair_may_pull,
 };
 

@@ -427,6 +427,62 @@ static void test_gearbox_sees_only_the_running_tasks_clamps(void)
 	CHECK_EQ_I(boosted_behind_hog, 0);
 }
 
+static void test_rework_pushes_a_preempted_stuck_task_at_once(void)
+{
+	/* a hog capped at util 300 (stuck on any mid CPU, capacity 500) starts on CPU 4, then
+	 * may run on CPUs 4-5; an RT task pinned to CPU 4 runs 5 ms of every 10 ms there, capped
+	 * too, so that no CPU is over-utilized and nothing is pulled.  The rework's push takes the
+	 * preempted hog to CPU 5 when the RT task preempts it (put_prev_task), so it keeps
+	 * running; without it the hog waits behind the RT task half of the time */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"hog\":{\"util_max\":300,\"loop\":1,\"phases\":{"
+		"\"start\":{\"cpus\":[4],\"run\":10000},"
+		"\"free\":{\"cpus\":[4,5],\"run\":5000000}}},"
+		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"util_min\":0,\"util_max\":300,"
+		"\"cpus\":[4],"
+		"\"delay\":20000,\"loop\":-1,\"run\":2500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+	u64 hog_us;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_REWORK, &opt, &r), 0);
+	hog_us = run_total(&r, 0);
+	printf("# rework: hog ran %llu us (CPU 4-5), %llu migrations; rt ran %llu us\n",
+	       (unsigned long long)hog_us, (unsigned long long)r.tasks[0].migrations,
+	       (unsigned long long)run_total(&r, 1));
+	CHECK(run_total(&r, 1) > 450000);
+	CHECK(hog_us > 990000);
+	CHECK(r.tasks[0].migrations <= 2);
+	/* mainline has no push: the hog shares CPU 4 with the RT task */
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &opt, &r), 0);
+	printf("# mainline: hog ran %llu us\n", (unsigned long long)run_total(&r, 0));
+	CHECK(run_total(&r, 0) < 800000);
+}
+
+/* The root domain's over-utilized flag (mainline, rework) is set at a tick or enqueue that
+ * finds a CPU over-utilized, and cleared only by a load balance at the root domain, every
+ * 8 ms here (one per CPU): it outlasts the CPU's over-utilization. */
+static void test_overutilized_flag_waits_for_the_root_balance(void)
+{
+	/* a task on little CPU 0 (capacity 100) busy 80 ms then idle 20 ms: its util crosses 80
+	 * late in each burst and decays below it a few ms into the sleep */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+		"\"t\":{\"cpus\":[0],\"loop\":-1,\"run\":80000,\"timer\":{\"ref\":\"t\","
+		"\"period\":100000}}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	flat_profile();
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &opt, &r), 0);
+	printf("# flag set %.1f%% of the time, little over-utilized %.1f%%\n", r.overutilized_pct,
+	       r.domains[0].overutilized_pct);
+	CHECK(r.domains[0].overutilized_pct > 5);
+	CHECK(r.overutilized_pct > r.domains[0].overutilized_pct + 1);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -441,6 +497,8 @@ int main(void)
 	TAP_RUN(test_deadline_tasks_are_refused);
 	TAP_RUN(test_trace_is_a_gearbox_stream_with_rate_limited_dvfs);
 	TAP_RUN(test_gearbox_sees_only_the_running_tasks_clamps);
+	TAP_RUN(test_rework_pushes_a_preempted_stuck_task_at_once);
+	TAP_RUN(test_overutilized_flag_waits_for_the_root_balance);
 	free(prof);
 	return tap_done();
 }
