@@ -16,9 +16,15 @@
  * Dispatch.  A CPU takes work from its own domain's queue.  At slice expiry the kernel asks
  * before it re-enqueues the running task, so that task is compared with the head of the queue
  * and keeps the CPU for another slice while its deadline is earlier (else two hogs would just
- * alternate, whatever their weights).  A CPU pulls from another domain only when the policy
- * says that domain is over-utilized, or when the other domain's queue has not been served for
- * gb_pull_after_ns: never stalling a task comes before saving energy.
+ * alternate, whatever their weights).  A CPU pulls the head of another domain's queue when that
+ * domain is over-utilized and the head fits the CPU as placement would see it (so a pull never
+ * undoes a capacity-misfit move), or when the queue has not been served for gb_pull_after_ns:
+ * never stalling a task comes before saving energy.
+ *
+ * Every one of these decisions is the core's (src/policy/gb_queue.h, gb_track.h, gb_hold.h: the
+ * call order is at the top of gb_queue.h): the callbacks read kernel state, fill the core's
+ * structs, call it and apply the answer (a DSQ insert or move, a slice, a kick, a cpuperf
+ * request, a ring-buffer record).
  *
  * Tracking.  The wake-up (select_cpu, or enqueue when the kernel did not ask), stopping and the
  * tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no running, runnable or
@@ -38,7 +44,6 @@
 
 #define GB_SUBPROG __attribute__((noinline))
 #include "gearbox_place.h"      /* the policy, its steps routed through subprograms */
-#include "gb_vtime.h"
 #define GB_ENOMEM 12
 
 char _license[] SEC("license") = "GPL";
@@ -86,19 +91,12 @@ static __always_inline const struct em_model *gb_m(void)
 	return m;
 }
 
+/* Per task: the core's state (gb_types.h) and what the adapter needs to fill it. */
 struct gb_task_ctx {
-	struct gb_pelt pelt;
-	u64 vtime;
+	struct gb_tstate s;
 	u64 exec_ns;            /* p->se.sum_exec_runtime when its run time was last accounted */
-	u64 awake_ns;           /* when it last woke up */
-	u32 uclamp_min;
-	u32 uclamp_max;
-	s32 misfit_to;          /* CPU a tick decided to move it to, or -1 */
-	u32 misfit_cap;         /* capacity it was last moved off as a capacity misfit, 0 none */
-	u32 vdom;               /* the domain whose clock vtime is counted against */
 	u32 woken;              /* select_cpu did this wake-up's accounting (gb_wake) */
 	s32 qdom;               /* the domain whose gb_dom_queued counts it, or -1 */
-	u32 misfit_work;        /* its demand (gb_task_work) at that move */
 };
 
 struct {
@@ -114,6 +112,14 @@ struct {
 	__type(key, u32);
 	__type(value, struct gb_place_ctx);
 } gb_place SEC(".maps");
+
+/* dispatch's view of the domain queues (gb_dispatch_plan): too big for the stack */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct gb_disp_in);
+} gb_disp SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -188,22 +194,36 @@ static __always_inline void gb_read_uclamp(struct task_struct *p, struct gb_task
 {
 	struct uclamp_se *uc;
 
-	tc->uclamp_min = 0;
-	tc->uclamp_max = GB_UCLAMP_NONE_MAX;
+	tc->s.uclamp_min = 0;
+	tc->s.uclamp_max = GB_UCLAMP_NONE_MAX;
 	if (!bpf_core_field_exists(p->uclamp_req))
 		return;
 	uc = &p->uclamp_req[UCLAMP_MIN];
-	tc->uclamp_min = BPF_CORE_READ_BITFIELD(uc, value);
+	tc->s.uclamp_min = BPF_CORE_READ_BITFIELD(uc, value);
 	uc = &p->uclamp_req[UCLAMP_MAX];
-	tc->uclamp_max = BPF_CORE_READ_BITFIELD(uc, value);
+	tc->s.uclamp_max = BPF_CORE_READ_BITFIELD(uc, value);
 }
 
-/* The task's slice: its sched_setattr() runtime when it set one, else ours. */
-static __always_inline u64 gb_task_slice(struct task_struct *p)
+/*
+ * The fields of the core's task state that mirror the kernel's: the weight, and the slice the
+ * task set with sched_setattr() (0: none, the core gives it gb_slice_ns).
+ */
+static __always_inline void gb_fill_tstate(struct task_struct *p, struct gb_task_ctx *tc)
 {
+	tc->s.weight = p->scx.weight;
+	tc->s.slice_ns = 0;
 	if (bpf_core_field_exists(p->se.custom_slice) && p->se.custom_slice && p->se.slice)
-		return p->se.slice;
-	return gb_slice_ns;
+		tc->s.slice_ns = p->se.slice;
+}
+
+/* p's affinity as the core reads it (one word: see gb_mask_test). */
+static __always_inline void gb_fill_allowed(struct task_struct *p, struct em_cpumask *allowed)
+{
+	const struct cpumask *mask = p->cpus_ptr;
+	u32 w;
+
+	for (w = 0; w < EM_CPUMASK_WORDS; w++)
+		allowed->bits[w] = w * 64 < GB_SCX_MAX_CPUS ? mask->bits[w] : 0;
 }
 
 /* The perf a CPU runs at now: measured when there is cpufreq, else the OPP we asked for. */
@@ -237,9 +257,9 @@ static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *t
 	e->to = dec->cpu;
 	e->reason = dec->reason;
 	e->energy_delta = dec->energy_delta;
-	e->util = gb_task_util_est(&tc->pelt);
-	e->uclamp_min = tc->uclamp_min;
-	e->uclamp_max = tc->uclamp_max;
+	e->util = gb_task_util_est(&tc->s.pelt);
+	e->uclamp_min = tc->s.uclamp_min;
+	e->uclamp_max = tc->s.uclamp_max;
 	e->opp_idx = dec->opp_idx;
 	e->prev_opp_idx = dec->prev_opp_idx;
 	e->pad = 0;
@@ -260,51 +280,26 @@ static __always_inline struct gb_place_ctx *gb_fill_task(struct task_struct *p,
 							 struct gb_task_ctx *tc, s32 prev_cpu)
 {
 	struct gb_place_ctx *x = gb_place_ctx();
-	const struct cpumask *mask = p->cpus_ptr;
-	u32 w;
 
 	if (!x)
 		return NULL;
-	x->t.util = tc->pelt.util_avg;
-	x->t.util_est = tc->pelt.util_est;
-	x->t.runnable = tc->pelt.runnable_avg;
-	x->t.uclamp_min = gb_mode == GB_MODE_PERFORMANCE ? EM_CAPACITY_SCALE : tc->uclamp_min;
-	x->t.uclamp_max = tc->uclamp_max;
-	x->t.prev_cpu = prev_cpu;
-	x->t.floor_cap = 0;
-	for (w = 0; w < EM_CPUMASK_WORDS; w++)
-		x->t.allowed.bits[w] = w * 64 < GB_SCX_MAX_CPUS ? mask->bits[w] : 0;
+	gb_fill_allowed(p, &x->t.allowed);
+	gb_track_task(&tc->s, prev_cpu, &x->t.allowed, &x->t);
+	if (gb_mode == GB_MODE_PERFORMANCE)
+		x->t.uclamp_min = EM_CAPACITY_SCALE;
 	x->min_cap = 0;
 	x->max_cap = 0;
 	return x;
 }
 
-/*
- * An idle CPU's utilization as of now_us.  Nothing runs there to account it (stopping and tick
- * are the CPU's own), so without this the policy would see what its last task left,
- * frozen for as long as the CPU stays idle -- 500 for a second after a hog, seen in the VM --
- * where the kernel's and the simulator's CPU utilization decays.  Computed on a copy: the
- * signal belongs to the CPU, which may be waking up right now.  At most every
- * GB_IDLE_DECAY_US per CPU: a PELT update is two divisions, and wake-ups of a busy pipe come
- * every few microseconds; in 64 us an idle CPU's utilization falls by less than 0.2%
- * (the divider grows by 64 of its 46718..47742), so the value used is at most that high.
- */
-#define GB_IDLE_DECAY_US 64
+/* An idle CPU's utilization as of now_us (gb_track_idle_decay), once per GB_IDLE_DECAY_US. */
 u64 gb_idle_decay_us[EM_MAX_CPUS];          /* when gb_idle_decay last ran for the CPU */
 
 GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 {
-	struct gb_pelt pe;
-
 	if (c >= EM_MAX_CPUS)
 		return 0;
-	if (now_us - gb_idle_decay_us[c] < GB_IDLE_DECAY_US)
-		return 0;
-	gb_idle_decay_us[c] = now_us;
-	pe = gb_cpu_pelt[c];
-	gb_pelt_update(&pe, now_us, 0, 0);
-	gb_cpus[c].util = pe.util_avg;
-	gb_cpus[c].runnable = pe.runnable_avg;
+	gb_track_idle_decay(&gb_cpu_pelt[c], &gb_cpus[c], &gb_idle_decay_us[c], now_us);
 	return 0;
 }
 
@@ -338,34 +333,10 @@ static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only,
 		d = gb_m()->cpu_domain[c];
 		if ((only != GB_ALL_DOMAINS && d != only) || d == skip)
 			continue;
-		cs->idle = gb_bit(idle_bits, (s32)c);
-		cs->nr_running = cs->idle ? 0 : 1;
+		gb_track_idle(cs, gb_bit(idle_bits, (s32)c));
 		if (cs->idle)
 			gb_idle_decay(c, now_us);
 	}
-}
-
-/* Count tc's vtime against domain d's clock from now on (d < nr_domains), keeping its lag. */
-static __always_inline void gb_vtime_move(struct gb_task_ctx *tc, u32 d)
-{
-	if (tc->vdom == d)
-		return;
-	if (tc->vdom < gb_m()->nr_domains)
-		tc->vtime = gb_vtime_rebase(tc->vtime, gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
-					    gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)]);
-	else
-		tc->vtime = gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)];
-	tc->vdom = d;
-}
-
-/* tc starts (or goes on) running in domain d: the domain's clock is the latest such vtime. */
-static __always_inline void gb_vtime_start(struct gb_task_ctx *tc, u32 d)
-{
-	u64 *now = &gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)];
-
-	gb_vtime_move(tc, d);
-	if (gb_vtime_before(*now, tc->vtime))
-		*now = tc->vtime;
 }
 
 /*
@@ -377,10 +348,7 @@ static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_c
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
-	gb_cpus[c].idle = 0;
-	gb_cpus[c].nr_running = 1;
-	gb_cpus[c].uclamp_min = tc->uclamp_min;
-	gb_cpus[c].uclamp_max = tc->uclamp_max;
+	gb_track_curr(&gb_cpus[c], &tc->s);
 	gb_curr[c].pid = p->pid;
 }
 
@@ -393,12 +361,8 @@ static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_c
  */
 static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now)
 {
-	gb_pelt_update(&tc->pelt, now / 1000, 0, 0);
-	tc->awake_ns = now;
-	if (tc->vdom < gb_m()->nr_domains)
-		tc->vtime = gb_vtime_limit_credit(tc->vtime,
-						  gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)],
-						  gb_slice_ns, p->scx.weight);
+	gb_fill_tstate(p, tc);
+	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns);
 }
 
 s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
@@ -417,15 +381,12 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		gb_wake(p, tc, now);
 		tc->woken = 1;
 		gb_read_uclamp(p, tc);
-		tc->misfit_to = -1;
+		gb_hold_drop(&tc->s.hold);
 		/* the shortcut reads the previous CPU's domain only: refresh that first */
 		gb_refresh_idle(idle_bits, now / 1000, pd, GB_ALL_DOMAINS);
 		x = gb_fill_task(p, tc, from);
 		if (x) {
-			/* the misfit hold, kept per task as the simulator keeps it */
-			x->t.floor_cap = gb_misfit_hold(&x->t, tc->misfit_cap, tc->misfit_work);
-			if (!x->t.floor_cap)
-				tc->misfit_cap = 0;
+			x->t.floor_cap = gb_hold_wake(&tc->s.hold, &x->t);
 			/* the common case, an idle previous CPU nothing can beat, without the search */
 			if (pd < GB_SCX_MAX_DOMAINS && gb_place_prev_cheapest(&dec) > 0) {
 				gb_stat(GB_STAT_KEPT);
@@ -450,7 +411,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	}
 	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		gb_stat(GB_STAT_DIRECT);
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tc ? gb_task_slice(p) : gb_slice_ns, 0);
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tc ? gb_queue_slice(&tc->s, gb_slice_ns) : gb_slice_ns,
+				   0);
 		if (tc)
 			gb_note_curr(p, tc, cpu);
 	}
@@ -516,28 +478,6 @@ static __always_inline void gb_kick_domain(struct task_struct *p, s32 cpu, u32 d
 	scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
 }
 
-/*
- * The CPU whose domain queue p joins: cpu when it is online and p may run there, else the first
- * online CPU p may run on.  A task whose CPU went offline (the kernel moves tasks off a dying
- * CPU without select_cpu) must not wait in the queue of a domain with no online CPU: nobody
- * would be kicked for it, and an idle machine would never pull it.
- */
-static __always_inline s32 gb_enqueue_cpu(struct task_struct *p, s32 cpu)
-{
-	u32 c, nr = gb_m()->nr_cpus;
-
-	if (cpu >= 0 && cpu < GB_SCX_MAX_CPUS && gb_cpus[cpu & (EM_MAX_CPUS - 1)].online &&
-	    gb_mask_test(p->cpus_ptr, cpu))
-		return cpu;
-	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
-		if (c >= nr)
-			break;
-		if (gb_cpus[c].online && gb_mask_test(p->cpus_ptr, c))
-			return (s32)c;
-	}
-	return cpu;
-}
-
 /* Is domain d's queue surely empty (see gb_dom_queued)? */
 static __always_inline bool gb_known_empty(u32 d)
 {
@@ -556,35 +496,11 @@ static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
 	tc->qdom = d;
 }
 
-/*
- * May p, woken and allowed on cpu (of domain d) only, skip d's queue for cpu's local one?  Only
- * d's CPUs take from d's queue and only cpu may run p, so the queue would hand p to cpu anyway,
- * at the price of a dispatch call (a pipe between two tasks pinned to one CPU paid one per
- * switch).  But the local queue runs before d's queue and without the deadline comparison at
- * slice expiry, so only where that changes little: nothing waits in d's queue (p passes only
- * what comes later, for one slice: its next enqueue finds them and takes the queue), and p's
- * deadline is at most one slice past that of a nice 0 task starting now (the domain's clock is
- * the latest vtime a task started at there), so p has the CPU at the running task's slice
- * expiry, or one slice later, as the queue would give it.  A task that ran beyond its weight's
- * share (its deadline slices out), and every re-enqueue at slice expiry, take the queue.
- */
-static __always_inline bool gb_local_ok(struct task_struct *p, s32 cpu, u32 d, u64 deadline,
-					u64 enq_flags)
-{
-	return (enq_flags & SCX_ENQ_WAKEUP) && p->nr_cpus_allowed == 1 && cpu >= 0 &&
-	       cpu < GB_SCX_MAX_CPUS && gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)].online &&
-	       gb_mask_test(p->cpus_ptr, cpu) &&
-	       !gb_vtime_before(gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * gb_slice_ns, deadline) &&
-	       (gb_known_empty(d) || scx_bpf_dsq_nr_queued(d) == 0);
-}
-
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 tcpu = scx_bpf_task_cpu(p), cpu = tcpu;
-	u64 slice = gb_slice_ns, deadline;
-	bool kick;
-	u32 d;
+	struct gb_enq_in in = {};
+	struct gb_enq_out out;
 
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc) {
@@ -594,158 +510,161 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
 		 * to change its clamps, and there is no running callback to read them at */
 		gb_read_uclamp(p, tc);
+		gb_fill_tstate(p, tc);
 	}
-	kick = gb_may_kick();
-	if (tc && tc->misfit_to >= 0 && gb_mask_test(p->cpus_ptr, tc->misfit_to) && kick)
-		cpu = tc->misfit_to;
-	cpu = gb_enqueue_cpu(p, cpu);
-	d = gb_cpu_dom(cpu);
-	if (!tc || d >= gb_m()->nr_domains) {
-		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, slice, enq_flags);
-		if (kick)
-			scx_bpf_kick_cpu(cpu, SCX_KICK_IDLE);
+	in.task_cpu = scx_bpf_task_cpu(p);
+	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
+	in.pinned = p->nr_cpus_allowed == 1;
+	in.may_kick = gb_may_kick();
+	gb_fill_allowed(p, &in.allowed);
+	gb_enqueue_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, tc ? &tc->s : NULL, &in, &out);
+	if (out.queue == GB_QUEUE_GLOBAL || !tc) {
+		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, out.slice_ns, enq_flags);
+		if (in.may_kick)
+			scx_bpf_kick_cpu(out.cpu, SCX_KICK_IDLE);
 		return;
 	}
-	tc->misfit_to = -1;
-	slice = gb_task_slice(p);
-	gb_vtime_move(tc, d);
-	tc->vtime = gb_vtime_limit_credit(tc->vtime, gb_dom_vtime[d & (EM_MAX_DOMAINS - 1)],
-					  gb_slice_ns, p->scx.weight);
-	deadline = gb_vtime_deadline(tc->vtime, slice, p->scx.weight);
-	if (cpu == tcpu && gb_local_ok(p, cpu, d, deadline, enq_flags)) {
+	/* the queue's emptiness only where the shortcut asks: a DSQ lookup is a hash search */
+	if (out.local_if_empty &&
+	    gb_enqueue_take_local(&out, gb_known_empty(out.dom) ||
+					    scx_bpf_dsq_nr_queued(out.dom) == 0)) {
 		/* no kick: a task put on an idle CPU's local queue makes it reschedule */
 		gb_stat(GB_STAT_LOCAL);
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, slice, enq_flags);
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, out.slice_ns, enq_flags);
 		return;
 	}
-	gb_count_queued(tc, (s32)d);
-	scx_bpf_dsq_insert_vtime(p, d, slice, deadline, enq_flags);
-	if (kick)
-		gb_kick_domain(p, cpu, d);
-}
-
-/* Has domain d an online CPU? */
-static __always_inline bool gb_domain_online(u32 d)
-{
-	u32 c, nr = gb_m()->nr_cpus;
-
-	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
-		if (c >= nr)
-			break;
-		if (gb_cpu_dom(c) == d && gb_cpus[c].online)
-			return true;
-	}
-	return false;
-}
-
-/* May an idle CPU of another domain take work queued for domain d? */
-static __always_inline bool gb_may_pull_domain(u32 d, u64 now)
-{
-	if (scx_bpf_dsq_nr_queued(d) <= 0)
-		return false;
-	/* a domain with no online CPU is served by the others at once */
-	if (!gb_domain_online(d))
-		return true;
-	if (gb_domain_overutilized(gb_m(), gb_cpus, d))
-		return true;
-	return now - gb_doms[d].last_consume_ns > gb_pull_after_ns;
+	gb_count_queued(tc, (s32)out.dom);
+	scx_bpf_dsq_insert_vtime(p, out.dom, out.slice_ns, out.deadline, enq_flags);
+	if (in.may_kick)
+		gb_kick_domain(p, out.cpu, out.dom);
 }
 
 /*
  * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
- * at the CPU's perf.  The kernel counted it (se.sum_exec_runtime, brought up to date before
- * each of those callbacks): the CPU was idle, or ran someone else, until now - ran.
+ * at the CPU's perf (gb_track_ran).  The kernel counted it (se.sum_exec_runtime, brought up to
+ * date before each of those callbacks).
  */
 static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
 {
-	u32 c = (u32)cpu & (EM_MAX_CPUS - 1), perf = gb_perf_now(cpu);
-	u64 now = scx_bpf_now(), exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+	u64 exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
 
 	tc->exec_ns = exec;
-	if (ran_ns > now)
-		ran_ns = now;
-	gb_pelt_update(&tc->pelt, now / 1000, perf, perf);
-	gb_pelt_update(&gb_cpu_pelt[c], (now - ran_ns) / 1000, 0, 0);
-	gb_pelt_update(&gb_cpu_pelt[c], now / 1000, perf, perf);
-	gb_cpus[c].util = gb_cpu_pelt[c].util_avg;
-	gb_cpus[c].runnable = gb_cpu_pelt[c].runnable_avg;
-	gb_cpus[c].perf_cur = perf;
-	/* work done, not wall time: ran_ns at perf/1024 of the fastest CPU's top speed */
-	tc->vtime += gb_vtime_charge(ran_ns, perf, p->scx.weight);
+	tc->s.weight = p->scx.weight;
+	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns, gb_perf_now(cpu));
 }
 
 /*
- * prev's slice ran out on cpu of domain self and it is still runnable: its context if it may
- * run another slice (not on its way to a misfit target, still allowed here, cpu online), else
- * NULL.
+ * Domain d's queue for gb_dispatch_plan: its head (the task dispatch would take), that task as
+ * placement reads it, and how long the queue has gone unserved.  Queues surely empty (see
+ * gb_dom_queued) are not looked up.
  */
-static __always_inline struct gb_task_ctx *gb_prev_may_stay(struct task_struct *prev, s32 cpu,
-							     u32 self)
+static __always_inline void gb_fill_head(struct gb_dsq_head *h, u32 d, u64 now)
 {
-	struct gb_task_ctx *tc;
+	struct task_struct *head;
+	struct gb_task_ctx *htc;
 
-	if (!prev || !(prev->scx.flags & SCX_TASK_QUEUED) || self >= gb_m()->nr_domains)
-		return NULL;
-	/* never on a CPU going offline: a task whose slice is refilled there never leaves it,
-	 * and the hotplug waits for the CPU to empty (sched_cpu_wait_empty) for ever */
-	if (!gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)].online)
-		return NULL;
-	tc = gb_tctx(prev);
-	if (!tc || tc->misfit_to >= 0 || !bpf_cpumask_test_cpu(cpu, prev->cpus_ptr))
-		return NULL;
-	return tc;
+	h->queued = 0;
+	if (gb_known_empty(d))
+		return;
+	head = scx_bpf_dsq_peek(d);
+	if (!head)
+		return;
+	h->queued = 1;
+	h->deadline = head->scx.dsq_vtime;
+	h->unserved_us = (now - gb_doms[d & (EM_MAX_DOMAINS - 1)].last_consume_ns) / 1000;
+	gb_fill_allowed(head, &h->t.allowed);
+	htc = gb_tctx(head);
+	if (!htc) {
+		/* no state (init_task made it, so never): a task of no size, no clamps */
+		h->t.util = 0;
+		h->t.util_est = 0;
+		h->t.runnable = 0;
+		h->t.uclamp_min = 0;
+		h->t.uclamp_max = GB_UCLAMP_NONE_MAX;
+		h->t.prev_cpu = GB_NO_CPU;
+		h->t.floor_cap = 0;
+		return;
+	}
+	gb_track_task(&htc->s, scx_bpf_task_cpu(head), &h->t.allowed, &h->t);
+	if (gb_mode == GB_MODE_PERFORMANCE)
+		h->t.uclamp_min = EM_CAPACITY_SCALE;
+	h->t.floor_cap = gb_hold_floor(&htc->s.hold, &h->t);
+}
+
+static __always_inline struct gb_disp_in *gb_disp_ctx(void)
+{
+	u32 k = 0;
+
+	return bpf_map_lookup_elem(&gb_disp, &k);
+}
+
+/* prev (state ptc) runs another slice on cpu of domain self. */
+static __always_inline void gb_keep_prev(struct task_struct *prev, struct gb_task_ctx *ptc,
+					 u32 self, u64 slice_ns)
+{
+	gb_queue_start(&ptc->s, self, gb_m()->nr_domains, gb_dom_vtime);
+	scx_bpf_task_set_slice(prev, slice_ns);
 }
 
 void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
-	struct gb_task_ctx *ptc = gb_prev_may_stay(prev, cpu, self);
-	u64 now = 0, slice = 0;
-	bool keep = false;
+	struct gb_task_ctx *ptc = NULL;
+	struct gb_disp_out out;
+	struct gb_disp_in *in;
+	bool prev_runnable;
+	u64 now = scx_bpf_now();
 
+	prev_runnable = prev && (prev->scx.flags & SCX_TASK_QUEUED) &&
+			bpf_cpumask_test_cpu(cpu, prev->cpus_ptr);
+	if (prev_runnable)
+		ptc = gb_tctx(prev);
 	if (ptc) {
-		struct task_struct *head = scx_bpf_dsq_peek(self);
-
-		gb_account(prev, ptc, cpu);
-		slice = gb_task_slice(prev);
-		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
-		gb_vtime_move(ptc, self);
-		ptc->vtime = gb_vtime_limit_credit(ptc->vtime,
-						   gb_dom_vtime[self & (EM_MAX_DOMAINS - 1)],
-						   gb_slice_ns, prev->scx.weight);
-		keep = gb_vtime_keep_running(gb_vtime_deadline(ptc->vtime, slice, prev->scx.weight),
-					     head != NULL, head ? head->scx.dsq_vtime : 0);
-		if (keep && head) {
-			/* the queue waits behind it: another slice, and the clock moves on */
-			gb_vtime_start(ptc, self);
-			scx_bpf_task_set_slice(prev, slice);
-			return;
-		}
+		gb_fill_tstate(prev, ptc);
+		if (gb_dispatch_prev_ok(gb_m(), gb_cpus, cpu, &ptc->s, true))
+			gb_account(prev, ptc, cpu);
 	}
-	if (!keep && self < nr && !gb_known_empty(self) && scx_bpf_dsq_move_to_local(self)) {
-		gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = scx_bpf_now();
+	in = gb_disp_ctx();
+	if (!in)
 		return;
-	}
+	in->cpu = cpu;
+	in->prev_runnable = prev_runnable;
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
 		if (d >= nr)
 			break;
-		if (d == self || gb_known_empty(d))
-			continue;
-		if (!now)
-			now = scx_bpf_now();
-		if (!gb_may_pull_domain(d, now))
-			continue;
-		if (scx_bpf_dsq_move_to_local(d)) {
-			gb_doms[d].last_consume_ns = now;
-			gb_stat(GB_STAT_PULL);
+		gb_fill_head(&in->heads[d], d, now);
+		/* a pull asks whether the head fits this CPU: its utilization as of now */
+		if (d != self && in->heads[d].queued)
+			gb_idle_decay((u32)cpu, now / 1000);
+	}
+	gb_dispatch_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, gb_pull_after_ns / 1000, in,
+			 ptc ? &ptc->s : NULL, &out);
+	if (out.act == GB_DISPATCH_KEEP_PREV && ptc) {
+		/* the queue waits behind it: another slice, and the clock moves on */
+		gb_keep_prev(prev, ptc, self, out.slice_ns);
+		return;
+	}
+	if (out.act == GB_DISPATCH_CONSUME) {
+		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self)) {
+			gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
 			return;
+		}
+		for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+			if (d >= nr)
+				break;
+			if (d == self || !(out.try_mask >> d & 1))
+				continue;
+			if (scx_bpf_dsq_move_to_local(d)) {
+				gb_doms[d].last_consume_ns = now;
+				gb_stat(GB_STAT_PULL);
+				return;
+			}
 		}
 	}
 	/* nothing else to run here: prev goes on, with our slice rather than the kernel's */
-	if (ptc) {
-		gb_vtime_start(ptc, self);
-		scx_bpf_task_set_slice(prev, slice);
-	}
+	if (out.fallback == GB_DISPATCH_KEEP_PREV && ptc)
+		gb_keep_prev(prev, ptc, self, out.slice_ns);
 }
 
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
@@ -761,13 +680,13 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 	tc->woken = 0;
 	gb_count_queued(tc, -1);
 	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
-		gb_vtime_start(tc, gb_cpu_dom(cpu));
+		gb_queue_start(&tc->s, gb_cpu_dom(cpu), gb_m()->nr_domains, gb_dom_vtime);
 	gb_account(p, tc, cpu);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
 	 * when a running task is dequeued to be changed (sched_setattr), which is rare. */
 	if (!runnable)
-		gb_util_est_dequeue(&tc->pelt);
+		gb_track_sleep(&tc->s);
 }
 
 /* The perf target of domain d (with the mode's floor), requested for cpu. */
@@ -813,9 +732,9 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	gb_read_uclamp(p, tc);
 	gb_note_curr(p, tc, cpu);
 	gb_request_perf(gb_cpu_dom(cpu), cpu);
-	if (tc->misfit_to >= 0)
+	if (gb_hold_pending(&tc->s.hold))
 		return;
-	ran_us = (scx_bpf_now() - tc->awake_ns) / 1000;
+	ran_us = gb_track_ran_us(&tc->s, scx_bpf_now());
 	x = gb_fill_task(p, tc, cpu);
 	/* most ticks end here, before the idle scan: the task is neither kind of misfit */
 	if (!x || !gb_place_misfit_possible((u32)cpu, ran_us, gb_push_after_us))
@@ -824,11 +743,8 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	to = gb_place_misfit((u32)cpu, ran_us, gb_push_after_us, &dec);
 	if (to < 0 || to == cpu || !gb_mask_test(p->cpus_ptr, to))
 		return;
-	tc->misfit_to = to;
-	if (dec.reason == GB_REASON_CAPACITY_MISFIT) {
-		tc->misfit_cap = em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu)));
-		tc->misfit_work = gb_task_work(&x->t);
-	}
+	gb_hold_moved(&tc->s.hold, &x->t, to, dec.reason,
+		      em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu))));
 	scx_bpf_task_set_slice(p, 0);
 	gb_stat(GB_STAT_MISFIT);
 	gb_emit(p, tc, cpu, &dec);
@@ -840,7 +756,7 @@ void BPF_STRUCT_OPS(gearbox_set_cpumask, struct task_struct *p, const struct cpu
 
 	gb_stat(GB_STAT_CPUMASK);
 	if (tc)
-		tc->misfit_to = -1;
+		gb_hold_drop(&tc->s.hold);
 }
 
 void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
@@ -850,8 +766,7 @@ void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 
 	if (!tc)
 		return;
-	tc->vdom = d < gb_m()->nr_domains ? d : 0;
-	tc->vtime = gb_dom_vtime[tc->vdom & (EM_MAX_DOMAINS - 1)];
+	gb_track_enable(&tc->s, d, gb_m()->nr_domains, gb_dom_vtime);
 	/* its run time counts from now (it may be running: stopping accounts from here) */
 	tc->exec_ns = p->se.sum_exec_runtime;
 }
@@ -872,9 +787,8 @@ s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_tas
 	tc = bpf_task_storage_get(&gb_tasks, p, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 	if (!tc)
 		return -GB_ENOMEM;
-	tc->misfit_to = -1;
+	gb_track_init(&tc->s);
 	tc->qdom = -1;
-	tc->uclamp_max = GB_UCLAMP_NONE_MAX;
 	return 0;
 }
 
@@ -900,7 +814,7 @@ void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)
  * that nobody dispatches: idle CPUs only run dispatch when kicked, and on an idle machine
  * nothing kicks them (rcu_preempt sat in such a queue for minutes, so the hotplug check and
  * every RCU wait hung).  Every online CPU gets an idle kick; its dispatch pulls from a
- * domain without online CPUs at once (gb_may_pull_domain), one task per dispatch, and each CPU that
+ * domain without online CPUs at once (gb_may_pull_queue), one task per dispatch, and each CPU that
  * goes idle again dispatches again, until the queue is empty.
  */
 void BPF_STRUCT_OPS(gearbox_cpu_offline, s32 cpu)

@@ -18,6 +18,12 @@
  *   gb_may_pull()            may an idle CPU take a task waiting elsewhere       gb_pull.h
  *   gb_vtime_*()             virtual time, deadlines and the choice at slice expiry
  *                                                                                gb_vtime.h
+ *   gb_enqueue_plan()        the queue, slice and deadline of a task that waits
+ *   gb_dispatch_plan()       what a CPU asking for work runs: the task whose slice ran out,
+ *                            its domain's queue, or a pull (gb_may_pull_queue)  gb_queue.h
+ *   gb_hold_*()              the misfit hold's state: moved, wake, floor, target gb_hold.h
+ *   gb_track_*()             per-task and per-CPU tracking: wake-up, run time, sleep, idle
+ *                            decay, the gb_task a decision reads             gb_track.h
  *
  * One header per concern, each including what it builds on:
  *
@@ -28,7 +34,10 @@
  *   gb_misfit.h  capacity and power misfit, the misfit hold
  *   gb_pull.h    the idle pull
  *   gb_vtime.h   queueing order and virtual time
- *   gb_pelt.h    PELT and util_est tracking (included by the hosts that track)
+ *   gb_pelt.h    PELT and util_est signals
+ *   gb_hold.h    the misfit hold as a type
+ *   gb_track.h   per-task and per-CPU tracking
+ *   gb_queue.h   enqueue and dispatch (how a host calls the core: its top comment)
  */
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
@@ -40,5 +49,8 @@
 #include "gb_misfit.h"
 #include "gb_pull.h"
 #include "gb_vtime.h"
+#include "gb_hold.h"
+#include "gb_track.h"
+#include "gb_queue.h"
 
 #endif /* GEARBOX_GB_POLICY_H */

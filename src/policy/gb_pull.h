@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gb_pull.h - the idle pull: may a CPU with nothing to run take a task that waits for another
- * CPU or domain (gb_may_pull), asking the fit question placement asks?  The simulator runs it;
- * scx_gearbox's dispatch takes the head of another domain's queue when that domain is
- * over-utilized or its queue has gone unserved for 4 ms, without the fit question yet.
+ * CPU or domain (gb_may_pull), asking the fit question placement asks?  Both hosts ask it:
+ * scx_gearbox's dispatch about the head of another domain's queue (gb_may_pull_queue, through
+ * gb_dispatch_plan), the simulator's fair host about a task queued on another CPU.
  */
 #ifndef GEARBOX_GB_PULL_H
 #define GEARBOX_GB_PULL_H
@@ -43,6 +43,38 @@ static __always_inline bool gb_may_pull(const struct em_model *m, const struct g
 	if (m->cpu_domain[dst & (EM_MAX_CPUS - 1)] == src_d || waited_us >= pull_after_us)
 		return true;
 	return src_overutilized && gb_pull_fits(m, cpus, t, dst);
+}
+
+/* Has domain d an online CPU? */
+static __always_inline bool gb_domain_online(const struct em_model *m, const struct gb_cpu *cpus,
+					     u32 d)
+{
+	u32 c;
+
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] == d && gb_cpu_at(cpus, c)->online)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * gb_may_pull_queue - may idle CPU dst take t, the head of domain src_d's queue, which no CPU
+ * has served for unserved_us?  A domain with no online CPU is served by the others at once
+ * (nobody else would run its queue: a CPU going offline may leave tasks there); otherwise
+ * gb_may_pull, with the queue's unserved time as the wait and src_d's over-utilization as the
+ * cluster reads it now (gb_domain_overutilized).
+ */
+static __always_inline bool gb_may_pull_queue(const struct em_model *m, const struct gb_cpu *cpus,
+					      const struct gb_task *t, u32 dst, u32 src_d,
+					      u64 unserved_us, u64 pull_after_us)
+{
+	if (!gb_domain_online(m, cpus, src_d))
+		return true;
+	return gb_may_pull(m, cpus, t, dst, src_d, gb_domain_overutilized(m, cpus, src_d),
+			   unserved_us, pull_after_us);
 }
 
 #endif /* GEARBOX_GB_PULL_H */

@@ -14,6 +14,7 @@
 #define GEARBOX_GB_TYPES_H
 
 #include "gb_reason_list.h"
+#include "gb_pelt.h"
 #include "em_model.h"
 #include "em_types.h"
 
@@ -86,6 +87,118 @@ struct gb_task {
 			    * gb_misfit_hold() with what the host kept at its last capacity-misfit
 			    * move; read by placement and pulls */
 	struct em_cpumask allowed;  /* CPUs it may run on (affinity) */
+};
+
+/*
+ * The misfit hold of one task (gb_hold.h): its last misfit move as the core needs to remember
+ * it.  Kept by the host inside gb_tstate, changed only through gb_hold.h.
+ */
+struct gb_hold {
+	s32 to;            /* CPU the tick's misfit check sent the task to, GB_NO_CPU when no
+			    * move is pending; read at enqueue (gb_enqueue_plan: the queue it
+			    * joins) and at slice expiry (gb_dispatch_plan: no new slice here) */
+	u32 cap;           /* capacity (0..1024) of the CPU it last left as a capacity misfit, 0
+			    * when no hold: no CPU of capacity <= cap while the hold lasts; read at
+			    * every wake-up and pull (gb_hold_wake, gb_hold_floor) */
+	u32 work;          /* its demand (gb_task_work, 0..1024) at that move; read with cap */
+	u32 pad;
+};
+
+/*
+ * What the core keeps per task across calls (gb_track.h, gb_queue.h): the host stores one per
+ * task (BPF task storage, the simulator's task), fills the few fields that mirror kernel state
+ * before the calls that read them, and otherwise leaves it to the core.
+ */
+struct gb_tstate {
+	struct gb_pelt pelt;    /* PELT and util_est of the task (gb_pelt.h), updated by
+				 * gb_track_wake, gb_track_ran, gb_track_sleep */
+	u64 vtime;              /* virtual time in weighted work ns (gb_vtime.h), against the
+				 * clock of domain vdom; read and written by gb_enqueue_plan,
+				 * gb_dispatch_plan, gb_track_ran, gb_queue_start */
+	u64 awake_ns;           /* host time (ns) of its last wake-up; the tick's ran-without-
+				 * waking clock (gb_track_ran_us) */
+	u64 slice_ns;           /* the task's own slice in ns (a sched_setattr() runtime), 0 for
+				 * the host's default; filled by the host before gb_enqueue_plan and
+				 * gb_dispatch_plan */
+	u32 vdom;               /* the domain whose clock vtime counts against; >= nr_domains
+				 * before the task was first placed in one */
+	u32 weight;             /* scheduling weight, 100 for nice 0 (p->scx.weight, 1..10000);
+				 * filled by the host before any call that charges or queues */
+	u32 uclamp_min;         /* requested uclamp_min, 0..1024; filled by the host when it reads
+				 * the task's clamps (wake-up, enqueue, tick) */
+	u32 uclamp_max;         /* requested uclamp_max, 0..1024 (1024: none); as uclamp_min */
+	struct gb_hold hold;    /* the misfit hold (gb_hold.h) */
+};
+
+/* Where gb_enqueue_plan puts a task. */
+enum gb_queue_kind {
+	GB_QUEUE_GLOBAL,   /* the host's fallback queue: no domain of the model can take it */
+	GB_QUEUE_DOMAIN,   /* the queue of domain gb_enq_out.dom, ordered by deadline */
+	GB_QUEUE_LOCAL,    /* the local queue of CPU gb_enq_out.cpu, ahead of any domain queue */
+};
+
+/* What the host knows when a task is queued (gb_enqueue_plan). */
+struct gb_enq_in {
+	s32 task_cpu;      /* the CPU the task is on: where it last ran, or where the kernel put
+			    * it (a wake-up without select_cpu, a CPU that went offline) */
+	u8 wakeup;         /* queued by a wake-up, not at slice expiry or a re-queue of a task
+			    * that stays runnable (SCX_ENQ_WAKEUP) */
+	u8 pinned;         /* allowed on one CPU only (p->nr_cpus_allowed == 1) */
+	u8 may_kick;       /* the host can wake another CPU from here (bpf: gb_may_kick); a
+			    * pending misfit move is applied only then */
+	u8 pad;
+	struct em_cpumask allowed;  /* CPUs the task may run on (affinity) */
+};
+
+/* gb_enqueue_plan's answer. */
+struct gb_enq_out {
+	s32 cpu;           /* the CPU it is queued for: the local queue's CPU, or the CPU whose
+			    * domain queue it joins and which is woken for it */
+	u32 dom;           /* cpu's domain (GB_QUEUE_DOMAIN and GB_QUEUE_LOCAL) */
+	u32 queue;         /* enum gb_queue_kind */
+	u32 local_if_empty; /* the local-queue shortcut holds but for the domain queue being
+			    * empty, which the host checks (gb_enqueue_take_local) */
+	u64 slice_ns;      /* the slice to give it */
+	u64 deadline;      /* its key in a domain queue (weighted work ns) */
+};
+
+/* One domain's queue as dispatch sees it. */
+struct gb_dsq_head {
+	u8 queued;         /* the queue holds a task, its head described below */
+	u8 pad[7];
+	u64 deadline;      /* the head's key (gb_enq_out.deadline when it was queued) */
+	u64 unserved_us;   /* us since a CPU last took a task from this queue (0 never: the
+			    * host's clock); read for pulls from another domain */
+	struct gb_task t;  /* the head task as a wake-up fills it (gb_track_task), floor_cap
+			    * from its hold (gb_hold_floor), prev_cpu the CPU it last ran on;
+			    * read for pulls from another domain (the fit question) */
+};
+
+/* What the host knows when a CPU asks for work (gb_dispatch_plan). */
+struct gb_disp_in {
+	s32 cpu;           /* the CPU asking for work */
+	u8 prev_runnable;  /* the task that ran on cpu is still runnable (its slice ran out,
+			    * SCX_TASK_QUEUED) and may run on cpu (affinity) */
+	u8 pad[3];
+	struct gb_dsq_head heads[EM_MAX_DOMAINS];  /* per domain of the model, by index: the
+			    * CPU's own domain is read for the slice-expiry comparison and to
+			    * consume, the others for pulls */
+};
+
+enum gb_dispatch_act {
+	GB_DISPATCH_NOTHING,    /* nothing to run: the CPU goes idle */
+	GB_DISPATCH_KEEP_PREV,  /* the previous task runs another slice (gb_queue_start) */
+	GB_DISPATCH_CONSUME,    /* take the head of the first queue of try_mask that has one */
+};
+
+/* gb_dispatch_plan's answer. */
+struct gb_disp_out {
+	u32 act;           /* enum gb_dispatch_act, to do now */
+	u32 fallback;      /* after CONSUME finds every queue of try_mask empty: KEEP_PREV or
+			    * NOTHING */
+	u64 try_mask;      /* bit d: take from domain d's queue; the CPU's own domain first,
+			    * then the others in ascending order (each of those is a pull) */
+	u64 slice_ns;      /* the previous task's new slice (KEEP_PREV, also as fallback) */
 };
 
 /* A priced candidate CPU. */

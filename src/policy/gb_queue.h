@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_queue.h - queueing: where a task that is not placed straight on an idle CPU waits, with
+ * which slice and deadline (gb_enqueue_plan), and what a CPU asking for work runs
+ * (gb_dispatch_plan): the task whose slice ran out, the head of its own domain's queue, or the
+ * head of another domain's queue (a pull, asked with gb_may_pull_queue: the fit question
+ * placement asks, so that a pull never undoes a capacity-misfit move).  Virtual time and
+ * deadlines are gb_vtime.h's; the per-task state is struct gb_tstate (gb_types.h).
+ *
+ * How a host runs the scheduler (the sched_ext call order; bpf/gearbox.bpf.c is one host).
+ * The host keeps per task a struct gb_tstate, per CPU a struct gb_cpu and a struct gb_pelt, per
+ * domain a virtual clock (u64 dom_vtime[], the latest vtime a task started running at there),
+ * the time a CPU last took from the domain's queue, and one queue per domain ordered by
+ * deadline.  It fills ts->weight, ts->slice_ns and the clamps from the task before the calls
+ * below, and the gb_cpu table as gb_types.h says (gb_track_idle, gb_track_curr,
+ * gb_track_idle_decay for idle CPUs).
+ *
+ *   new task         gb_track_init, then gb_track_enable when it enters on a CPU
+ *   wake-up          gb_track_wake; gb_track_task + gb_hold_wake (floor_cap), then placement
+ *                    (gb_select_cpu; gb_prev_is_cheapest may skip its search); an idle chosen
+ *                    CPU runs it at once (slice gb_queue_slice), gb_track_curr
+ *   enqueue          gb_enqueue_plan; if out.local_if_empty and the domain's queue is empty,
+ *                    gb_enqueue_take_local; insert where out.queue says (out.deadline, out.slice_ns)
+ *                    and wake out.cpu (or another idle CPU of out.dom the task may use)
+ *   dispatch         gb_dispatch_prev_ok (then gb_track_ran for the previous task if it holds),
+ *                    fill the queue heads, gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start
+ *                    and a new slice; CONSUME takes the head of the first queue of try_mask
+ *                    that has one (note the time: the queue's unserved_us restarts), else the
+ *                    fallback
+ *   stopping         gb_queue_start (the domain's clock reaches its vtime), gb_track_ran,
+ *                    gb_track_sleep if it is no longer runnable
+ *   tick             gb_track_ran, gb_track_curr, the frequency request (gb_domain_perf_target);
+ *                    unless gb_hold_pending: gb_check_misfit, and on a target gb_hold_moved
+ *                    and the slice cut to 0 (it is queued again: enqueue applies the move)
+ *   affinity change  gb_hold_drop
+ *
+ * BPF-safe: loops bounded by GB_LOOP_DOMAINS / GB_LOOP_CPUS, no libc.
+ */
+#ifndef GEARBOX_GB_QUEUE_H
+#define GEARBOX_GB_QUEUE_H
+
+#include "gb_hold.h"
+#include "gb_pull.h"
+#include "gb_vtime.h"
+
+/* The task's slice: its own (a sched_setattr() runtime) when it set one, else dflt_slice_ns. */
+static __always_inline u64 gb_queue_slice(const struct gb_tstate *ts, u64 dflt_slice_ns)
+{
+	return ts->slice_ns ? ts->slice_ns : dflt_slice_ns;
+}
+
+/* Count ts's vtime against domain d's clock from now on (d < nr_domains), keeping its lag. */
+static __always_inline void gb_queue_move(struct gb_tstate *ts, u32 d, u32 nr_domains,
+					  const u64 *dom_vtime)
+{
+	if (ts->vdom == d)
+		return;
+	if (ts->vdom < nr_domains)
+		ts->vtime = gb_vtime_rebase(ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
+					    dom_vtime[d & (EM_MAX_DOMAINS - 1)]);
+	else
+		ts->vtime = dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+	ts->vdom = d;
+}
+
+/*
+ * gb_queue_start - ts's task starts (or goes on) running in domain d: the domain's clock is the
+ * latest such vtime.  At stopping (the start of the run that ends) and when dispatch gives the
+ * running task another slice.
+ */
+static __always_inline void gb_queue_start(struct gb_tstate *ts, u32 d, u32 nr_domains,
+					   u64 *dom_vtime)
+{
+	u64 *now = &dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+
+	gb_queue_move(ts, d, nr_domains, dom_vtime);
+	if (gb_vtime_before(*now, ts->vtime))
+		*now = ts->vtime;
+}
+
+/*
+ * gb_enqueue_cpu - the CPU whose queue a task on cpu joins: cpu when it is online and the task
+ * may run there, else the first online CPU it may run on (cpu if none).  A task whose CPU went
+ * offline (the kernel moves tasks off a dying CPU without select_cpu) must not wait in the
+ * queue of a domain with no online CPU: nobody would be woken for it.
+ */
+static __always_inline s32 gb_enqueue_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+					  const struct em_cpumask *allowed, s32 cpu)
+{
+	u32 c;
+
+	if (cpu >= 0 && (u32)cpu < m->nr_cpus && gb_cpu_at(cpus, (u32)cpu)->online &&
+	    em_cpumask_test(allowed, (u32)cpu))
+		return cpu;
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		if (gb_cpu_at(cpus, c)->online && em_cpumask_test(allowed, c))
+			return (s32)c;
+	}
+	return cpu;
+}
+
+/*
+ * gb_enqueue_plan - where ts's task (NULL: one the host keeps no state for) waits, as the host
+ * described it in *in: the CPU of a pending misfit move (gb_hold_target), else the CPU it is on,
+ * moved to an online allowed CPU (gb_enqueue_cpu); that CPU's domain's queue, with the task's
+ * slice (gb_queue_slice) and its virtual deadline, after its vtime is moved to that domain's
+ * clock and its credit limited to one slice (dflt_slice_ns, gb_vtime.h).  No domain (a CPU
+ * outside the model, or no state): the host's global queue with dflt_slice_ns.  The pending
+ * move is consumed.
+ *
+ * The local-queue shortcut (out->local_if_empty): a woken task allowed on its CPU only may skip
+ * the domain's queue for that CPU's local one.  Only the domain's CPUs take from its queue and
+ * only that CPU may run the task, so the queue would hand it there anyway, at the price of a
+ * dispatch (a pipe between two tasks pinned to one CPU paid one per switch).  But the local
+ * queue runs before the domain's queue and without the deadline comparison at slice expiry, so
+ * only where that changes little: nothing waits in the domain's queue (the host checks, then
+ * calls gb_enqueue_take_local), and the deadline is at most one slice past that of a nice 0
+ * task starting now (the domain's clock is the latest vtime a task started at there), so the
+ * task has the CPU at the running task's slice expiry, or one slice later, as the queue would
+ * give it.  A task that ran beyond its weight's share, and every re-enqueue at slice expiry,
+ * take the queue.
+ */
+static __always_inline void gb_enqueue_plan(const struct em_model *m, const struct gb_cpu *cpus,
+					    u64 *dom_vtime, u64 dflt_slice_ns,
+					    struct gb_tstate *ts, const struct gb_enq_in *in,
+					    struct gb_enq_out *out)
+{
+	s32 cpu = in->task_cpu, to;
+	u32 d;
+
+	if (ts) {
+		to = gb_hold_target(&ts->hold, &in->allowed, in->may_kick);
+		if (to >= 0)
+			cpu = to;
+	}
+	cpu = gb_enqueue_cpu(m, cpus, &in->allowed, cpu);
+	d = cpu >= 0 && (u32)cpu < m->nr_cpus ? m->cpu_domain[(u32)cpu & (EM_MAX_CPUS - 1)] : 0xff;
+	out->cpu = cpu;
+	out->dom = d;
+	out->local_if_empty = 0;
+	out->slice_ns = dflt_slice_ns;
+	out->deadline = 0;
+	if (!ts || d >= m->nr_domains) {
+		out->queue = GB_QUEUE_GLOBAL;
+		return;
+	}
+	out->queue = GB_QUEUE_DOMAIN;
+	gb_hold_drop(&ts->hold);
+	out->slice_ns = gb_queue_slice(ts, dflt_slice_ns);
+	gb_queue_move(ts, d, m->nr_domains, dom_vtime);
+	ts->vtime = gb_vtime_limit_credit(ts->vtime, dom_vtime[d & (EM_MAX_DOMAINS - 1)],
+					  dflt_slice_ns, ts->weight);
+	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, ts->weight);
+	out->local_if_empty =
+		in->wakeup && in->pinned && cpu == in->task_cpu &&
+		gb_cpu_at(cpus, (u32)cpu)->online && em_cpumask_test(&in->allowed, (u32)cpu) &&
+		!gb_vtime_before(dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * dflt_slice_ns,
+				 out->deadline);
+}
+
+/* The host found out->dom's queue empty (dom_empty): take the local-queue shortcut if it holds. */
+static __always_inline bool gb_enqueue_take_local(struct gb_enq_out *out, bool dom_empty)
+{
+	if (out->queue != GB_QUEUE_DOMAIN || !out->local_if_empty || !dom_empty)
+		return false;
+	out->queue = GB_QUEUE_LOCAL;
+	return true;
+}
+
+/*
+ * gb_dispatch_prev_ok - may the task that ran on cpu (state ts, NULL if none or unknown), whose
+ * slice ran out, run another slice there?  prev_runnable: it is still runnable and allowed on
+ * cpu.  Not on its way to a misfit target, not outside the model, and never on a CPU going
+ * offline: a task whose slice is refilled there never leaves it, and the hotplug waits for the
+ * CPU to empty for ever.  A host accounts its run time (gb_track_ran) before gb_dispatch_plan
+ * when this holds.
+ */
+static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m,
+						const struct gb_cpu *cpus, s32 cpu,
+						const struct gb_tstate *ts, bool prev_runnable)
+{
+	if (!ts || !prev_runnable || cpu < 0 || (u32)cpu >= m->nr_cpus)
+		return false;
+	if (m->cpu_domain[(u32)cpu & (EM_MAX_CPUS - 1)] >= m->nr_domains)
+		return false;
+	return gb_cpu_at(cpus, (u32)cpu)->online && !gb_hold_pending(&ts->hold);
+}
+
+/*
+ * gb_dispatch_plan - what CPU in->cpu runs next.  prev is the state of the task whose slice ran
+ * out there (NULL if none; read only when gb_dispatch_prev_ok holds).
+ *
+ * At slice expiry the kernel asks before it re-enqueues the running task, so that task is
+ * compared with the head of its domain's queue and keeps the CPU for another slice while its
+ * deadline is earlier (else two hogs would just alternate, whatever their weights); before the
+ * comparison its credit is limited as at enqueue.  Otherwise the CPU takes the head of its own
+ * domain's queue, else pulls the head of another domain's queue that gb_may_pull_queue allows
+ * (the fit question of placement, or the queue unserved for pull_after_us, or a domain with no
+ * online CPU); with nothing to take, the previous task goes on with a new slice.
+ */
+static __always_inline void gb_dispatch_plan(const struct em_model *m, const struct gb_cpu *cpus,
+					     u64 *dom_vtime, u64 dflt_slice_ns, u64 pull_after_us,
+					     const struct gb_disp_in *in, struct gb_tstate *prev,
+					     struct gb_disp_out *out)
+{
+	u32 self = 0xff, d, nr = m->nr_domains;
+	bool prev_ok = gb_dispatch_prev_ok(m, cpus, in->cpu, prev, in->prev_runnable);
+	bool keep = false;
+
+	out->act = GB_DISPATCH_NOTHING;
+	out->fallback = GB_DISPATCH_NOTHING;
+	out->try_mask = 0;
+	out->slice_ns = 0;
+	if (in->cpu >= 0 && (u32)in->cpu < m->nr_cpus)
+		self = m->cpu_domain[(u32)in->cpu & (EM_MAX_CPUS - 1)];
+	if (prev_ok && prev) {
+		const struct gb_dsq_head *h = &in->heads[self & (EM_MAX_DOMAINS - 1)];
+
+		out->slice_ns = gb_queue_slice(prev, dflt_slice_ns);
+		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
+		gb_queue_move(prev, self, nr, dom_vtime);
+		prev->vtime = gb_vtime_limit_credit(prev->vtime,
+						    dom_vtime[self & (EM_MAX_DOMAINS - 1)],
+						    dflt_slice_ns, prev->weight);
+		keep = gb_vtime_keep_running(gb_vtime_deadline(prev->vtime, out->slice_ns,
+							       prev->weight),
+					     h->queued, h->deadline);
+		out->fallback = GB_DISPATCH_KEEP_PREV;
+		if (keep && h->queued) {
+			/* the queue waits behind it: another slice */
+			out->act = GB_DISPATCH_KEEP_PREV;
+			return;
+		}
+	}
+	if (!keep && self < nr && in->heads[self & (EM_MAX_DOMAINS - 1)].queued)
+		out->try_mask |= 1ull << self;
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		const struct gb_dsq_head *h;
+
+		if (d >= nr)
+			break;
+		h = &in->heads[d & (EM_MAX_DOMAINS - 1)];
+		if (d == self || !h->queued)
+			continue;
+		if (gb_may_pull_queue(m, cpus, &h->t, (u32)in->cpu, d, h->unserved_us,
+				      pull_after_us))
+			out->try_mask |= 1ull << d;
+	}
+	out->act = out->try_mask ? GB_DISPATCH_CONSUME : out->fallback;
+}
+
+#endif /* GEARBOX_GB_QUEUE_H */

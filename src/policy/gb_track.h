@@ -1,0 +1,150 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_track.h - the per-task and per-CPU tracking both hosts do the same way: what a wake-up,
+ * a stretch of run time, a sleep and an idle CPU do to the signals placement reads (PELT and
+ * util_est of gb_pelt.h, virtual time of gb_vtime.h), and how a host turns its per-task state
+ * (struct gb_tstate) into the gb_task a decision reads.
+ *
+ * Times are the host's clock in ns (now_ns) or us (now_us, PELT's unit), as each name says.
+ */
+#ifndef GEARBOX_GB_TRACK_H
+#define GEARBOX_GB_TRACK_H
+
+#include "gb_hold.h"
+#include "gb_pelt.h"
+#include "gb_vtime.h"
+
+/*
+ * An idle CPU's utilization is decayed to now at most this often (us): a PELT update is two
+ * divisions, and wake-ups of a busy pipe come every few microseconds; in 64 us an idle CPU's
+ * utilization falls by less than 0.2% (the divider grows by 64 of its 46718..47742).
+ */
+#define GB_IDLE_DECAY_US 64
+
+/* A new task: no history, no clamps, no hold, not yet in a domain (vdom beyond any). */
+static __always_inline void gb_track_init(struct gb_tstate *ts)
+{
+	__builtin_memset(ts, 0, sizeof(*ts));
+	ts->vdom = EM_MAX_DOMAINS;
+	ts->uclamp_max = GB_UCLAMP_NONE_MAX;
+	gb_hold_init(&ts->hold);
+}
+
+/*
+ * gb_track_task - the gb_task a decision about ts's task reads: its signals, its clamps, the
+ * CPU it last ran or waits on (prev_cpu, GB_NO_CPU for a fork) and its affinity.  floor_cap is
+ * 0: the caller sets it from the hold (gb_hold_wake at a wake-up, gb_hold_floor for a pull).
+ */
+static __always_inline void gb_track_task(const struct gb_tstate *ts, s32 prev_cpu,
+					  const struct em_cpumask *allowed, struct gb_task *t)
+{
+	t->util = ts->pelt.util_avg;
+	t->util_est = ts->pelt.util_est;
+	t->runnable = ts->pelt.runnable_avg;
+	t->uclamp_min = ts->uclamp_min;
+	t->uclamp_max = ts->uclamp_max;
+	t->prev_cpu = prev_cpu;
+	t->floor_cap = 0;
+	if (allowed != &t->allowed)
+		t->allowed = *allowed;
+}
+
+/*
+ * gb_track_enable - the task enters the scheduler on a CPU of domain d (>= nr_domains: none of
+ * the model's): its vtime starts at that domain's clock (domain 0's without one).
+ */
+static __always_inline void gb_track_enable(struct gb_tstate *ts, u32 d, u32 nr_domains,
+					    const u64 *dom_vtime)
+{
+	ts->vdom = d < nr_domains ? d : 0;
+	ts->vtime = dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)];
+}
+
+/*
+ * gb_track_wake - the task wakes up at now_ns (what the kernel's runnable would note): its
+ * utilization decays over the sleep, the tick's ran-without-waking clock restarts, and its
+ * credit is limited to one slice (slice_ns, the host's default) against its domain's clock, so
+ * that a sleeper cannot bank credit by sleeping (also when it goes straight to an idle CPU and
+ * is never queued).
+ */
+static __always_inline void gb_track_wake(struct gb_tstate *ts, u64 now_ns, u32 nr_domains,
+					  const u64 *dom_vtime, u64 slice_ns)
+{
+	gb_pelt_update(&ts->pelt, now_ns / 1000, 0, 0);
+	ts->awake_ns = now_ns;
+	if (ts->vdom < nr_domains)
+		ts->vtime = gb_vtime_limit_credit(ts->vtime,
+						  dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
+						  slice_ns, ts->weight);
+}
+
+/* How long (us) the task has run without waking up, as of now_ns: the tick's misfit clock. */
+static __always_inline u64 gb_track_ran_us(const struct gb_tstate *ts, u64 now_ns)
+{
+	return (now_ns - ts->awake_ns) / 1000;
+}
+
+/*
+ * gb_track_ran - the task ran ran_ns up to now_ns on the CPU whose state is c and cpu_pelt, at
+ * perf (0..1024, the OPP its domain ran at): the task's and the CPU's PELT (the CPU was idle,
+ * or ran someone else, until now_ns - ran_ns), the CPU's utilization as placement reads it,
+ * and the task's vtime charge for the work done (gb_vtime_charge).
+ */
+static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *cpu_pelt,
+					 struct gb_cpu *c, u64 now_ns, u64 ran_ns, u32 perf)
+{
+	if (ran_ns > now_ns)
+		ran_ns = now_ns;
+	gb_pelt_update(&ts->pelt, now_ns / 1000, perf, perf);
+	gb_pelt_update(cpu_pelt, (now_ns - ran_ns) / 1000, 0, 0);
+	gb_pelt_update(cpu_pelt, now_ns / 1000, perf, perf);
+	c->util = cpu_pelt->util_avg;
+	c->runnable = cpu_pelt->runnable_avg;
+	c->perf_cur = perf;
+	ts->vtime += gb_vtime_charge(ran_ns, perf, ts->weight);
+}
+
+/* The task stops running and goes to sleep (the kernel's dequeue): util_est's sample. */
+static __always_inline void gb_track_sleep(struct gb_tstate *ts)
+{
+	gb_util_est_dequeue(&ts->pelt);
+}
+
+/* ts's task holds CPU c: the CPU is busy and its clamps are the task's. */
+static __always_inline void gb_track_curr(struct gb_cpu *c, const struct gb_tstate *ts)
+{
+	c->idle = 0;
+	c->nr_running = 1;
+	c->uclamp_min = ts->uclamp_min;
+	c->uclamp_max = ts->uclamp_max;
+}
+
+/* CPU c is idle or busy as the host's idle state says: 1 running while busy, none idle. */
+static __always_inline void gb_track_idle(struct gb_cpu *c, bool idle)
+{
+	c->idle = idle;
+	c->nr_running = idle ? 0 : 1;
+}
+
+/*
+ * gb_track_idle_decay - idle CPU c's utilization as of now_us.  Nothing runs there to account
+ * it, so without this placement would see what its last task left, frozen for as long as the
+ * CPU stays idle, where the kernel's CPU utilization decays.  Computed on a copy of the CPU's
+ * signal (cpu_pelt is not changed: the CPU may be waking up right now), at most every
+ * GB_IDLE_DECAY_US (*decay_us: when it last ran for this CPU).
+ */
+static __always_inline void gb_track_idle_decay(const struct gb_pelt *cpu_pelt, struct gb_cpu *c,
+						u64 *decay_us, u64 now_us)
+{
+	struct gb_pelt pe;
+
+	if (now_us - *decay_us < GB_IDLE_DECAY_US)
+		return;
+	*decay_us = now_us;
+	pe = *cpu_pelt;
+	gb_pelt_update(&pe, now_us, 0, 0);
+	c->util = pe.util_avg;
+	c->runnable = pe.runnable_avg;
+}
+
+#endif /* GEARBOX_GB_TRACK_H */

@@ -1,0 +1,459 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_queue.c - the core's queueing decisions (src/policy/gb_queue.h, gb_hold.h, gb_track.h),
+ * the functions both hosts call: where a task waits (gb_enqueue_plan: a pending misfit move,
+ * the offline fallback, the credit limit, the local-queue shortcut), what a CPU asking for work
+ * runs (gb_dispatch_plan: the running task at slice expiry, its own domain's queue, a pull), the
+ * misfit hold's state, and the tracking.  On tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2
+ * mid (876), CPU 3 big (1024).
+ *
+ *   test_queue TESTS_SCHED_DIR
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../unit/tap.h"
+#include "em_profile.h"
+#include "gb_policy.h"
+
+#define MS       1000000ull
+#define SLICE_NS (5 * MS)
+#define PULL_US  4000
+
+static struct em_model g_m;
+static struct gb_cpu g_cpus[EM_MAX_CPUS];
+static u64 g_clock[EM_MAX_DOMAINS];
+
+static void idle_machine(void)
+{
+	memset(g_cpus, 0, sizeof(g_cpus));
+	memset(g_clock, 0, sizeof(g_clock));
+	for (u32 c = 0; c < g_m.nr_cpus; c++) {
+		g_cpus[c].online = 1;
+		g_cpus[c].idle = 1;
+		g_cpus[c].perf_cur = 200;
+	}
+}
+
+static void all_cpus(struct em_cpumask *mask)
+{
+	memset(mask, 0, sizeof(*mask));
+	for (u32 c = 0; c < g_m.nr_cpus; c++)
+		em_cpumask_set(mask, c);
+}
+
+static void nice0_task(struct gb_tstate *ts, u32 dom)
+{
+	gb_track_init(ts);
+	ts->weight = GB_WEIGHT_DFL;
+	gb_track_enable(ts, dom, g_m.nr_domains, g_clock);
+}
+
+static void enq_in(struct gb_enq_in *in, s32 cpu)
+{
+	memset(in, 0, sizeof(*in));
+	in->task_cpu = cpu;
+	in->may_kick = 1;
+	all_cpus(&in->allowed);
+}
+
+static void test_enqueue_joins_the_domain_queue_of_its_cpu_with_its_deadline(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	g_clock[1] = 100 * MS;
+	nice0_task(&ts, 1);
+	enq_in(&in, 2);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_DOMAIN);
+	CHECK_EQ_I(out.cpu, 2);
+	CHECK_EQ_U(out.dom, 1);
+	CHECK_EQ_U(out.slice_ns, SLICE_NS);
+	CHECK_EQ_U(out.deadline, 100 * MS + SLICE_NS);
+	/* its own slice, from sched_setattr() */
+	ts.slice_ns = 2 * MS;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.slice_ns, 2 * MS);
+	CHECK_EQ_U(out.deadline, 100 * MS + 2 * MS);
+}
+
+static void test_enqueue_limits_a_sleepers_credit_to_one_slice(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	nice0_task(&ts, 1);
+	g_clock[1] = 1000 * MS;  /* the domain's clock moved on while it slept */
+	enq_in(&in, 2);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(ts.vtime, 1000 * MS - SLICE_NS);
+	CHECK_EQ_U(out.deadline, 1000 * MS);
+}
+
+static void test_enqueue_keeps_the_lag_when_the_task_changes_domain(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	g_clock[0] = 50 * MS;
+	g_clock[2] = 900 * MS;
+	nice0_task(&ts, 0);
+	ts.vtime = 52 * MS;      /* 2 ms ahead of little's clock */
+	enq_in(&in, 3);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.dom, 2);
+	CHECK_EQ_U(ts.vdom, 2);
+	CHECK_EQ_U(ts.vtime, 902 * MS);
+}
+
+static void test_enqueue_applies_a_pending_misfit_move_once(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	CHECK(gb_hold_pending(&ts.hold));
+	enq_in(&in, 0);
+	/* no kick from here: the move waits (nobody would wake the target) */
+	in.may_kick = 0;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_I(out.cpu, 0);
+	CHECK(!gb_hold_pending(&ts.hold));
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	in.may_kick = 1;
+	/* no longer allowed on the target */
+	em_cpumask_clear(&in.allowed, 3);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_I(out.cpu, 0);
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	all_cpus(&in.allowed);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_I(out.cpu, 3);
+	CHECK_EQ_U(out.dom, 2);
+	CHECK(!gb_hold_pending(&ts.hold));
+	/* the hold itself stays: the floor keeps it off little while its demand is high */
+	CHECK_EQ_U(ts.hold.cap, 286);
+	CHECK_EQ_U(ts.hold.work, 280);
+}
+
+static void test_enqueue_leaves_an_offline_cpu_for_an_online_one(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	nice0_task(&ts, 1);
+	g_cpus[2].online = 0;
+	enq_in(&in, 2);
+	em_cpumask_clear(&in.allowed, 0);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_I(out.cpu, 1);
+	CHECK_EQ_U(out.dom, 0);
+	/* no state: the global queue, on an online CPU */
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, NULL, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_GLOBAL);
+	CHECK_EQ_I(out.cpu, 1);
+}
+
+static void test_local_shortcut_only_for_a_woken_pinned_task_within_a_slice(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	g_clock[0] = 100 * MS;
+	nice0_task(&ts, 0);
+	enq_in(&in, 1);
+	memset(&in.allowed, 0, sizeof(in.allowed));
+	em_cpumask_set(&in.allowed, 1);
+	in.pinned = 1;
+	in.wakeup = 1;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK(out.local_if_empty);
+	CHECK(!gb_enqueue_take_local(&out, false));
+	CHECK_EQ_U(out.queue, GB_QUEUE_DOMAIN);
+	CHECK(gb_enqueue_take_local(&out, true));
+	CHECK_EQ_U(out.queue, GB_QUEUE_LOCAL);
+	CHECK_EQ_I(out.cpu, 1);
+	/* a re-enqueue at slice expiry takes the queue */
+	in.wakeup = 0;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK(!out.local_if_empty);
+	/* a task that ran beyond its share (deadline more than a slice past a new task's) too */
+	in.wakeup = 1;
+	ts.vtime = 100 * MS + SLICE_NS + 1;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK(!out.local_if_empty);
+	/* one allowed on several CPUs too */
+	ts.vtime = 100 * MS;
+	in.pinned = 0;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK(!out.local_if_empty);
+}
+
+static void disp_in(struct gb_disp_in *in, s32 cpu)
+{
+	memset(in, 0, sizeof(*in));
+	in->cpu = cpu;
+}
+
+/* Domain d's queue with a head of the given size, deadline and unserved time. */
+static void head(struct gb_disp_in *in, u32 d, u32 util, u64 deadline, u64 unserved_us)
+{
+	struct gb_dsq_head *h = &in->heads[d];
+
+	h->queued = 1;
+	h->deadline = deadline;
+	h->unserved_us = unserved_us;
+	memset(&h->t, 0, sizeof(h->t));
+	h->t.util = util;
+	h->t.util_est = util;
+	h->t.runnable = util;
+	h->t.uclamp_max = GB_UCLAMP_NONE_MAX;
+	h->t.prev_cpu = GB_NO_CPU;
+	for (u32 c = g_m.nr_cpus; c-- > 0;)
+		if (g_m.cpu_domain[c] == d)
+			h->t.prev_cpu = (s32)c;     /* it waits for its domain's first CPU */
+	all_cpus(&h->t.allowed);
+}
+
+static void test_slice_expiry_keeps_the_earlier_deadline_running(void)
+{
+	struct gb_tstate prev;
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	idle_machine();
+	g_clock[1] = 100 * MS;
+	nice0_task(&prev, 1);
+	disp_in(&in, 2);
+	in.prev_runnable = 1;
+	/* head later than prev's deadline (100 + 5 ms): prev keeps the CPU, the clock moves on */
+	head(&in, 1, 100, 106 * MS, 0);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_KEEP_PREV);
+	CHECK_EQ_U(out.slice_ns, SLICE_NS);
+	/* head earlier (or equal: the waiting task goes first): take the queue */
+	in.heads[1].deadline = 105 * MS;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(out.try_mask, 1u << 1);
+	CHECK_EQ_U(out.fallback, GB_DISPATCH_KEEP_PREV);
+	/* nothing queued: prev goes on (after any pull) */
+	in.heads[1].queued = 0;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_KEEP_PREV);
+	CHECK_EQ_U(out.try_mask, 0);
+}
+
+static void test_no_new_slice_on_the_way_to_a_misfit_target_or_offline(void)
+{
+	struct gb_tstate prev;
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+
+	idle_machine();
+	nice0_task(&prev, 0);
+	disp_in(&in, 0);
+	in.prev_runnable = 1;
+	CHECK(gb_dispatch_prev_ok(&g_m, g_cpus, 0, &prev, true));
+	gb_hold_moved(&prev.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	CHECK(!gb_dispatch_prev_ok(&g_m, g_cpus, 0, &prev, true));
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_NOTHING);
+	gb_hold_drop(&prev.hold);
+	g_cpus[0].online = 0;
+	CHECK(!gb_dispatch_prev_ok(&g_m, g_cpus, 0, &prev, true));
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_NOTHING);
+}
+
+/* An over-utilized big domain: its CPU runs a hog. */
+static void big_overutilized(void)
+{
+	g_cpus[3].idle = 0;
+	g_cpus[3].nr_running = 1;
+	g_cpus[3].util = 1000;
+	g_cpus[3].uclamp_max = GB_UCLAMP_NONE_MAX;
+	CHECK(gb_domain_overutilized(&g_m, g_cpus, 2));
+}
+
+/*
+ * The ping-pong the fit question prevents: a task moved up as a capacity misfit (util 280 on a
+ * 286 little CPU) waits in big's queue; an idle little CPU must not pull it back while big is
+ * merely over-utilized, only once the queue has gone unserved for the pull delay.
+ */
+static void test_idle_pull_does_not_undo_a_capacity_misfit_move(void)
+{
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	idle_machine();
+	big_overutilized();
+	disp_in(&in, 0);
+	head(&in, 2, 280, 10 * MS, 100);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_NOTHING);
+	CHECK_EQ_U(out.try_mask, 0);
+	/* a small head fits little: pulled */
+	head(&in, 2, 100, 10 * MS, 100);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(out.try_mask, 1u << 2);
+	/* the hold keeps a small one off little too */
+	in.heads[2].t.floor_cap = 286;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 0);
+	/* unserved for the pull delay: any idle CPU takes it */
+	head(&in, 2, 280, 10 * MS, PULL_US);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 1u << 2);
+	/* the mid CPU has room for it: pulled before the delay */
+	disp_in(&in, 2);
+	head(&in, 2, 280, 10 * MS, 100);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 1u << 2);
+}
+
+static void test_no_pull_from_a_domain_that_is_not_over_utilized(void)
+{
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	idle_machine();
+	disp_in(&in, 2);
+	head(&in, 2, 100, 10 * MS, 100);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_NOTHING);
+	/* unless no CPU of it is online: nobody else would run its queue */
+	g_cpus[3].online = 0;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 1u << 2);
+}
+
+static void test_own_queue_comes_before_pulls(void)
+{
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	idle_machine();
+	big_overutilized();
+	disp_in(&in, 2);
+	head(&in, 1, 100, 10 * MS, 0);
+	head(&in, 2, 100, 1 * MS, PULL_US);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(out.try_mask, (1u << 1) | (1u << 2));
+	CHECK_EQ_U(out.fallback, GB_DISPATCH_NOTHING);
+}
+
+static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
+{
+	struct gb_hold h;
+	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+
+	gb_hold_init(&h);
+	CHECK_EQ_U(gb_hold_wake(&h, &t), 0);
+	gb_hold_moved(&h, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	CHECK_EQ_U(gb_hold_floor(&h, &t), 286);
+	CHECK_EQ_U(gb_hold_wake(&h, &t), 286);
+	CHECK(!gb_hold_pending(&h));
+	t.util = t.util_est = 200;      /* under 15/16 of 286 and not above its demand then */
+	CHECK_EQ_U(gb_hold_floor(&h, &t), 0);
+	CHECK_EQ_U(h.cap, 286);         /* a pull's question does not release it */
+	CHECK_EQ_U(gb_hold_wake(&h, &t), 0);
+	CHECK_EQ_U(h.cap, 0);
+	t.util = t.util_est = 280;
+	CHECK_EQ_U(gb_hold_wake(&h, &t), 0);
+	/* a power-misfit move starts no hold */
+	gb_hold_moved(&h, &t, 0, GB_REASON_POWER_MISFIT, 876);
+	CHECK(gb_hold_pending(&h));
+	CHECK_EQ_U(h.cap, 0);
+}
+
+static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
+{
+	struct gb_tstate ts;
+	struct gb_pelt cpu_pelt = { 0 };
+	struct gb_cpu c = { 0 };
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	ts.vtime = 0;
+	gb_track_ran(&ts, &cpu_pelt, &c, 64 * MS, 32 * MS, 512);
+	CHECK_EQ_U(ts.vtime, 16 * MS);
+	CHECK_EQ_U(c.perf_cur, 512);
+	CHECK_EQ_U(c.util, cpu_pelt.util_avg);
+	/* the CPU ran only the last 32 ms, the task's signal counts from its last update (0) */
+	CHECK(cpu_pelt.util_avg > 0 && cpu_pelt.util_avg <= ts.pelt.util_avg);
+	ts.weight = 200;
+	ts.vtime = 0;
+	gb_track_ran(&ts, &cpu_pelt, &c, 65 * MS, MS, 1024);
+	CHECK_EQ_U(ts.vtime, MS / 2);
+}
+
+static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
+{
+	struct gb_pelt pe = { 0 };
+	struct gb_cpu c = { 0 };
+	u64 last = 0;
+	u32 before;
+
+	gb_pelt_update(&pe, 100000, 1024, 1024);
+	c.util = pe.util_avg;
+	before = pe.util_avg;
+	gb_track_idle_decay(&pe, &c, &last, 200000);
+	CHECK(c.util < before / 2);
+	CHECK_EQ_U(pe.util_avg, before);
+	CHECK_EQ_U(last, 200000);
+	c.util = before;
+	gb_track_idle_decay(&pe, &c, &last, 200000 + GB_IDLE_DECAY_US - 1);
+	CHECK_EQ_U(c.util, before);
+}
+
+int main(int argc, char **argv)
+{
+	struct em_profile prof;
+	struct gb_err err;
+	char path[512];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_queue TESTS_SCHED_DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/vm4.json", argv[1]);
+	if (em_profile_load_file(path, &prof, false, NULL, &err)) {
+		fprintf(stderr, "test_queue: %s\n", err.msg);
+		return 1;
+	}
+	g_m = prof.model;
+	TAP_RUN(test_enqueue_joins_the_domain_queue_of_its_cpu_with_its_deadline);
+	TAP_RUN(test_enqueue_limits_a_sleepers_credit_to_one_slice);
+	TAP_RUN(test_enqueue_keeps_the_lag_when_the_task_changes_domain);
+	TAP_RUN(test_enqueue_applies_a_pending_misfit_move_once);
+	TAP_RUN(test_enqueue_leaves_an_offline_cpu_for_an_online_one);
+	TAP_RUN(test_local_shortcut_only_for_a_woken_pinned_task_within_a_slice);
+	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline_running);
+	TAP_RUN(test_no_new_slice_on_the_way_to_a_misfit_target_or_offline);
+	TAP_RUN(test_idle_pull_does_not_undo_a_capacity_misfit_move);
+	TAP_RUN(test_no_pull_from_a_domain_that_is_not_over_utilized);
+	TAP_RUN(test_own_queue_comes_before_pulls);
+	TAP_RUN(test_hold_is_released_at_a_wake_up_once_demand_falls);
+	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
+	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
+	return tap_done();
+}
