@@ -461,6 +461,37 @@ static void test_rework_pushes_a_preempted_stuck_task_at_once(void)
 	CHECK(run_total(&r, 0) < 800000);
 }
 
+static void test_rework_charges_the_task_at_its_own_cpus_opp(void)
+{
+	/* "tri": h, pinned to mid CPU 4 and capped at 700, keeps the mid domain at its top OPP
+	 * (cost 8750); s (util about 200: too big for little) wakes every 16 ms.  Mainline prices
+	 * mid at the domain's OPP (200 x 8750) against big's lowest OPP (200 x 6666) and picks big;
+	 * the rework series charges s at the OPP of its own CPU, mid CPU 5 (perf 300, cost 5000),
+	 * and picks mid */
+	static const char wl[] =
+		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+		"\"h\":{\"cpus\":[4],\"util_max\":700,\"run\":5000000},"
+		"\"s\":{\"loop\":-1,\"run\":3200,\"timer\":{\"ref\":\"s\",\"period\":16000}}}}";
+	struct sim_options opt = { 0 };
+	struct sim_result r;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "tri");
+	tm_tri(&prof->model);
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &opt, &r), 0);
+	printf("# mainline: s on little %llu, mid %llu, big %llu us; OU %.1f%%\n",
+	       (unsigned long long)r.tasks[1].run_us[0], (unsigned long long)r.tasks[1].run_us[1],
+	       (unsigned long long)r.tasks[1].run_us[2], r.overutilized_pct);
+	CHECK(r.overutilized_pct < 1);
+	/* after its first activations on little (a new task's util is small) */
+	CHECK(r.tasks[1].run_us[2] > 0.8 * run_total(&r, 1) && r.tasks[1].run_us[1] == 0);
+	CHECK_EQ_I(run_text(wl, SIM_POLICY_REWORK, &opt, &r), 0);
+	printf("# rework: s on little %llu, mid %llu, big %llu us\n",
+	       (unsigned long long)r.tasks[1].run_us[0], (unsigned long long)r.tasks[1].run_us[1],
+	       (unsigned long long)r.tasks[1].run_us[2]);
+	CHECK(r.tasks[1].run_us[1] > 200000 && r.tasks[1].run_us[2] == 0);
+}
+
 /* The root domain's over-utilized flag (mainline, rework) is set at a tick or enqueue that
  * finds a CPU over-utilized, and cleared only by a load balance at the root domain, every
  * 8 ms here (one per CPU): it outlasts the CPU's over-utilization. */
@@ -499,6 +530,7 @@ int main(void)
 	TAP_RUN(test_gearbox_sees_only_the_running_tasks_clamps);
 	TAP_RUN(test_rework_pushes_a_preempted_stuck_task_at_once);
 	TAP_RUN(test_overutilized_flag_waits_for_the_root_balance);
+	TAP_RUN(test_rework_charges_the_task_at_its_own_cpus_opp);
 	free(prof);
 	return tap_done();
 }
