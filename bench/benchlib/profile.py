@@ -70,40 +70,52 @@ def accuracy(truth_path, measured_path):
             "perf_err_max_pct": max(ferr) if ferr else None}
 
 
+METERS = [("1 ms meter", []), ("100 ms gauge", ["--sim-gauge", "100"]),
+          ("1 s gauge", ["--sim-gauge", "1000"])]
+
+
+def one_profile(ctx, truth, meter, margs, outdir, fbdir):
+    """One `gearbox profile --sim` of the model truth with one meter, against the truth."""
+    m = os.path.basename(truth)[:-5]
+    meas = os.path.join(outdir, "%s-%s.json" % (m, meter.replace(" ", "-")))
+    cmd = [ctx.gearbox, "profile", "--sim", truth, "--sim-stuck", "none"] + margs + ["-o", meas]
+    rc, out, err = common.run(cmd, timeout=900)
+    row = {"model": m, "meter": meter, "command": common.cmdline(cmd)}
+    # 3: the model was written with warnings (OPPs out of order, fitted and marked)
+    if rc not in (0, 3):
+        row["error"] = (err.strip().splitlines() or ["exit %d" % rc])[-1]
+        return row
+    row["warnings"] = [ln.split("warning: ", 1)[1] for ln in err.splitlines() if "warning: " in ln]
+    mt = re.search(r"simulated wall time ([0-9.]+) s", err)
+    row["profile_sim_time_s"] = float(mt.group(1)) if mt else None
+    if not mt:
+        row["note"] = "the profiler printed no 'simulated wall time' line"
+    row["accuracy"] = accuracy(truth, meas)
+    fb = os.path.join(fbdir, m + ".json") if fbdir else None
+    if fb and os.path.exists(fb):
+        row["freqbench"] = freqbench_time(fb)
+        if row["profile_sim_time_s"]:
+            row["freqbench_time_vs_profile"] = (row["freqbench"]["total_elapsed_s"] or
+                                                row["freqbench"]["runs_elapsed_s"]) / \
+                row["profile_sim_time_s"]
+    else:
+        row["freqbench"] = None
+    return row
+
+
 def run_part(ctx):
     fbdir = freqbench_dir(ctx.root)
     shipped = os.path.join(ctx.root, "em-profiles")
     models = ctx.models or [os.path.join(shipped, m + ".json") for m in ["sm8250", "gs101"]
                             if ctx.quick] or sorted(
         os.path.join(shipped, p) for p in os.listdir(shipped) if p.endswith(".json"))
-    rows = []
     outdir = os.path.join(ctx.out, "profile")
     os.makedirs(outdir, exist_ok=True)
-    for truth in models:
-        m = os.path.basename(truth)[:-5]
-        meas = os.path.join(outdir, m + ".json")
-        cmd = [ctx.gearbox, "profile", "--sim", truth, "--sim-stuck", "none", "-o", meas]
-        rc, out, err = common.run(cmd, timeout=900)
-        row = {"model": m, "command": common.cmdline(cmd)}
-        if rc != 0:
-            row["error"] = (err.strip().splitlines() or ["exit %d" % rc])[-1]
-            rows.append(row)
-            continue
-        mt = re.search(r"simulated wall time ([0-9.]+) s", err)
-        row["profile_sim_time_s"] = float(mt.group(1)) if mt else None
-        if not mt:
-            row["note"] = "the profiler printed no 'simulated wall time' line"
-        row["accuracy"] = accuracy(truth, meas)
-        fb = os.path.join(fbdir, m + ".json") if fbdir else None
-        if fb and os.path.exists(fb):
-            row["freqbench"] = freqbench_time(fb)
-            if row["profile_sim_time_s"]:
-                row["freqbench_time_vs_profile"] = (row["freqbench"]["total_elapsed_s"] or
-                                                    row["freqbench"]["runs_elapsed_s"]) / \
-                    row["profile_sim_time_s"]
-        else:
-            row["freqbench"] = None
-        rows.append(row)
+    # the meters a board may have: a 1 ms hwmon-like meter, and battery fuel gauges
+    # updating every 100 ms and every second (phones); --quick runs the first only
+    meters = METERS[:1] if ctx.quick else METERS
+    rows = [one_profile(ctx, truth, meter, margs, outdir, fbdir)
+            for meter, margs in meters for truth in models]
     return {"format": "gearbox-bench-profile/%d" % common.FORMAT_VERSION,
             "machine": ctx.machine, "freqbench_dir": fbdir, "models": rows}
 
@@ -114,15 +126,20 @@ def print_report(doc):
     rows = []
     for r in doc["models"]:
         if "error" in r:
-            rows.append([r["model"], "error: " + r["error"]])
+            rows.append([r["model"], r.get("meter", "1 ms meter"), "error: " + r["error"]])
             continue
         a, fb = r["accuracy"], r.get("freqbench") or {}
-        rows.append([r["model"], "%d/%d" % (a["opps"] - a["opps_missing"], a["opps"]),
+        rows.append([r["model"], r.get("meter", "1 ms meter"),
+                     "%d/%d" % (a["opps"] - a["opps_missing"], a["opps"]),
                      "%.2f" % a["power_err_mean_pct"], "%.2f" % a["power_err_p95_pct"],
                      "%.2f" % a["power_err_max_pct"], "%.2f" % a["perf_err_max_pct"],
                      "%.0f" % (r["profile_sim_time_s"] or 0),
                      "%.0f" % (fb.get("total_elapsed_s") or 0),
                      "%.0f" % (fb.get("runs_elapsed_s") or 0),
-                     common.fmt_ratio(r.get("freqbench_time_vs_profile"))])
-    common.table(rows, ["model", "OPPs", "P err mean%", "p95%", "max%", "perf max%",
-                        "profile s", "freqbench s", "fb runs s", "fb/profile"])
+                     common.fmt_ratio(r.get("freqbench_time_vs_profile")),
+                     str(len(r.get("warnings", [])))])
+    common.table(rows, ["model", "meter", "OPPs", "P err mean%", "p95%", "max%", "perf max%",
+                        "profile s", "freqbench s", "fb runs s", "fb/profile", "warnings"])
+    for r in doc["models"]:
+        for w in r.get("warnings", []):
+            print("  %s, %s: %s" % (r["model"], r.get("meter", "1 ms meter"), w))

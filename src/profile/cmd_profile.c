@@ -94,6 +94,8 @@ static void usage(FILE *out)
 	    "      --sim MODEL.json   ground truth em-profile of the simulated SoC\n"
 	    "      --sim-seed N       noise seed (default 1)\n"
 	    "      --sim-energy-counter  an energy counter instead of a 1 ms power meter\n"
+	    "      --sim-gauge MS     a battery fuel gauge updating every MS ms (10-5000)\n"
+	    "                         instead of a 1 ms power meter\n"
 	    "      --sim-cycles       the simulated PMU counts cycles\n"
 	    "      --sim-instructions the simulated PMU counts instructions\n"
 	    "      --sim-static PCT   the domains' static share of the model's power, where\n"
@@ -134,6 +136,7 @@ enum {
 	OPT_SIM_INSTRUCTIONS,
 	OPT_SPLIT_CPUS,
 	OPT_SIM_STATIC,
+	OPT_SIM_GAUGE,
 	OPT_KERNEL_EM,
 	OPT_SHOW_KERNEL_EM,
 	OPT_PROGRESS,
@@ -169,6 +172,7 @@ static const struct option long_opts[] = {
     {"sim-instructions", no_argument, NULL, OPT_SIM_INSTRUCTIONS},
     {"split-cpus", required_argument, NULL, OPT_SPLIT_CPUS},
     {"sim-static", required_argument, NULL, OPT_SIM_STATIC},
+    {"sim-gauge", required_argument, NULL, OPT_SIM_GAUGE},
     {"kernel-em", required_argument, NULL, OPT_KERNEL_EM},
     {"show-kernel-em", no_argument, NULL, OPT_SHOW_KERNEL_EM},
     {"progress", required_argument, NULL, OPT_PROGRESS},
@@ -341,6 +345,13 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 		break;
 	case OPT_SIM_ENERGY:
 		a->so.energy_counter = true;
+		break;
+	case OPT_SIM_GAUGE:
+		ret = parse_num(arg, PROF_SIM_GAUGE_MIN_MS, PROF_SIM_GAUGE_MAX_MS, &v, "--sim-gauge",
+				err);
+		if (!ret && v != (u32)v)
+			ret = gb_err_set(err, EINVAL, "--sim-gauge '%s': expected whole ms", arg);
+		a->so.gauge_ms = (u32)v;
 		break;
 	case OPT_SIM_CYCLES:
 		a->so.count_cycles = true;

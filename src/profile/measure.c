@@ -13,6 +13,10 @@
 
 #define MIN_ROUNDS 4
 #define MAX_ROUNDS 1024
+/* The per-OPP cap ends a phase only after this many rounds: with a slow meter (a fuel gauge
+ * updating every second makes every window five seconds long) the cap alone would end it
+ * after two or three rounds, too few for the interval to mean anything. */
+#define MIN_CAP_ROUNDS 12
 /* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
 #define SIGMA_FLOOR_REL	   0.002
 #define COOL_STEP_NS	   1000000000ull
@@ -289,7 +293,8 @@ static int measure_phase(struct loop *l, const struct em_cpumask *cpus, bool wan
 			ph->converged = true;
 			break;
 		}
-		if (pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns || rounds >= MAX_ROUNDS)
+		if ((pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns && rounds >= MIN_CAP_ROUNDS) ||
+		    rounds >= MAX_ROUNDS)
 			break;
 		ret = thermal_guard(l, err);
 		if (ret < 0)

@@ -29,6 +29,7 @@
 #define INSTR_PER_ITER	   12289.0 /* 4096 xorshift steps of 3 shift-xor pairs, + loop */
 #define INSTR_JITTER_REL   0.001   /* the counter is exact; the load's progress is not */
 #define THROTTLE_STEPS	   2
+#define GAUGE_POLL_STEPS   10 /* the gauge is polled every 10 ms, as on Linux */
 
 struct sim_domain {
 	u32 cur;     /* OPP the hardware runs */
@@ -52,6 +53,9 @@ struct prof_sim {
 	u64 counter_uj;
 	u32 wraps;
 	bool throttled;
+	double gauge_acc_uw; /* sum of the true power over the gauge's current interval */
+	u32 gauge_steps;     /* steps of it so far */
+	double gauge_uw;     /* what the gauge shows: its last interval's mean */
 };
 
 void prof_sim_opts_default(struct prof_sim_opts *o)
@@ -192,6 +196,7 @@ static int sim_set_load(void *ctx, const struct em_cpumask *cpus, struct gb_err 
 }
 
 static void integrate_energy(struct prof_sim *s, double p_uw);
+static void gauge_step(struct prof_sim *s, double p_uw);
 
 static void sim_wait(void *ctx, u64 ns)
 {
@@ -202,6 +207,8 @@ static void sim_wait(void *ctx, u64 ns)
 
 		if (s->o.energy_counter)
 			integrate_energy(s, p);
+		if (s->o.gauge_ms)
+			gauge_step(s, p);
 		step(s, p);
 	}
 }
@@ -214,6 +221,18 @@ static double meter_sample(struct prof_sim *s, double p_uw)
 		x += SPIKE_UW * (0.9 + 0.2 * uniform(s));
 	x = round(x / METER_LSB_UW) * METER_LSB_UW;
 	return x < 0 ? 0 : x;
+}
+
+/* The fuel gauge's accumulation, every step: at each update it shows the interval's mean,
+ * with the meter's noise and quantization. */
+static void gauge_step(struct prof_sim *s, double p_uw)
+{
+	s->gauge_acc_uw += p_uw;
+	if (++s->gauge_steps < s->o.gauge_ms)
+		return;
+	s->gauge_uw = meter_sample(s, s->gauge_acc_uw / s->gauge_steps);
+	s->gauge_acc_uw = 0;
+	s->gauge_steps = 0;
 }
 
 /* Energy is integrated exactly every step.  A counter covers the CPU rails only (RAPL,
@@ -241,6 +260,52 @@ static double counter_sample(struct prof_sim *s)
 	       (STEP_NS * COUNTER_READ_STEPS);
 }
 
+/* What the load did in one step on the counted CPU's domain (busy >= 0). */
+static void count_work(struct prof_sim *s, int busy, double *work, double *cycles)
+{
+	const struct em_opp *o = &s->truth.model.domains[busy].opps[s->dom[busy].cur];
+
+	*work += o->perf * RATE_PER_PERF * (STEP_NS / 1e9);
+	*cycles += o->freq_khz * 1e3 * (STEP_NS / 1e9);
+}
+
+/*
+ * A window read from the fuel gauge: polled every GAUGE_POLL_STEPS for at least
+ * PROF_SIM_GAUGE_UPDATES updates; the readings before the second update are dropped (the one
+ * showing at the start, and the first update's, average time before the window).
+ */
+static void gauge_window(struct prof_sim *s, u64 duration_ns, int busy, struct prof_window *w,
+			 double *work, double *cycles)
+{
+	u64 min_ns = (u64)PROF_SIM_GAUGE_UPDATES * s->o.gauge_ms * STEP_NS;
+	u64 end = duration_ns > min_ns ? duration_ns : min_ns;
+	double last = s->gauge_uw;
+	u32 changes = 0, from[2] = {0, 0}, keep;
+
+	for (u64 t = 0, i = 1; t < end && w->nr_power < PROF_MAX_WINDOW_SAMPLES; t += STEP_NS, i++) {
+		double p = true_power_uw(s);
+
+		if (busy >= 0)
+			count_work(s, busy, work, cycles);
+		gauge_step(s, p);
+		step(s, p);
+		w->duration_ns += STEP_NS;
+		if (i % GAUGE_POLL_STEPS)
+			continue;
+		if (s->gauge_uw != last && changes < 2)
+			from[changes++] = w->nr_power;
+		last = s->gauge_uw;
+		w->power_uw[w->nr_power++] = (u32)s->gauge_uw;
+	}
+	keep = changes ? from[changes - 1] : 0;
+	if (keep >= w->nr_power)
+		keep = 0;
+	memmove(w->power_uw, w->power_uw + keep, (w->nr_power - keep) * sizeof(w->power_uw[0]));
+	w->nr_power -= keep;
+	w->from_energy = false;
+	w->power_lsb_uw = (u32)METER_LSB_UW;
+}
+
 static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct gb_err *err)
 {
 	struct prof_sim *s = ctx;
@@ -248,19 +313,18 @@ static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct 
 	double work = 0, cycles = 0;
 
 	(void)err;
+	if (s->o.gauge_ms) {
+		gauge_window(s, duration_ns, busy, w, &work, &cycles);
+		goto counted;
+	}
 	/* a counter read at the start of the window; the sample before it spans the switch */
 	if (s->o.energy_counter)
 		counter_sample(s);
 	for (u64 t = 0, i = 1; t < duration_ns; t += STEP_NS, i++) {
 		double p = true_power_uw(s);
 
-		if (busy >= 0) {
-			const struct em_opp *o =
-			    &s->truth.model.domains[busy].opps[s->dom[busy].cur];
-
-			work += o->perf * RATE_PER_PERF * (STEP_NS / 1e9);
-			cycles += o->freq_khz * 1e3 * (STEP_NS / 1e9);
-		}
+		if (busy >= 0)
+			count_work(s, busy, &work, &cycles);
 		step(s, p);
 		if (s->o.energy_counter)
 			integrate_energy(s, p);
@@ -276,6 +340,7 @@ static int sim_window(void *ctx, u64 duration_ns, struct prof_window *w, struct 
 	w->power_lsb_uw =
 	    (u32)(s->o.energy_counter ? ENERGY_LSB_UJ * 1e9 / (STEP_NS * COUNTER_READ_STEPS)
 				      : METER_LSB_UW);
+counted:
 	if (busy >= 0) {
 		w->work = (u64)llround(work * (1 + RATE_JITTER_REL * gauss(s)));
 		w->task_clock_ns = w->duration_ns;
@@ -310,6 +375,12 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 	for (u32 d = 0; d < m->nr_domains; d++)
 		if (m->domains[d].nr_opps == 0 || m->domains[d].nr_cpus == 0)
 			return gb_err_set(err, EINVAL, "sim: domain %u has no OPP or no CPU", d);
+	if (o->gauge_ms && (o->gauge_ms < PROF_SIM_GAUGE_MIN_MS || o->gauge_ms > PROF_SIM_GAUGE_MAX_MS))
+		return gb_err_set(err, EINVAL, "--sim-gauge %u: expected %u to %u ms", o->gauge_ms,
+				  PROF_SIM_GAUGE_MIN_MS, PROF_SIM_GAUGE_MAX_MS);
+	if (o->gauge_ms && o->energy_counter)
+		return gb_err_set(err, EINVAL,
+				  "--sim-gauge and --sim-energy-counter: the board has one meter");
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return gb_err_set(err, ENOMEM, "out of memory");
@@ -360,9 +431,14 @@ void prof_sim_platform(struct prof_sim *s, struct prof_platform *pf, struct prof
 	memset(topo, 0, sizeof(*topo));
 	snprintf(topo->soc, sizeof(topo->soc), "%s", s->truth.soc);
 	snprintf(topo->device, sizeof(topo->device), "simulated %s", s->truth.soc);
-	snprintf(topo->power_source, sizeof(topo->power_source), "%s",
-		 s->o.energy_counter ? "simulated energy counter (61 uJ LSB)"
-				     : "simulated 1 ms power meter");
+	if (s->o.gauge_ms)
+		snprintf(topo->power_source, sizeof(topo->power_source),
+			 "simulated fuel gauge (updates every %u ms, windows of at least %u ms)",
+			 s->o.gauge_ms, PROF_SIM_GAUGE_UPDATES * s->o.gauge_ms);
+	else
+		snprintf(topo->power_source, sizeof(topo->power_source), "%s",
+			 s->o.energy_counter ? "simulated energy counter (61 uJ LSB)"
+					     : "simulated 1 ms power meter");
 	topo->perf_src = s->o.count_instructions ? PROF_PERF_INSTRUCTIONS : PROF_PERF_ITERATIONS;
 	snprintf(topo->perf_why, sizeof(topo->perf_why), "%s",
 		 s->o.count_instructions

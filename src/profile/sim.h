@@ -13,6 +13,10 @@
  *   - a sampled meter (1 ms, hwmon-like) with proportional and absolute noise, quantized to
  *     1 mW, and spikes like the 415 mW samples among ~30 mW in the freqbench raw data; or an
  *     energy counter (powercap-like) quantized to 61 uJ that wraps at max_energy_range_uj;
+ *     or a battery fuel gauge that shows, every gauge_ms, the mean power of the interval
+ *     that just ended (phones update every 100 ms to 1 s), read as the Linux platform reads
+ *     one: polled every 10 ms, windows at least PROF_SIM_GAUGE_UPDATES updates long, the
+ *     readings before the window's second update dropped;
  *   - a frequency change takes effect only after a settle time;
  *   - one OPP silently does not apply: the domain stays at its previous frequency;
  *   - optionally thermal throttling above throttle_mc, what the thermal guard prevents;
@@ -33,10 +37,14 @@
 #define PROF_SIM_NO_STUCK	    (-2)
 #define PROF_SIM_DEFAULT_STUCK	    (-1)
 #define PROF_SIM_DEFAULT_STATIC_PCT 20.0
+#define PROF_SIM_GAUGE_MIN_MS	    10
+#define PROF_SIM_GAUGE_MAX_MS	    5000
+#define PROF_SIM_GAUGE_UPDATES	    5
 
 struct prof_sim_opts {
 	u64 seed;
 	bool energy_counter;	 /* powercap-like counter instead of a sampled meter */
+	u32 gauge_ms;		 /* a fuel gauge updating every gauge_ms instead (0: off) */
 	bool count_cycles;	 /* a PMU that counts cycles (most Arm boards) */
 	bool count_instructions; /* ... and instructions: perf from instructions per second */
 	int stuck_dom;		 /* PROF_SIM_DEFAULT_STUCK: the middle OPP of the last domain */
