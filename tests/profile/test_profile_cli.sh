@@ -35,6 +35,21 @@ check report_says_cycles_not_counted_per_opp '[ $(grep -c "^little .* not counte
 check model_records_the_simulated_duration 'grep -q "\"duration_ms\": [1-9][0-9]*," $WORK/sm8250.json && grep -q "^profile time: [0-9.]* s (simulated wall time" $WORK/rep/comparison.txt'
 check non_tty_progress_is_plain_lines_with_an_eta_beside_the_counter 'grep -q "^profile: 1/55 (ETA [0-9]*m[0-5][0-9]s) little 300000 kHz: " $WORK/err && grep -q "^profile: 55/55 (ETA 0m00s) " $WORK/err && ! grep -q $'"'"'\r'"'"' $WORK/err'
 
+# --sim-gauge: a fuel gauge as the power source, named in the model; bad values exit 2 and
+# write nothing
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm7250ab.json" --sim-stuck none --sim-gauge 100 -q \
+	-o $WORK/gauge.json >$WORK/out 2>$WORK/err
+rc=$?
+check sim_gauge_profile_names_its_meter '[ $rc = 0 -o $rc = 3 ] && grep -q "simulated fuel gauge (updates every 100 ms, windows of at least 500 ms)" $WORK/gauge.json'
+for bad in 5 6000 100.5 x; do
+	"$GEARBOX" profile --sim "$SRC/em-profiles/sm7250ab.json" --sim-gauge $bad -q -o $WORK/bad.json \
+		>$WORK/out 2>$WORK/err
+	check "sim_gauge_${bad/./_}_is_refused_with_exit_2" '[ $? = 2 ] && grep -q -- "--sim-gauge" $WORK/err && [ ! -e $WORK/bad.json ]'
+done
+"$GEARBOX" profile --sim "$SRC/em-profiles/sm7250ab.json" --sim-gauge 100 --sim-energy-counter -q \
+	-o $WORK/bad.json >$WORK/out 2>$WORK/err
+check sim_gauge_with_an_energy_counter_is_refused '[ $? = 2 ] && grep -q "one meter" $WORK/err && [ ! -e $WORK/bad.json ]'
+
 "$GEARBOX" profile --sim "$SRC/em-profiles/sm8250.json" --sim-cycles --sim-instructions \
 	-o $WORK/instr.json --report $WORK/rep-instr >$WORK/out 2>$WORK/err
 check sim_instructions_are_the_perf_source_and_cycles_are_checked_per_opp '[ $? = 0 ] && grep -q "\"perf_source\": \"instructions\"" $WORK/instr.json && grep -q "^big  *1977600 .* MHz: OFF, not applied$" $WORK/rep-instr/comparison.txt && [ $(grep -c "MHz: match$" $WORK/rep-instr/comparison.txt) = 54 ] && grep -q "instr/s, cycles 300.0 MHz match" $WORK/err'
