@@ -13,9 +13,9 @@
 
 #define MIN_ROUNDS 4
 #define MAX_ROUNDS 1024
-/* The per-OPP cap ends a phase only after this many rounds: with a slow meter (a fuel gauge
- * updating every second makes every window five seconds long) the cap alone would end it
- * after two or three rounds, too few for the interval to mean anything. */
+/* With a slow meter (a fuel gauge updating every second makes every window five seconds
+ * long) the per-OPP cap ends a phase only after this many rounds: the cap alone would end it
+ * after two or three, too few for the interval to mean anything. */
 #define MIN_CAP_ROUNDS 12
 /* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
 #define SIGMA_FLOOR_REL	   0.002
@@ -44,6 +44,7 @@ struct loop {
 	double *scratch;
 	double lsb_uw;
 	bool from_energy;
+	bool slow_meter; /* the platform lengthened a window to its meter's update interval */
 	/* where each round's active and idle window starts in active / idle */
 	size_t a_start[MAX_ROUNDS + 1], i_start[MAX_ROUNDS + 1];
 	u32 rounds;
@@ -121,6 +122,8 @@ static int one_window(struct loop *l, const struct em_cpumask *cpus, struct prof
 	if (ret < 0)
 		return ret;
 	l->from_energy = w->from_energy;
+	if (w->duration_ns > l->o->window_ns + l->o->window_ns / 2)
+		l->slow_meter = true;
 	if (w->power_lsb_uw > l->lsb_uw)
 		l->lsb_uw = w->power_lsb_uw;
 	for (u32 i = 0; i < w->nr_power; i++) {
@@ -293,7 +296,8 @@ static int measure_phase(struct loop *l, const struct em_cpumask *cpus, bool wan
 			ph->converged = true;
 			break;
 		}
-		if ((pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns && rounds >= MIN_CAP_ROUNDS) ||
+		if ((pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns &&
+		     (!l->slow_meter || rounds >= MIN_CAP_ROUNDS)) ||
 		    rounds >= MAX_ROUNDS)
 			break;
 		ret = thermal_guard(l, err);
