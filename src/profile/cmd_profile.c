@@ -66,7 +66,8 @@ static void usage(FILE *out)
 	    "                         else debugfs), netlink, debugfs or none\n"
 	    "      --show-kernel-em   print the kernel's EM as an em-profile (to -o) and exit\n"
 	    "      --target PCT       95%% interval target, percent of the mean (default 1)\n"
-	    "      --opp-cap SEC      time cap per OPP and series (default 30)\n"
+	    "      --opp-cap SEC      time cap per OPP and series (default 30, and at least 12\n"
+	    "                         rounds where the meter lengthens the windows)\n"
 	    "      --window MS        one active or idle window (default 250)\n"
 	    "      --settle MS        wait after an OPP change (default 100)\n"
 	    "      --max-temp C       cool down above this temperature (default 55, 0: off)\n"
@@ -241,6 +242,7 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 	case OPT_OPP_CAP:
 		ret = parse_num(arg, 0.1, 86400, &v, "--opp-cap", err);
 		a->po.opp_cap_ns = (u64)(v * 1e9);
+		a->po.min_cap_rounds = 0; /* the cap as given, whatever the meter */
 		break;
 	case OPT_WINDOW:
 		ret = parse_num(arg, 10, 60000, &v, "--window", err);

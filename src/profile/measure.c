@@ -13,10 +13,6 @@
 
 #define MIN_ROUNDS 4
 #define MAX_ROUNDS 1024
-/* With a slow meter (a fuel gauge updating every second makes every window five seconds
- * long) the per-OPP cap ends a phase only after this many rounds: the cap alone would end it
- * after two or three, too few for the interval to mean anything. */
-#define MIN_CAP_ROUNDS 12
 /* Energy counters quantize (RAPL: 61 uJ); a floor keeps the MAD test from rejecting one LSB. */
 #define SIGMA_FLOOR_REL	   0.002
 #define COOL_STEP_NS	   1000000000ull
@@ -27,6 +23,10 @@ void prof_opts_default(struct prof_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->target_pct = 1.0;
 	o->opp_cap_ns = 30ull * 1000000000;
+	/* a fuel gauge updating every second makes every window five seconds long: the default
+	 * cap alone would end an OPP after two or three rounds, too few for its interval to
+	 * mean anything */
+	o->min_cap_rounds = 12;
 	o->window_ns = 250ull * 1000000;
 	o->settle_ns = 100ull * 1000000;
 	o->switch_settle_ns = 20ull * 1000000;
@@ -297,7 +297,7 @@ static int measure_phase(struct loop *l, const struct em_cpumask *cpus, bool wan
 			break;
 		}
 		if ((pf->now_ns(pf->ctx) - t0 >= l->o->opp_cap_ns &&
-		     (!l->slow_meter || rounds >= MIN_CAP_ROUNDS)) ||
+		     (!l->slow_meter || rounds >= l->o->min_cap_rounds)) ||
 		    rounds >= MAX_ROUNDS)
 			break;
 		ret = thermal_guard(l, err);

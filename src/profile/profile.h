@@ -117,6 +117,8 @@ struct prof_platform {
 struct prof_opts {
 	double target_pct;     /* CI half-width target, percent of the mean (default 1) */
 	u64 opp_cap_ns;	       /* per-OPP time cap */
+	u32 min_cap_rounds;    /* where the meter lengthens the windows, the cap ends an OPP
+				* only after this many rounds (0: the cap alone) */
 	u64 window_ns;	       /* one active or one idle window */
 	u64 settle_ns;	       /* after an OPP change */
 	u64 switch_settle_ns;  /* after starting or stopping the load */
