@@ -110,6 +110,10 @@ struct sim_result {
 	double work_s;                /* work done by every task, s at capacity 1024 */
 	double energy_per_work;       /* energy_j / work_s: J per second of capacity-1024 work */
 	u64 misfit_moves;             /* capacity or power misfit migrations */
+	/* gearbox on the sched_ext host: tasks a CPU took from another domain's queue, and those
+	 * of them taken to a CPU no bigger than the one a capacity-misfit move took them off while
+	 * their demand still saturates it (a pull undoing the move) */
+	u64 pulls, misfit_undone;
 	u64 decisions;                /* placement decisions taken */
 	u32 nr_tasks;                 /* in tasks[], at most SIM_MAX_REPORT_TASKS */
 	struct sim_task_result tasks[SIM_MAX_REPORT_TASKS];

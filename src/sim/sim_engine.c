@@ -87,6 +87,8 @@ void sim_refresh(struct sim *s)
 		if (!g->nr_running)
 			g->uclamp_max = s->cpus[c].last_uclamp_max;
 	}
+	if (s->scx.on)
+		sim_scx_refresh(s);
 }
 
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt)
@@ -646,8 +648,10 @@ static void advance(struct sim *s, u64 to_us)
 			t->st.work_perf_us += w;
 			if (!t->rt)
 				t->vruntime += (dt << 20) / t->weight;
-			if (s->scx.on && !t->rt)
+			if (s->scx.on && !t->rt) {
+				t->x.ran_ns += dt * 1000;
 				t->x.perf_ns += dt * 1000 * perf;
+			}
 			if (!t->run_end_us)
 				t->work_left -= t->work_left < w ? t->work_left : w;
 		}

@@ -242,6 +242,8 @@ void sim_scx_yield(struct sim *s, struct sim_task *t, u32 cpu);
 void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu);
 /* the tick, on every CPU */
 void sim_scx_tick(struct sim *s);
+/* sim_refresh's last step: the CPUs' utilization as scx_gearbox tracks it */
+void sim_scx_refresh(struct sim *s);
 
 /* physics (sim_physics.c) */
 bool sim_has_idle_states(const struct sim *s, u32 d);

@@ -122,6 +122,8 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
 	res->migrations = s->migrations;
 	res->misfit_moves = s->misfit_moves;
+	res->pulls = s->scx.pulls;
+	res->misfit_undone = s->scx.misfit_undone;
 	res->decisions = s->decisions;
 }
 

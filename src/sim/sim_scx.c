@@ -27,18 +27,17 @@
  *   - fallbacks: a local insert for an offline CPU or one the task may not run on goes to the
  *     global DSQ, which every CPU consumes before calling ops.dispatch.
  *
- * scx_gearbox's part (the gearbox_* functions) follows bpf/gearbox.bpf.c callback by callback
- * and calls the same core functions (src/policy/): gb_select_cpu for select_cpu,
- * gb_check_misfit and gb_misfit_hold for the tick's misfit and the hold, the gb_vtime_*
- * functions for the queues' order, credit limits and the choice at slice expiry, and
- * gb_domain_overutilized for the pull.  Where the BPF scheduler's own code has no shared
- * function yet (the enqueue target and kick, the local-queue shortcut, dispatch's order of
- * keep, consume and pull), this file repeats it, marked "as bpf/gearbox.bpf.c".
+ * scx_gearbox's part (the gearbox_* functions) is bpf/gearbox.bpf.c's adapter, callback by
+ * callback: it fills the core's structs (src/policy: gb_types.h), calls the same functions --
+ * gb_select_cpu at select_cpu, gb_enqueue_plan, gb_dispatch_plan, gb_check_misfit with the hold
+ * of gb_hold.h at the tick, the gb_track_* tracking -- and applies their answers to the DSQs
+ * above, with the adapter's own mechanics repeated here (the kick of an idle CPU of the queue's
+ * domain, the kernel's default CPU choice when placement names a CPU the task may not use).
+ * Per-task and per-CPU utilization are scx_gearbox's (gb_track.h), not the engine's.
  *
- * Not modelled: per-task PELT is the engine's (integrated continuously, as sim_engine.c does
- * for every policy), where scx_gearbox updates its own signals at stopping, tick and dispatch;
- * kicks and IPIs take no time; a CPU kicked out of an idle state that finds nothing pays no
- * exit latency; no CPU hotplug (a model's CPUs outside every domain are offline throughout).
+ * Not modelled: kicks and IPIs take no time; a CPU kicked out of an idle state that finds
+ * nothing pays no exit latency; no CPU hotplug (a model's CPUs outside every domain are offline
+ * throughout); no custom slices.
  */
 #include "sim_internal.h"
 
@@ -240,53 +239,39 @@ static bool move_to_local(struct sim *s, s32 dsq, u32 cpu)
 	return true;
 }
 
-/* ---- scx_gearbox's callbacks (as bpf/gearbox.bpf.c) ---- */
+/* ---- scx_gearbox's callbacks: bpf/gearbox.bpf.c's, through the core of src/policy ---- */
 
-/* Count t's vtime against domain d's clock from now on, keeping its lag (gb_vtime_move). */
-static void gearbox_vtime_move(struct sim *s, struct sim_task *t, u32 d)
+/*
+ * The core's per-task state, with what the kernel shows of the task now: its clamps, weight
+ * and slice.  Its PELT signals are scx_gearbox's own, updated by gb_track_* at the callbacks
+ * (not the engine's, which the fair host and the report use).
+ */
+static struct gb_tstate *tstate(struct sim_task *t)
 {
-	if (t->x.vdom == d)
-		return;
-	if (t->x.vdom < s->m->nr_domains)
-		t->x.vtime = gb_vtime_rebase(t->x.vtime, s->scx.dom_vtime[t->x.vdom],
-					     s->scx.dom_vtime[d]);
-	else
-		t->x.vtime = s->scx.dom_vtime[d];
-	t->x.vdom = d;
+	struct gb_tstate *ts = &t->x.ts;
+
+	ts->uclamp_min = t->uclamp_min;
+	ts->uclamp_max = t->uclamp_max;
+	ts->weight = t->x.weight;
+	ts->slice_ns = 0;
+	return ts;
 }
 
-/* t starts or goes on running in domain d: the clock is the latest such vtime. */
-static void gearbox_vtime_start(struct sim *s, struct sim_task *t, u32 d)
+/* gb_account(): the run time since the task was last accounted, at the perf it ran at. */
+static void gearbox_account(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	gearbox_vtime_move(s, t, d);
-	if (gb_vtime_before(s->scx.dom_vtime[d], t->x.vtime))
-		s->scx.dom_vtime[d] = t->x.vtime;
-}
+	u64 ran_ns = t->x.ran_ns;
+	u32 perf = ran_ns ? (u32)(t->x.perf_ns / ran_ns) : 0;
 
-/* gb_account(): the work t did since it was last accounted, charged to its vtime. */
-static void gearbox_account(struct sim_task *t)
-{
-	t->x.vtime += gb_per_weight(t->x.perf_ns >> GB_PERF_SHIFT, t->x.weight);
+	gb_track_ran(tstate(t), &s->scx.cpu_pelt[cpu], &s->scx.track_cpu[cpu], now_ns(s), ran_ns,
+		     perf);
+	t->x.ran_ns = 0;
 	t->x.perf_ns = 0;
 }
 
-/* gb_wake(): the tick's "ran without waking" clock restarts, at most a slice of credit. */
 static void gearbox_wake(struct sim *s, struct sim_task *t)
 {
-	t->x.awake_us = s->now_us;
-	if (t->x.vdom < s->m->nr_domains)
-		t->x.vtime = gb_vtime_limit_credit(t->x.vtime, s->scx.dom_vtime[t->x.vdom],
-						   SIM_SCX_SLICE_NS, t->x.weight);
-}
-
-/* ops.enable: a new task starts at its domain's clock. */
-static void gearbox_enable(struct sim *s, struct sim_task *t, s32 cpu)
-{
-	u32 d = dom_of(s, cpu);
-
-	t->x.vdom = d < s->m->nr_domains ? d : 0;
-	t->x.vtime = s->scx.dom_vtime[t->x.vdom];
-	t->x.misfit_to = -1;
+	gb_track_wake(tstate(t), now_ns(s), s->m->nr_domains, s->scx.dom_vtime, SIM_SCX_SLICE_NS);
 }
 
 /* scx_bpf_select_cpu_dfl(), reduced: the previous CPU if idle, else the first idle allowed
@@ -309,23 +294,20 @@ static s32 select_cpu_dfl(struct sim *s, const struct sim_task *t, s32 prev, boo
 	return allowed(t, prev) ? prev : sim_first_allowed(s, t);
 }
 
+/* ops.select_cpu */
 static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, bool fork)
 {
 	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_tstate *ts = tstate(t);
 	struct gb_task gt;
 	bool is_idle;
 	s32 cpu;
 
 	gearbox_wake(s, t);
 	t->x.woken = true;
-	t->x.misfit_to = -1;
 	sim_refresh(s);
-	sim_fill_task(s, t, &gt);
-	gt.prev_cpu = fork ? GB_NO_CPU : prev_cpu;
-	/* the misfit hold, kept per task */
-	gt.floor_cap = gb_misfit_hold(&gt, t->misfit_cap, t->misfit_work);
-	if (!gt.floor_cap)
-		t->misfit_cap = 0;
+	gb_track_task(ts, fork ? GB_NO_CPU : prev_cpu, &t->allowed, &gt);
+	gt.floor_cap = gb_hold_wake(&ts->hold, &gt);
 	cpu = gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &dec);
 	s->decisions++;
 	if (cpu < 0 || !allowed(t, cpu)) {
@@ -340,7 +322,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	if (s->scx.idle[cpu]) {
 		s->scx.idle[cpu] = false;
 		t->x.ddsp = true;
-		t->x.slice_ns = SIM_SCX_SLICE_NS;
+		t->x.slice_ns = gb_queue_slice(ts, SIM_SCX_SLICE_NS);
 	}
 	if (dec.reason != GB_REASON_NONE)
 		sim_trace_decision(s, t, fork ? -1 : prev_cpu, cpu, dec.reason, dec.energy_delta);
@@ -366,130 +348,113 @@ static void gearbox_kick_domain(struct sim *s, const struct sim_task *t, s32 cpu
 	kick(s, cpu, SCX_KICK_IDLE);
 }
 
-/* gb_enqueue_cpu(): cpu when online and allowed, else the first such CPU. */
-static s32 gearbox_enqueue_cpu(const struct sim *s, const struct sim_task *t, s32 cpu)
-{
-	if (cpu_online(s, cpu) && allowed(t, cpu))
-		return cpu;
-	for (u32 c = 0; c < s->m->nr_cpus; c++)
-		if (cpu_online(s, (s32)c) && allowed(t, (s32)c))
-			return (s32)c;
-	return cpu;
-}
-
-/* gb_local_ok(): the local-queue shortcut (as bpf/gearbox.bpf.c). */
-static bool gearbox_local_ok(struct sim *s, const struct sim_task *t, s32 cpu, u32 d,
-			     u64 deadline, u32 enq_flags)
-{
-	return (enq_flags & SCX_ENQ_WAKEUP) && nr_allowed(s, t) == 1 && cpu_online(s, cpu) &&
-	       allowed(t, cpu) &&
-	       !gb_vtime_before(s->scx.dom_vtime[d] + 2 * SIM_SCX_SLICE_NS, deadline) &&
-	       dsq_nr(s, d) == 0;
-}
-
-/* ops.enqueue (as bpf/gearbox.bpf.c); self is the CPU running the callback, -1 for a wake-up
- * from elsewhere (a timer). */
+/* ops.enqueue; self is the CPU running the callback, -1 for a wake-up from elsewhere. */
 static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s32 self)
 {
-	s32 tcpu = t->cpu, cpu = tcpu;
-	u64 slice = SIM_SCX_SLICE_NS, deadline;
-	u32 d;
+	struct gb_enq_in in = { .task_cpu = t->cpu, .may_kick = 1 };
+	struct gb_tstate *ts;
+	struct gb_enq_out out;
+	s32 to;
 
 	if ((enq_flags & SCX_ENQ_WAKEUP) && !t->x.woken)
 		gearbox_wake(s, t);
 	t->x.woken = false;
-	t->x.misfit_enq = false;
-	if (t->x.misfit_to >= 0 && allowed(t, t->x.misfit_to)) {
-		cpu = t->x.misfit_to;
-		t->x.misfit_enq = cpu != tcpu;
-	}
-	cpu = gearbox_enqueue_cpu(s, t, cpu);
-	d = dom_of(s, cpu);
-	if (d >= s->m->nr_domains) {
-		insert_global(s, t, slice);
-		kick(s, cpu, SCX_KICK_IDLE);
+	ts = tstate(t);
+	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
+	in.pinned = nr_allowed(s, t) == 1;
+	in.allowed = t->allowed;
+	to = gb_hold_target(&ts->hold, &in.allowed, in.may_kick);
+	t->x.misfit_enq = to >= 0 && to != t->cpu;
+	gb_enqueue_plan(s->m, s->gcpu, s->scx.dom_vtime, SIM_SCX_SLICE_NS, ts, &in, &out);
+	if (out.queue == GB_QUEUE_GLOBAL) {
+		insert_global(s, t, out.slice_ns);
+		kick(s, out.cpu, SCX_KICK_IDLE);
 		return;
 	}
-	t->x.misfit_to = -1;
-	gearbox_vtime_move(s, t, d);
-	t->x.vtime = gb_vtime_limit_credit(t->x.vtime, s->scx.dom_vtime[d], SIM_SCX_SLICE_NS,
-					   t->x.weight);
-	deadline = gb_vtime_deadline(t->x.vtime, slice, t->x.weight);
-	if (cpu == tcpu && gearbox_local_ok(s, t, cpu, d, deadline, enq_flags)) {
-		insert_local(s, t, (u32)cpu, slice, 0);
+	if (out.local_if_empty && gb_enqueue_take_local(&out, dsq_nr(s, out.dom) == 0)) {
+		insert_local(s, t, (u32)t->cpu, out.slice_ns, 0);
 		return;
 	}
-	insert_vtime(s, t, d, slice, deadline);
-	gearbox_kick_domain(s, t, cpu, d, self);
+	insert_vtime(s, t, out.dom, out.slice_ns, out.deadline);
+	gearbox_kick_domain(s, t, out.cpu, out.dom, self);
 }
 
-/* Has domain d an online CPU? */
-static bool domain_online(const struct sim *s, u32 d)
+/* A pull from domain d's queue to cpu, counted; one that undoes a capacity-misfit move too. */
+static bool pull(struct sim *s, u32 d, u32 cpu)
 {
-	for (u32 c = 0; c < s->m->nr_cpus; c++)
-		if (s->m->cpu_domain[c] == d)
-			return true;
-	return false;
-}
+	struct sim_task *t = dsq_first(s, (s32)d, (s32)cpu);
+	u32 cap = sim_cpu_capacity(s, cpu), work;
+	struct gb_task gt;
 
-/* gb_may_pull_domain() (as bpf/gearbox.bpf.c): the domain is over-utilized, or its queue went
- * unserved for the pull delay. */
-static bool gearbox_may_pull_domain(struct sim *s, u32 d, u64 now)
-{
-	if (!dsq_nr(s, d))
+	if (!t)
 		return false;
-	if (!domain_online(s, d))
-		return true;
-	if (gb_domain_overutilized(s->m, s->gcpu, d))
-		return true;
-	return now - s->scx.last_consume_ns[d] > s->opt.pull_after_us * 1000;
+	gb_track_task(tstate(t), t->cpu, &t->allowed, &gt);
+	work = gb_task_work(&gt);
+	s->scx.pulls++;
+	if (t->x.ts.hold.cap && cap <= t->x.ts.hold.cap && (u64)work * 32 > (u64)cap * 31)
+		s->scx.misfit_undone++;
+	return move_to_local(s, (s32)d, cpu);
 }
 
-/* ops.dispatch (as bpf/gearbox.bpf.c); prev is cpu's task if still runnable, else NULL. */
+/* The task running on cpu goes on for another slice (gb_keep_prev). */
+static void gearbox_keep_prev(struct sim *s, struct sim_task *prev, u32 self, u64 slice_ns)
+{
+	gb_queue_start(&prev->x.ts, self, s->m->nr_domains, s->scx.dom_vtime);
+	prev->x.slice_ns = slice_ns;
+}
+
+/* ops.dispatch; prev is cpu's task if still runnable, else NULL. */
 static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 {
+	struct gb_disp_in *in = &s->scx.disp_in;
 	u32 self = dom_of(s, (s32)cpu), nr = s->m->nr_domains;
-	u64 slice = 0, now = now_ns(s);
-	bool keep = false, stay;
+	struct gb_tstate *pts = NULL;
+	struct gb_disp_out out;
+	u64 now = now_ns(s);
 
 	s->scx.dispatches++;
 	sim_refresh(s);
-	/* gb_prev_may_stay(): not on its way to a misfit target, still allowed here */
-	stay = prev && self < nr && prev->x.misfit_to < 0 && allowed(prev, (s32)cpu);
-	if (stay) {
-		struct sim_task *head = dsq_first(s, (s32)self, -1);
-
-		gearbox_account(prev);
-		slice = SIM_SCX_SLICE_NS;
-		gearbox_vtime_move(s, prev, self);
-		prev->x.vtime = gb_vtime_limit_credit(prev->x.vtime, s->scx.dom_vtime[self],
-						      SIM_SCX_SLICE_NS, prev->x.weight);
-		keep = gb_vtime_keep_running(gb_vtime_deadline(prev->x.vtime, slice,
-							       prev->x.weight),
-					     head != NULL, head ? head->x.dsq_vtime : 0);
-		if (keep && head) {
-			gearbox_vtime_start(s, prev, self);
-			prev->x.slice_ns = slice;
-			return;
-		}
-	}
-	if (!keep && self < nr && move_to_local(s, (s32)self, cpu)) {
-		s->scx.last_consume_ns[self] = now;
-		return;
+	in->cpu = (s32)cpu;
+	in->prev_runnable = prev && allowed(prev, (s32)cpu);
+	if (in->prev_runnable) {
+		pts = tstate(prev);
+		if (gb_dispatch_prev_ok(s->m, s->gcpu, (s32)cpu, pts, true))
+			gearbox_account(s, prev, cpu);
 	}
 	for (u32 d = 0; d < nr; d++) {
-		if (d == self || !gearbox_may_pull_domain(s, d, now))
+		struct gb_dsq_head *h = &in->heads[d];
+		struct sim_task *head = dsq_first(s, (s32)d, -1);
+
+		h->queued = head != NULL;
+		if (!head)
 			continue;
-		if (move_to_local(s, (s32)d, cpu)) {
-			s->scx.last_consume_ns[d] = now;
-			s->scx.pulls++;
+		h->deadline = head->x.dsq_vtime;
+		h->unserved_us = (now - s->scx.last_consume_ns[d]) / 1000;
+		gb_track_task(tstate(head), head->cpu, &head->allowed, &h->t);
+		h->t.floor_cap = gb_hold_floor(&head->x.ts.hold, &h->t);
+	}
+	gb_dispatch_plan(s->m, s->gcpu, s->scx.dom_vtime, SIM_SCX_SLICE_NS, s->opt.pull_after_us,
+			 in, pts, &out);
+	if (out.act == GB_DISPATCH_KEEP_PREV && pts) {
+		gearbox_keep_prev(s, prev, self, out.slice_ns);
+		return;
+	}
+	if (out.act == GB_DISPATCH_CONSUME) {
+		if (self < nr && (out.try_mask >> self & 1) && move_to_local(s, (s32)self, cpu)) {
+			s->scx.last_consume_ns[self] = now;
 			return;
 		}
+		for (u32 d = 0; d < nr; d++) {
+			if (d == self || !(out.try_mask >> d & 1))
+				continue;
+			if (pull(s, d, cpu)) {
+				s->scx.last_consume_ns[d] = now;
+				return;
+			}
+		}
 	}
-	if (stay) {
-		gearbox_vtime_start(s, prev, self);
-		prev->x.slice_ns = slice;
-	}
+	if (out.fallback == GB_DISPATCH_KEEP_PREV && pts)
+		gearbox_keep_prev(s, prev, self, out.slice_ns);
 }
 
 /* ops.stopping */
@@ -497,31 +462,29 @@ static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	t->x.woken = false;
 	if (dom_of(s, (s32)cpu) < s->m->nr_domains)
-		gearbox_vtime_start(s, t, dom_of(s, (s32)cpu));
-	gearbox_account(t);
+		gb_queue_start(tstate(t), dom_of(s, (s32)cpu), s->m->nr_domains, s->scx.dom_vtime);
+	gearbox_account(s, t, cpu);
 }
 
 /* ops.tick: the misfit check; a misfit gets its slice cut and is re-queued at its target. */
 static void gearbox_tick(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_tstate *ts;
 	struct gb_task gt;
 	s32 to;
 
-	gearbox_account(t);
-	if (t->x.misfit_to >= 0)
+	gearbox_account(s, t, cpu);
+	ts = tstate(t);
+	if (gb_hold_pending(&ts->hold))
 		return;
 	sim_refresh(s);
-	sim_fill_task(s, t, &gt);
-	to = gb_check_misfit(s->m, s->gcpu, &gt, cpu, s->now_us - t->x.awake_us,
+	gb_track_task(ts, (s32)cpu, &t->allowed, &gt);
+	to = gb_check_misfit(s->m, s->gcpu, &gt, cpu, gb_track_ran_us(ts, now_ns(s)),
 			     s->opt.push_after_us, &s->scratch, &dec);
 	if (to < 0 || to == (s32)cpu || !allowed(t, to))
 		return;
-	t->x.misfit_to = to;
-	if (dec.reason == GB_REASON_CAPACITY_MISFIT) {
-		t->misfit_cap = sim_cpu_capacity(s, cpu);
-		t->misfit_work = gb_task_work(&gt);
-	}
+	gb_hold_moved(&ts->hold, &gt, to, dec.reason, sim_cpu_capacity(s, cpu));
 	t->x.slice_ns = 0;
 	sim_trace_decision(s, t, (s32)cpu, to, dec.reason, dec.energy_delta);
 }
@@ -630,6 +593,24 @@ static void schedule(struct sim *s, u32 cpu)
 
 /* ---- the engine's entries ---- */
 
+/* The CPUs as scx_gearbox fills them (after sim_refresh): utilization from its own per-CPU
+ * signals, those of an idle CPU decayed to now (gb_track_idle_decay). */
+void sim_scx_refresh(struct sim *s)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+
+		if (!g->online)
+			continue;
+		g->util = s->scx.track_cpu[c].util;
+		g->runnable = s->scx.track_cpu[c].runnable;
+		if (s->scx.idle[c]) {
+			s->scx.decay_us[c] = 0;
+			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);
+		}
+	}
+}
+
 void sim_scx_init(struct sim *s)
 {
 	s->scx.on = true;
@@ -641,9 +622,8 @@ void sim_scx_init(struct sim *s)
 		struct sim_task *t = &s->tasks[i];
 
 		t->x.dsq = SIM_DSQ_NONE;
-		t->x.misfit_to = -1;
 		t->x.weight = scx_weight(t->weight);
-		t->x.vdom = ~0u;
+		gb_track_init(&t->x.ts);
 	}
 }
 
@@ -651,8 +631,8 @@ s32 sim_scx_select(struct sim *s, struct sim_task *t, bool fork)
 {
 	s32 prev = t->cpu >= 0 ? t->cpu : sim_first_allowed(s, t);
 
-	if (fork)
-		gearbox_enable(s, t, prev);
+	if (fork)   /* ops.enable */
+		gb_track_enable(&t->x.ts, dom_of(s, prev), s->m->nr_domains, s->scx.dom_vtime);
 	t->x.ddsp = false;
 	/* select_task_rq(): the class is asked only when the task may run on several CPUs */
 	if (nr_allowed(s, t) <= 1)
@@ -694,6 +674,7 @@ void sim_scx_sleep(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	charge_slice(s, t);
 	gearbox_stopping(s, t, cpu);
+	gb_track_sleep(&t->x.ts);
 }
 
 void sim_scx_yield(struct sim *s, struct sim_task *t, u32 cpu)
@@ -710,7 +691,7 @@ void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu)
 	s->scx.depth++;
 	charge_slice(s, t);
 	gearbox_stopping(s, t, cpu);
-	t->x.misfit_to = -1;   /* ops.set_cpumask */
+	gb_hold_drop(&t->x.ts.hold);   /* ops.set_cpumask */
 	t->last_ran_us = s->now_us;
 	t->ran_once = 1;
 	s->cpus[cpu].curr = -1;

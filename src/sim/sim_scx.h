@@ -9,7 +9,9 @@
 
 #include <stdbool.h>
 
-#include "em_model.h"
+#include "gb_policy.h"
+#include "gb_queue.h"
+#include "gb_track.h"
 
 /* Where a task waits (sim_scx_task.dsq): none, the global DSQ, a CPU's local DSQ, or a user
  * DSQ (its id, >= 0: scx_gearbox creates one per domain, id = the domain's index). */
@@ -30,13 +32,12 @@ struct sim_scx_task {
 	bool misfit_enq;      /* its last enqueue went to a misfit target: the next CPU change
 			       * is a misfit move */
 	u32 weight;           /* p->scx.weight: 100 at nice 0 (sched_weight_to_cgroup) */
-	u64 perf_ns;          /* run time x perf (0..1024) since scx_gearbox last accounted it */
-	/* scx_gearbox's task context */
-	u64 vtime;            /* virtual time against its domain's clock (gb_vtime.h) */
-	u32 vdom;             /* the domain whose clock vtime is counted against */
-	s32 misfit_to;        /* CPU a tick decided to move it to, or -1 */
-	u64 awake_us;         /* when it last woke up */
-	bool woken;           /* select_cpu did this wake-up's accounting */
+	u64 ran_ns;           /* run time since scx_gearbox last accounted it */
+	u64 perf_ns;          /* the same, times the perf (0..1024) it ran at */
+	/* scx_gearbox's task context: the core's state (gb_types.h), and whether select_cpu did
+	 * this wake-up's accounting */
+	struct gb_tstate ts;
+	bool woken;
 };
 
 /* The host: the kernel's per-CPU state that sched_ext keeps, and scx_gearbox's globals. */
@@ -50,8 +51,15 @@ struct sim_scx {
 	bool idle[EM_MAX_CPUS];           /* the kernel's idle mask (scx_bpf_get_idle_cpumask) */
 	u64 dom_vtime[EM_MAX_DOMAINS];    /* scx_gearbox's gb_dom_vtime */
 	u64 last_consume_ns[EM_MAX_DOMAINS]; /* scx_gearbox's gb_doms[].last_consume_ns */
+	struct gb_pelt cpu_pelt[EM_MAX_CPUS];  /* scx_gearbox's per-CPU signals (gb_track_ran) */
+	struct gb_cpu track_cpu[EM_MAX_CPUS];  /* each CPU as gb_track_ran leaves it: its
+					       * utilization is copied into the policy's view
+					       * (sim_scx_refresh) */
+	u64 decay_us[EM_MAX_CPUS];        /* gb_track_idle_decay's last time per CPU */
+	struct gb_disp_in disp_in;        /* ops.dispatch's input, filled per call */
 	u64 dispatches, keeps, kicks;     /* ops.dispatch calls, prev kept, kicks that woke a CPU */
 	u64 pulls;                        /* tasks dispatch took from another domain's DSQ */
+	u64 misfit_undone;                /* of those, pulls that undid a capacity-misfit move */
 };
 
 #endif /* GEARBOX_SIM_SCX_H */

@@ -154,6 +154,35 @@ static void test_migrations_per_task_add_up_to_the_run(void)
 	CHECK_EQ_U(sum, r.migrations);
 }
 
+/*
+ * The same on the sched_ext host (sim_scx.c), where the pull is scx_gearbox's dispatch taking
+ * the head of another domain's queue (gb_dispatch_plan, gb_may_pull_queue), counted by the
+ * host.  Run as if scx_gearbox set SCX_OPS_ENQ_LAST: without it a task that never sleeps keeps
+ * the CPU it outgrew (tests/sim/test_scx.c) and few misfit moves are made to undo.
+ */
+static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
+{
+	struct sim_options opt = { .seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX,
+				   .scx_enq_last = true };
+	struct workload w = { 0 };
+	struct sim_result r;
+	struct gb_err err;
+
+	if (!gs101 || workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb",
+					   &w, &err)) {
+		CHECK(!"gs101 and the workload load");
+		return;
+	}
+	CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), 0);
+	printf("# scx: %llu migrations, %llu misfit moves, %llu pulls, %llu undone\n",
+	       (unsigned long long)r.migrations, (unsigned long long)r.misfit_moves,
+	       (unsigned long long)r.pulls, (unsigned long long)r.misfit_undone);
+	CHECK(r.misfit_moves > 0);
+	CHECK(r.pulls > 0);
+	CHECK_EQ_U(r.misfit_undone, 0);
+	workload_free(&w);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -174,6 +203,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_idle_pull_never_undoes_a_capacity_misfit_move);
 	TAP_RUN(test_a_starving_task_is_pulled_by_any_idle_cpu);
 	TAP_RUN(test_migrations_per_task_add_up_to_the_run);
+	TAP_RUN(test_scx_pull_never_undoes_a_capacity_misfit_move);
 	free(gs101);
 	return tap_done();
 }
