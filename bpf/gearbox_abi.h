@@ -57,20 +57,29 @@ struct gb_cpu_curr {
 	char comm[GB_COMM_LEN];
 };
 
+/*
+ * The scheduler's counters, written once: the BPF side's enum (a per-CPU array indexed by it)
+ * and the loader's names (printed at detach and with --verbose, parsed by the VM tests) both
+ * expand this list.  X(NAME, "name", meaning).
+ */
+#define GB_STATS_LIST(X)                                                                           \
+	X(SELECT, "select", "select_cpu calls")                                                   \
+	X(DIRECT, "direct", "direct dispatches to an idle CPU")                                   \
+	X(ENQUEUE, "enqueue", "enqueues into a domain queue")                                     \
+	X(FALLBACK, "fallback", "placements the policy could not make (default idle selection)") \
+	X(PULL, "pull", "dispatches that pulled from another domain")                             \
+	X(MISFIT, "misfit", "misfit moves started at the tick")                                   \
+	X(EVENTS_LOST, "lost", "ring buffer full")                                                \
+	X(HOTPLUG, "hotplug", "cpu_online/cpu_offline calls")                                     \
+	X(CPUMASK, "cpumask", "set_cpumask calls")                                                \
+	X(KEPT, "kept", "wake-ups kept on the previous CPU without a search")                     \
+	X(LOCAL, "local", "enqueues of a one-CPU task straight to its CPU's local queue")         \
+	X(NOKICK, "nokick", "kicks not sent: the calling CPU was not online (gb_may_kick)")
+
+#define GB_STAT_ENUM(name, str, what) GB_STAT_##name,
 enum gb_stat {
-	GB_STAT_SELECT,        /* select_cpu calls */
-	GB_STAT_DIRECT,        /* direct dispatches to an idle CPU */
-	GB_STAT_ENQUEUE,       /* enqueues into a domain queue */
-	GB_STAT_FALLBACK,      /* placements the policy could not make (default idle selection) */
-	GB_STAT_PULL,          /* dispatches that pulled from another domain */
-	GB_STAT_MISFIT,        /* misfit moves started at the tick */
-	GB_STAT_EVENTS_LOST,   /* ring buffer full */
-	GB_STAT_HOTPLUG,       /* cpu_online/cpu_offline calls */
-	GB_STAT_CPUMASK,       /* set_cpumask calls */
-	GB_STAT_KEPT,          /* wake-ups kept on the previous CPU without a search */
-	GB_STAT_LOCAL,         /* enqueues of a one-CPU task straight to its CPU's local queue */
-	GB_STAT_NOKICK,        /* kicks not sent: the calling CPU was not online (gb_may_kick) */
-	GB_NR_STATS,
+	GB_STATS_LIST(GB_STAT_ENUM) GB_NR_STATS,
 };
+#undef GB_STAT_ENUM
 
 #endif /* GEARBOX_ABI_H */

@@ -319,8 +319,9 @@ static void send_sample(struct run *r, struct gearbox *skel)
 
 static void print_stats(struct gearbox *skel, const struct run *r)
 {
-	static const char *const names[GB_NR_STATS] = { "select", "direct", "enqueue",
-		"fallback", "pull", "misfit", "lost", "hotplug", "cpumask", "kept", "local", "nokick" };
+#define GB_STAT_NAME(name, str, what) str,
+	static const char *const names[GB_NR_STATS] = { GB_STATS_LIST(GB_STAT_NAME) };
+#undef GB_STAT_NAME
 	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.gb_stats);
 	unsigned long long *vals = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*vals));
 	unsigned k;
