@@ -15,7 +15,7 @@ share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 cpu=/sys/devices/system/cpu
 
-echo "1..7"
+echo "1..9"
 caps= clusters= c=0
 for want in $1; do caps="$caps $(cat $cpu/cpu$c/cpu_capacity)"; c=$((c + 1)); done
 c=0
@@ -43,7 +43,53 @@ if [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
 	else not_ok "uclamp_max_100_task_runs_on_little_cpus" "seen $seen ($p% on 0-1)"; fi
 else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAMP_TASK"; fi
 
+# Capacity misfit: a CPU-bound task on little CPU 0 (started pinned there, then allowed on every
+# CPU while it runs, so no wake-up placement ever moves it) outgrows it: at a tick scx_gearbox
+# moves it to a bigger CPU (decision capacity_misfit), and on from mid to big.  The condition
+# is the task's utilization, which rises in guest time (the BPF side's PELT, 32 ms half-life);
+# the bound below is a generous stop, not a timing.  Asserted: the stream's decisions for the
+# task.  Not asserted: that it stays on big.  An idle little CPU takes it back without a
+# decision whenever it passes through big's queue, since dispatch's pull does not ask
+# placement's fit question (docs/scheduler.md) and big's queue, never consumed while the task
+# keeps its CPU slice after slice, looks unserved for longer than 4 ms; its CPU per sample and
+# the pull counter are printed (docs/testing.md, vm-arm64).  The stream records a decision only
+# while a reader is connected: the relay is one.
+gb-live-relay /tmp/gb.sock 60 >/tmp/misfit.ndjson 2>/tmp/relay.log &
+relay=$!
+i=0; while ! grep -q '"type":"sample"' /tmp/misfit.ndjson && [ $i -lt 3000 ]; do
+	i=$((i + 1)); sleep 0.02; done
+taskset -c 0 gb-sched-probe spin 600000 >/tmp/spin.out &
+spin=$!
+sleep 0.5
+on_cpu() { awk '{ print $39 }' /proc/"$1"/stat 2>/dev/null; }
+first=$(on_cpu $spin)
+taskset -p -c 0-3 $spin >/dev/null
+# its capacity-misfit decisions as "FROM>TO ..."
+moves() { grep '"type":"decision"' /tmp/misfit.ndjson | grep "\"pid\":$spin," |
+	grep '"reason":"capacity_misfit"' | sed 's/.*"from":\(-*[0-9]*\),"to":\([0-9]*\),.*/\1>\2/' |
+	tr '\n' ' '; }
+# up to 240 s of guest time until a capacity-misfit move reaches big; one needs a few hundred
+# ms of running on the smaller CPU
+i=0; while ! moves | grep -q '>3 ' && [ $i -lt 2400 ]; do i=$((i + 1)); sleep 0.1; done
+sleep 2  # what happens next, for the record below
+last=$(on_cpu $spin)
+kill $spin; wait $spin 2>/dev/null
+m=$(moves)
+if [ "$first" = 0 ] && echo " $m" | grep -qE ' [01]>[23] '; then
+	ok "capacity_misfit_moves_a_cpu_bound_task_off_little ($m)"
+else not_ok "capacity_misfit_moves_a_cpu_bound_task_off_little" "started on CPU $first" \
+	"its capacity_misfit moves: $m" "$(log)"; fi
+if echo " $m" | grep -qE ' [012]>3 '; then ok "capacity_misfit_moves_it_on_to_big ($m)"
+else not_ok "capacity_misfit_moves_it_on_to_big" "its capacity_misfit moves: $m"; fi
+# the record: the task's CPU in each sample that shows it running (CPUxSAMPLES, in order)
+echo "# the task's CPU per sample: $(grep '"type":"sample"' /tmp/misfit.ndjson |
+	grep -o "\"cpu\":[0-9]*,\"util\":[0-9]*,\"pid\":$spin," | sed 's/"cpu":\([0-9]*\),.*/\1/' |
+	awk '$1 != c { if (n) printf "%sx%d ", c, n; c = $1; n = 0 } { n++ }
+		END { if (n) printf "%sx%d", c, n }'); last on CPU $last"
+
 kill -INT $pid; wait $pid; st=$?
+wait $relay
+echo "# $(grep -o 'pull [0-9]*' /tmp/gb.log | tail -n 1) (scx_gearbox's counters at detach)"
 if [ "$st" = 0 ] && wait_state disabled; then ok "sigint_detaches_and_exits_0"
 else not_ok "sigint_detaches_and_exits_0" "status $st state $(state)" "$(log)"; fi
 

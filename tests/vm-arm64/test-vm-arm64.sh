@@ -4,10 +4,10 @@
 #   test-vm-arm64.sh SOURCE_ROOT BUILD_ROOT NAME GUEST-SCRIPT [ARGS]
 #
 # Builds the static aarch64 programs with scripts/release (build directory
-# BUILD_ROOT/release-build/aarch64, shared with the release suite) and gb-sched-probe there,
-# then boots the sid arm64 kernel on vm4.json's SoC (vm-run-arm64) with scx_gearbox,
-# gearbox-check, gb-sched-probe, vm4.json, vm2.json and vm4-caps.json (vm4.json with CPU 1 in
-# domain mid) in /opt/gb.  The guest script gets ARGS; the word @CAPS@ becomes the model's
+# BUILD_ROOT/release-build/aarch64, shared with the release suite) and gb-sched-probe and
+# gb-live-relay there, then boots the sid arm64 kernel on vm4.json's SoC (vm-run-arm64) with
+# scx_gearbox, gearbox-check, gb-sched-probe, gb-live-relay, vm4.json, vm2.json and
+# vm4-caps.json (vm4.json with CPU 1 in domain mid) in /opt/gb.  The guest script gets ARGS; the word @CAPS@ becomes the model's
 # capacity of each CPU, @CLUSTERS@ each CPU's domain as a CPU list.
 set -uo pipefail
 src=$1 build=$2 name=$3 guest=$4
@@ -20,8 +20,8 @@ mkdir -p "$out"
 	>"$out/$name.release.log" 2>&1 ||
 	{ echo "Bail out! scripts/release --arch aarch64 failed"; tail -n 20 "$out/$name.release.log" | sed 's/^/# /'; exit 1; }
 b=$build/release-build/aarch64
-ninja -C "$b" tests/sched/gb-sched-probe >"$out/$name.ninja.log" 2>&1 ||
-	{ echo "Bail out! building gb-sched-probe for aarch64 failed"; tail -n 20 "$out/$name.ninja.log" | sed 's/^/# /'; exit 1; }
+ninja -C "$b" tests/sched/gb-sched-probe tests/live/gb-live-relay >"$out/$name.ninja.log" 2>&1 ||
+	{ echo "Bail out! building gb-sched-probe and gb-live-relay for aarch64 failed"; tail -n 20 "$out/$name.ninja.log" | sed 's/^/# /'; exit 1; }
 pkg=$(cat "$GB_CACHE/vm-arm64/kernel-package" 2>/dev/null) ||
 	{ echo "Bail out! no arm64 kernel in $GB_CACHE/vm-arm64 (scripts/lib/cross.sh sets it up)"; exit 1; }
 model=$src/tests/sched/vm4.json
@@ -60,5 +60,5 @@ exec "$src/tests/vm-arm64/vm-run-arm64" --kernel "$GB_CACHE/vm-arm64/$pkg/Image"
 	--busybox "$GB_CACHE/arm64/busybox" --model "$model" --outdir "$out" --name "$name" \
 	--timeout "${GB_VM_ARM64_TIMEOUT:-1500}" \
 	--add "$b/src/sched/scx_gearbox" --add "$b/src/check/gearbox-check" \
-	--add "$b/tests/sched/gb-sched-probe" --add "$model" --add "$src/tests/sched/vm2.json" \
+	--add "$b/tests/sched/gb-sched-probe" --add "$b/tests/live/gb-live-relay" --add "$model" --add "$src/tests/sched/vm2.json" \
 	--add "$out/vm4-caps.json" -- "$guest" ${args[@]+"${args[@]}"}
