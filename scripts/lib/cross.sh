@@ -89,6 +89,30 @@ gb_arm64_busybox() {
 	rm -rf "$dir"
 }
 
+# gb_arm64_rt_app: rt-app for the arm64 guest (scripts/demo --live --arch aarch64) as a root
+# tree $GB_CACHE/arm64/rt-app-root: usr/bin/rt-app and, in lib/, the shared libraries it loads
+# (its dynamic loader, libc, libm, libpthread, libjson-c, and libgcc_s, which glibc loads at
+# pthread_exit), unpacked from Debian's arm64 .debs (rt-app:arm64 is not co-installable with
+# the native one).  Prints the tree's path.
+gb_arm64_rt_app() {
+	local root="$GB_CACHE/arm64/rt-app-root" tmp="$GB_CACHE/arm64/rt-app-debs" p deb f
+	if [ ! -f "$root/.complete" ]; then
+		rm -rf "$root" "$tmp"; mkdir -p "$root/usr/bin" "$root/lib"
+		for p in rt-app libjson-c5 libc6 libgcc-s1; do
+			deb=$(gb_apt_fetch "$p:arm64" "$GB_CACHE/arm64/debs") || exit 1
+			dpkg-deb -x "$deb" "$tmp" || gb_die "unpacking $deb failed"
+		done
+		cp "$tmp/usr/bin/rt-app" "$root/usr/bin/" || gb_die "no usr/bin/rt-app in rt-app:arm64"
+		for f in ld-linux-aarch64.so.1 libc.so.6 libm.so.6 libpthread.so.0 libjson-c.so.5 \
+			libgcc_s.so.1; do
+			cp -L "$(find "$tmp" -name "$f" | head -n 1)" "$root/lib/" ||
+				gb_die "no $f in the arm64 .debs"
+		done
+		rm -rf "$tmp"; touch "$root/.complete"
+	fi
+	echo "$root"
+}
+
 # gb_arm64_kernel_source SRC: the arm64 parts of the kernel source that libperf needs, added to
 # the tree gb_kernel_source extracted.
 gb_arm64_kernel_source() {
