@@ -48,12 +48,12 @@ else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAM
 # moves it to a bigger CPU (decision capacity_misfit), and on from mid to big.  The condition
 # is the task's utilization, which rises in guest time (the BPF side's PELT, 32 ms half-life);
 # the bound below is a generous stop, not a timing.  Asserted: the stream's decisions for the
-# task.  Not asserted: that it stays on big.  An idle little CPU takes it back without a
-# decision whenever it passes through big's queue, since dispatch's pull does not ask
-# placement's fit question (docs/scheduler.md) and big's queue, never consumed while the task
-# keeps its CPU slice after slice, looks unserved for longer than 4 ms; its CPU per sample and
-# the pull counter are printed (docs/testing.md, vm-arm64).  The stream records a decision only
-# while a reader is connected: the relay is one.
+# task.  Not asserted: that it stays on big.  The CPU it leaves may pull it back, without a
+# decision, as soon as it is queued on its target: the pull asks placement's fit question only
+# until the queue's head has waited 4 ms, counted from the queue's last service, which for an
+# idle target domain is long ago (docs/testing.md, vm-arm64); its CPU per sample and the pull
+# counter are printed.  The stream records a decision only while a reader is connected: the
+# relay is one.
 gb-live-relay /tmp/gb.sock 60 >/tmp/misfit.ndjson 2>/tmp/relay.log &
 relay=$!
 i=0; while ! grep -q '"type":"sample"' /tmp/misfit.ndjson && [ $i -lt 3000 ]; do
@@ -68,8 +68,8 @@ taskset -p -c 0-3 $spin >/dev/null
 moves() { grep '"type":"decision"' /tmp/misfit.ndjson | grep "\"pid\":$spin," |
 	grep '"reason":"capacity_misfit"' | sed 's/.*"from":\(-*[0-9]*\),"to":\([0-9]*\),.*/\1>\2/' |
 	tr '\n' ' '; }
-# up to 240 s of guest time until a capacity-misfit move reaches big; one needs a few hundred
-# ms of running on the smaller CPU
+# until a capacity-misfit move reaches big, at most 2400 polls 0.1 s apart (one move needs a
+# few hundred ms of running on the smaller CPU)
 i=0; while ! moves | grep -q '>3 ' && [ $i -lt 2400 ]; do i=$((i + 1)); sleep 0.1; done
 sleep 2  # what happens next, for the record below
 last=$(on_cpu $spin)
