@@ -84,7 +84,7 @@ else not_ok "capacity_misfit_moves_it_on_to_big" "its capacity_misfit moves: $m"
 # the record: the task's CPU in each sample that shows it running (CPUxSAMPLES, in order)
 echo "# the task's CPU per sample: $(grep '"type":"sample"' /tmp/misfit.ndjson |
 	grep -o "\"cpu\":[0-9]*,\"util\":[0-9]*,\"pid\":$spin," | sed 's/"cpu":\([0-9]*\),.*/\1/' |
-	awk '$1 != c { if (n) printf "%sx%d ", c, n; c = $1; n = 0 } { n++ }
+	awk 'BEGIN { c = -1 } $1 != c { if (n) printf "%sx%d ", c, n; c = $1; n = 0 } { n++ }
 		END { if (n) printf "%sx%d", c, n }'); last on CPU $last"
 
 kill -INT $pid; wait $pid; st=$?
