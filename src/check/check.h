@@ -152,8 +152,8 @@ struct load_set {
 typedef void (*load_fn)(struct load_shm *shm, int slot, long arg);
 
 int load_init(struct load_set *ls, struct gb_err *err);
-/* Forks a process running fn(shm, slot, arg); cpu >= 0 pins it first, nice applied too.
- * Returns the slot or -errno. */
+/* Forks a process running fn(shm, slot, arg); cpu >= 0 pins it first; its nice value is set
+ * to nice whatever the caller's is.  Returns the slot or -errno. */
 int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice);
 /* Sets stop, waits up to 2 s, SIGKILLs the process group (stragglers and anything they
  * forked), reaps all; the shm stays readable. */

@@ -87,7 +87,9 @@ int load_spawn(struct load_set *ls, load_fn fn, long arg, int cpu, int nice)
 			if (sched_setaffinity(0, sizeof(set), &set) < 0)
 				_exit(3);
 		}
-		if (nice && setpriority(PRIO_PROCESS, 0, nice) < 0)
+		/* always: a workload must not inherit the check's own nice value (run under
+		 * `nice -n 10`, weights compared a nice 10 hog with another nice 10 one) */
+		if (setpriority(PRIO_PROCESS, 0, nice) < 0)
 			_exit(3);
 		fn(ls->shm, slot, arg);
 		ls->shm->slot[slot].cputime_ns = cputime_ns();

@@ -7,7 +7,9 @@
  * right), the task-level checks pass.  A check that failed here would be a broken measurement,
  * not a finding.  The checks run without a scheduler process: they only need their workloads.
  */
+#include <errno.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -53,6 +55,24 @@ static void test_fair_class_gives_nice_0_more_than_twice_nice_10(void)
 	expect_pass(check_weights);
 }
 
+/* A check run under nice gives its workloads their own nice values, not its own: the nice 0
+ * hog at 10 beside the nice 10 one measured a ratio of 1.0 and failed the fair class. */
+static void test_weights_do_not_inherit_the_checks_nice_value(void)
+{
+	int before;
+
+	if (geteuid() != 0) {
+		TAP_SKIP("needs root to lower the nice value again");
+		return;
+	}
+	errno = 0;
+	before = getpriority(PRIO_PROCESS, 0);
+	CHECK(errno == 0);
+	CHECK(setpriority(PRIO_PROCESS, 0, 10) == 0);
+	expect_pass(check_weights);
+	CHECK(setpriority(PRIO_PROCESS, 0, before) == 0);
+}
+
 static void test_fair_class_completes_the_fork_storm(void)
 {
 	expect_pass(check_forkstorm);
@@ -76,6 +96,7 @@ int main(void)
 	TAP_RUN(test_fair_class_passes_starvation);
 	TAP_RUN(test_fair_class_keeps_pinned_tasks_in_their_mask_across_a_change);
 	TAP_RUN(test_fair_class_gives_nice_0_more_than_twice_nice_10);
+	TAP_RUN(test_weights_do_not_inherit_the_checks_nice_value);
 	TAP_RUN(test_fair_class_completes_the_fork_storm);
 	TAP_RUN(test_metrics_carry_their_units_in_their_names);
 	return tap_done();
