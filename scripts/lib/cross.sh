@@ -239,26 +239,8 @@ open(sys.argv[2], 'wb').write(data[at:at + hdr_len + str_off + str_len])
 EOF
 	"$GB_CACHE/bpftool/bpftool" btf dump file "$dir.tmp/vmlinux.btf" format c >"$dir.tmp/vmlinux.h" ||
 		gb_die "generating the arm64 vmlinux.h failed"
-	# Debian's arm64 cloud kernel has no CONFIG_UCLAMP_TASK: task_struct has no uclamp_req.
-	# The scheduler reads it only behind bpf_core_field_exists(), which the running kernel's
-	# BTF decides at load time, but the C source must name the field to compile: the header
-	# gets the type and the field (their layout never reaches a kernel without them, and one
-	# with them relocates by name).
-	if ! grep -q '^struct uclamp_se {' "$dir.tmp/vmlinux.h"; then
-		python3 - "$dir.tmp/vmlinux.h" <<'EOF' || gb_die "adding uclamp_req to the arm64 vmlinux.h failed"
-import sys
-path = sys.argv[1]
-text = open(path).read()
-start = text.index('\nstruct task_struct {\n') + 1
-end = text.index('\n};\n', start) + 1
-text = (text[:start] +
-        'struct uclamp_se {\n\tunsigned int value: 11;\n\tunsigned int bucket_id: 3;\n'
-        '\tunsigned int active: 1;\n\tunsigned int user_defined: 1;\n};\n\n' +
-        text[start:end] + '\tstruct uclamp_se uclamp_req[2]; /* absent from this kernel: see cross.sh */\n' +
-        text[end:])
-open(path, 'w').write(text)
-EOF
-	fi
+	# Debian's arm64 cloud kernel has no CONFIG_UCLAMP_TASK, so this header has no uclamp_req:
+	# the scheduler names its own copy of the field (a CO-RE flavor, bpf/gb_task.bpf.h).
 	echo "$pkg" >"$dir.tmp/package"
 	rm -rf "$dir"; mv "$dir.tmp" "$dir"; touch "$dir/.complete"
 }

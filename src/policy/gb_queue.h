@@ -21,7 +21,7 @@
  *                    CPU runs it at once (slice gb_queue_slice), gb_track_curr
  *   enqueue          gb_enqueue_plan; if out.local_if_empty and the domain's queue is empty,
  *                    gb_enqueue_take_local; insert where out.queue says (out.deadline, out.slice_ns)
- *                    and wake out.cpu (or another idle CPU of out.dom the task may use)
+ *                    and wake gb_kick_target's CPU (a domain queue; a local queue needs no kick)
  *   dispatch         gb_dispatch_prev_ok (then gb_track_ran for the previous task if it holds),
  *                    fill the queue heads, gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start
  *                    and a new slice; CONSUME takes the head of the first queue of try_mask
@@ -167,6 +167,49 @@ static __always_inline bool gb_enqueue_take_local(struct gb_enq_out *out, bool d
 		return false;
 	out->queue = GB_QUEUE_LOCAL;
 	return true;
+}
+
+/*
+ * gb_kick_skip - no CPU needs waking for a task pinned to self, the CPU queueing it: the wake-up
+ * reschedules self if it is idle (the kernel's wakeup_preempt), else self dispatches before it
+ * runs anything else.  A host tests this before it reads the idle CPUs.
+ */
+static __always_inline bool gb_kick_skip(bool pinned, s32 cpu, s32 self)
+{
+	return pinned && cpu == self;
+}
+
+/*
+ * gb_kick_target - the CPU to wake for a task queued on domain d for cpu (gb_enq_out.cpu and
+ * .dom), as the host's idle CPUs (idle) and the task's affinity (allowed) stand, or GB_NO_CPU:
+ * cpu when it is idle, else the first other idle CPU of d the task may use (only d's CPUs take
+ * from d's queue, and an idle CPU takes nothing until woken: waking cpu alone left the task
+ * waiting while cpu ran something else, with the domain's other CPUs idle).  Nobody is woken
+ * when that CPU is self, the CPU queueing the task (busy, or about to dispatch: a wake-up
+ * there costs a self-IPI for nothing), or for gb_kick_skip.  A busy cpu with no idle CPU
+ * beside it is returned: the host's wake of an idle CPU does nothing to it.
+ */
+static __always_inline s32 gb_kick_target(const struct em_model *m,
+					  const struct em_cpumask *idle,
+					  const struct em_cpumask *allowed, bool pinned, s32 cpu,
+					  u32 d, s32 self)
+{
+	u32 c;
+
+	if (gb_kick_skip(pinned, cpu, self))
+		return GB_NO_CPU;
+	if (cpu >= 0 && em_cpumask_test(idle, (u32)cpu))
+		return cpu;
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] == d && (s32)c != cpu && em_cpumask_test(idle, c) &&
+		    em_cpumask_test(allowed, c)) {
+			cpu = (s32)c;
+			break;
+		}
+	}
+	return cpu == self ? GB_NO_CPU : cpu;
 }
 
 /*

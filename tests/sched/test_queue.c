@@ -204,6 +204,32 @@ static void test_local_shortcut_only_for_a_woken_pinned_task_within_a_slice(void
 	CHECK(!out.local_if_empty);
 }
 
+static void test_kick_wakes_an_idle_cpu_of_the_domain_but_never_the_caller(void)
+{
+	struct em_cpumask idle, allowed;
+
+	idle_machine();
+	all_cpus(&allowed);
+	memset(&idle, 0, sizeof(idle));
+	/* the chosen CPU is idle: it */
+	em_cpumask_set(&idle, 1);
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 1, 0, 3), 1);
+	/* busy: another idle CPU of its domain the task may use */
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 3), 1);
+	em_cpumask_clear(&allowed, 1);
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 3), 0);
+	/* never another domain's idle CPU (it does not take from this queue) */
+	memset(&idle, 0, sizeof(idle));
+	em_cpumask_set(&idle, 3);
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 2), 0);
+	/* nobody when that is the caller, or for a task pinned to the caller */
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 0), GB_NO_CPU);
+	em_cpumask_set(&idle, 0);
+	CHECK(gb_kick_skip(true, 0, 0));
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, true, 0, 0, 0), GB_NO_CPU);
+	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 0), 0);
+}
+
 static void disp_in(struct gb_disp_in *in, s32 cpu)
 {
 	memset(in, 0, sizeof(*in));
@@ -447,6 +473,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_enqueue_applies_a_pending_misfit_move_once);
 	TAP_RUN(test_enqueue_leaves_an_offline_cpu_for_an_online_one);
 	TAP_RUN(test_local_shortcut_only_for_a_woken_pinned_task_within_a_slice);
+	TAP_RUN(test_kick_wakes_an_idle_cpu_of_the_domain_but_never_the_caller);
 	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline_running);
 	TAP_RUN(test_no_new_slice_on_the_way_to_a_misfit_target_or_offline);
 	TAP_RUN(test_idle_pull_does_not_undo_a_capacity_misfit_move);

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_fill.h - how scx_gearbox fills the core's structs (the contract of src/policy/gb_types.h)
+ * from what it read of the kernel: pure functions over plain values, compiled into the BPF
+ * object and natively, so that tests/sched/test_fill.c can feed them the state the simulator
+ * fills its structs from and compare the two field by field.
+ *
+ * The BPF side reads (gb_task.bpf.h, gb_dsq.bpf.h, gb_idle.bpf.h: CO-RE reads, kfuncs, the
+ * idle mask) into struct gb_ktask and plain words, then calls these; nothing here touches a
+ * kernel type.
+ */
+#ifndef GEARBOX_GB_FILL_H
+#define GEARBOX_GB_FILL_H
+
+#include "gearbox_abi.h"
+#include "gb_track.h"
+#include "gb_queue.h"
+
+/* What scx_gearbox reads of a task_struct for the core. */
+struct gb_ktask {
+	u64 cpus_bits;          /* p->cpus_ptr->bits[0]: the CPUs it may run on (the object
+				 * supports GB_SCX_MAX_CPUS <= 64 CPUs, all in the first word) */
+	u64 custom_slice;       /* p->se.custom_slice: it set its own slice (0 when the kernel
+				 * has no such field) */
+	u64 slice_ns;           /* p->se.slice: that slice */
+	u32 weight;             /* p->scx.weight: 100 for nice 0 (the cgroup weight scale) */
+	u32 has_uclamp;         /* the kernel tracks clamps (task_struct has uclamp_req) */
+	u32 uclamp_req_min;     /* p->uclamp_req[UCLAMP_MIN].value, 0..1024 */
+	u32 uclamp_req_max;     /* p->uclamp_req[UCLAMP_MAX].value, 0..1024 */
+	u32 nr_cpus_allowed;    /* p->nr_cpus_allowed */
+	u32 pad;
+};
+
+/* The clamps as sched_setattr() set them; a kernel without uclamp reads as unclamped. */
+static __always_inline void gb_fill_clamps(struct gb_tstate *ts, const struct gb_ktask *kt)
+{
+	ts->uclamp_min = kt->has_uclamp ? kt->uclamp_req_min : 0;
+	ts->uclamp_max = kt->has_uclamp ? kt->uclamp_req_max : GB_UCLAMP_NONE_MAX;
+}
+
+/* The weight, and the task's own slice when it set one (0: the core's default). */
+static __always_inline void gb_fill_sched(struct gb_tstate *ts, const struct gb_ktask *kt)
+{
+	ts->weight = kt->weight;
+	ts->slice_ns = kt->custom_slice && kt->slice_ns ? kt->slice_ns : 0;
+}
+
+/* A cpumask (affinity, the idle CPUs) from the first word of the kernel's. */
+static __always_inline void gb_fill_cpumask(struct em_cpumask *mask, u64 bits)
+{
+	u32 w;
+
+	for (w = 0; w < EM_CPUMASK_WORDS; w++)
+		mask->bits[w] = w == 0 ? bits : 0;
+}
+
+/*
+ * The gb_task a decision about the task reads (gb_track_task), on prev_cpu (GB_NO_CPU for a
+ * fork), affinity from kt; in performance mode every task is placed as if its uclamp_min were
+ * 1024.  floor_cap stays 0 for the caller's hold (gb_hold_wake or gb_hold_floor).
+ */
+static __always_inline void gb_fill_task(struct gb_task *t, const struct gb_tstate *ts,
+					 const struct gb_ktask *kt, s32 prev_cpu, u32 mode)
+{
+	gb_fill_cpumask(&t->allowed, kt->cpus_bits);
+	gb_track_task(ts, prev_cpu, &t->allowed, t);
+	if (mode == GB_MODE_PERFORMANCE)
+		t->uclamp_min = EM_CAPACITY_SCALE;
+}
+
+/* A CPU as the kernel's idle mask (idle_bits, one bit per CPU) shows it. */
+static __always_inline void gb_fill_cpu_idle(struct gb_cpu *c, u64 idle_bits, u32 cpu)
+{
+	gb_track_idle(c, cpu < 64 && ((idle_bits >> cpu) & 1));
+}
+
+/* What the host knows at an enqueue: p on task_cpu, the enqueue's flags, may it kick. */
+static __always_inline void gb_fill_enq_in(struct gb_enq_in *in, const struct gb_ktask *kt,
+					   s32 task_cpu, bool wakeup, bool may_kick)
+{
+	in->task_cpu = task_cpu;
+	in->wakeup = wakeup;
+	in->pinned = kt->nr_cpus_allowed == 1;
+	in->may_kick = may_kick;
+	in->pad = 0;
+	gb_fill_cpumask(&in->allowed, kt->cpus_bits);
+}
+
+/*
+ * Domain queue head h for gb_dispatch_plan: the head task's state ts (NULL: the adapter keeps
+ * none, read as a task of no size), the CPU it last ran on, its key, and the queue's unserved
+ * time as of now_ns (last_consume_ns: when a CPU last took from it).
+ */
+static __always_inline void gb_fill_head(struct gb_dsq_head *h, const struct gb_tstate *ts,
+					 const struct gb_ktask *kt, s32 task_cpu, u64 deadline,
+					 u64 now_ns, u64 last_consume_ns, u32 mode)
+{
+	h->queued = 1;
+	h->deadline = deadline;
+	h->unserved_us = (now_ns - last_consume_ns) / 1000;
+	if (!ts) {
+		gb_fill_cpumask(&h->t.allowed, kt->cpus_bits);
+		h->t.util = 0;
+		h->t.util_est = 0;
+		h->t.runnable = 0;
+		h->t.uclamp_min = 0;
+		h->t.uclamp_max = GB_UCLAMP_NONE_MAX;
+		h->t.prev_cpu = task_cpu;
+		h->t.floor_cap = 0;
+		return;
+	}
+	gb_fill_task(&h->t, ts, kt, task_cpu, mode);
+	h->t.floor_cap = gb_hold_floor(&ts->hold, &h->t);
+}
+
+#endif /* GEARBOX_GB_FILL_H */

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_idle.bpf.h - idle state: the kernel's idle mask read as a word, the core's CPU table
+ * refreshed from it (gb_fill_cpu_idle), and idle CPUs' utilization decayed to now
+ * (gb_track_idle_decay), since nothing runs there to account it.
+ */
+#ifndef GEARBOX_GB_IDLE_BPF_H
+#define GEARBOX_GB_IDLE_BPF_H
+
+/* An idle CPU's utilization as of now_us (gb_track_idle_decay), once per GB_IDLE_DECAY_US. */
+u64 gb_idle_decay_us[EM_MAX_CPUS];          /* when gb_idle_decay last ran for the CPU */
+
+GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
+{
+	if (c >= EM_MAX_CPUS)
+		return 0;
+	gb_track_idle_decay(&gb_cpu_pelt[c], &gb_cpus[c], &gb_idle_decay_us[c], now_us);
+	return 0;
+}
+
+/* The kernel's idle mask, as a word (see gb_mask_test). */
+static __always_inline u64 gb_idle_bits(void)
+{
+	const struct cpumask *idle = scx_bpf_get_idle_cpumask();
+	u64 bits = idle->bits[0];
+
+	scx_bpf_put_idle_cpumask(idle);
+	return bits;
+}
+
+#define GB_ALL_DOMAINS 0xffffffffu
+
+/*
+ * Idle state from the kernel's idle mask (idle_bits): the one thing the policy must not guess.
+ * For the CPUs of domain `only`, or of every domain but `skip` (GB_ALL_DOMAINS: none skipped),
+ * so that the wake-up shortcut, which reads its own domain only, refreshes only that.
+ */
+static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only, u32 skip)
+{
+	u32 c, nr = gb_m()->nr_cpus;
+
+	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
+		struct gb_cpu *cs = &gb_cpus[c];
+		u32 d;
+
+		if (c >= nr)
+			break;
+		d = gb_m()->cpu_domain[c];
+		if ((only != GB_ALL_DOMAINS && d != only) || d == skip)
+			continue;
+		gb_fill_cpu_idle(cs, idle_bits, c);
+		if (cs->idle)
+			gb_idle_decay(c, now_us);
+	}
+}
+
+#endif /* GEARBOX_GB_IDLE_BPF_H */

@@ -1,0 +1,48 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_kick.bpf.h - waking CPUs: whether this CPU may kick at all (gb_may_kick, the CPU hotplug
+ * workaround of docs/scheduler.md) and which CPU to wake for a task queued on a domain.
+ */
+#ifndef GEARBOX_GB_KICK_BPF_H
+#define GEARBOX_GB_KICK_BPF_H
+
+/* Every CPU of the machine (also beyond the model): 1 from its cpu_online to its cpu_offline,
+ * when it may kick (gb_may_kick).  The loader sets the CPUs online at load. */
+u8 gb_cpu_up[EM_MAX_CPUS];
+
+/*
+ * May this CPU kick another?  scx_bpf_kick_cpu() queues an irq_work on the calling CPU, and
+ * enqueue still runs on a CPU going offline after its last irq_work flush (smpcfd_dying_cpu).
+ * An irq_work queued then never runs and stays on the CPU's list, pending: when the CPU is back
+ * its kicks are dropped, and every later irq_work queued there (an RCU or SRCU wake-up,
+ * sched_ext's disable, a ring buffer's wake-up) finds the list not empty, raises no interrupt
+ * and waits until the CPU's next offline -- the hotplug wedge of docs/scheduler.md.  So no
+ * kick from a CPU from its cpu_offline to its cpu_online (counter `nokick`); a task queued
+ * then has the kernel's own resched of its run queue's CPU (wakeup_preempt: an idle CPU
+ * runs dispatch), so it is queued in that CPU's domain.
+ */
+static __always_inline bool gb_may_kick(void)
+{
+	s32 self = bpf_get_smp_processor_id();
+
+	if (self >= 0 && self < GB_SCX_MAX_CPUS && gb_cpu_up[(u32)self & (EM_MAX_CPUS - 1)])
+		return true;
+	gb_stat(GB_STAT_NOKICK);
+	return false;
+}
+
+/* p was queued on domain d for cpu (in: the enqueue's input): wake the CPU gb_kick_target names. */
+static __always_inline void gb_kick_domain(const struct gb_enq_in *in, s32 cpu, u32 d)
+{
+	s32 self = bpf_get_smp_processor_id(), to;
+	struct em_cpumask idle;
+
+	if (gb_kick_skip(in->pinned, cpu, self))
+		return;
+	gb_fill_cpumask(&idle, gb_idle_bits());
+	to = gb_kick_target(gb_m(), &idle, &in->allowed, in->pinned, cpu, d, self);
+	if (to >= 0)
+		scx_bpf_kick_cpu(to, SCX_KICK_IDLE);
+}
+
+#endif /* GEARBOX_GB_KICK_BPF_H */

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_perf.bpf.h - frequency: the perf a CPU runs at (for accounting), and the request of a
+ * domain's perf target (gb_domain_perf_target, with the mode's floor) through cpuperf.
+ */
+#ifndef GEARBOX_GB_PERF_BPF_H
+#define GEARBOX_GB_PERF_BPF_H
+
+/* The perf a CPU runs at now: measured when there is cpufreq, else the OPP we asked for. */
+static __always_inline u32 gb_perf_now(s32 cpu)
+{
+	u32 d = gb_cpu_dom(cpu);
+
+	if (d >= GB_SCX_MAX_DOMAINS)
+		return EM_CAPACITY_SCALE;
+	if (gb_has_cpufreq)
+		return em_domain_capacity(gb_pd(gb_m(), d)) * scx_bpf_cpuperf_cur(cpu) >> 10;
+	return gb_doms[d].perf_target;
+}
+
+/* The perf target of domain d (with the mode's floor), requested for cpu. */
+GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
+{
+	u32 idx = 0, perf, k, nr = gb_m()->nr_domains;
+
+	/* with d a constant the verifier knows the domain's OPPs (read-only data); with d
+	 * unknown the OPP search forks beyond its budget.  So: find the constant equal to d
+	 * (the empty asm keeps clang from turning the search back into d). */
+	for (k = 0; k < GB_SCX_MAX_DOMAINS; k++) {
+		asm volatile("" : "+r"(k));
+		if (k >= nr || k >= GB_SCX_MAX_DOMAINS)
+			return 0;
+		if (k == d)
+			break;
+	}
+	if (k >= GB_SCX_MAX_DOMAINS)
+		return 0;
+	d = k;
+	perf = gb_domain_perf_target(gb_m(), gb_cpus, d, &idx);
+	if (perf < gb_perf_floor[d])
+		perf = gb_perf_floor[d];
+	gb_doms[d].perf_target = perf;
+	gb_doms[d].opp_idx = idx;
+	gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
+	/* schedutil adds its 1.25 headroom to the target: ask for what lands on perf */
+	scx_bpf_cpuperf_set(cpu, gb_cpuperf_for_schedutil(perf));
+	return 0;
+}
+
+#endif /* GEARBOX_GB_PERF_BPF_H */

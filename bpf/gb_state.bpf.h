@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_state.bpf.h - scx_gearbox's global state: the model and the knobs the loader sets, the
+ * core's per-CPU and per-domain tables, the counters, and the small helpers every mechanism
+ * uses (the model through gb_m(), a CPU's domain, a CPU's bit in a mask).  Included once, by
+ * gearbox.bpf.c, after the policy (gearbox_place.h).
+ */
+#ifndef GEARBOX_GB_STATE_BPF_H
+#define GEARBOX_GB_STATE_BPF_H
+
+/* Filled by the loader before load. */
+const volatile struct em_model gb_model;
+const volatile u32 gb_has_cpufreq;          /* perf_cur from cpuperf_cur, else our request */
+const volatile u64 gb_slice_ns = 5000000;
+const volatile u64 gb_push_after_us = 8000; /* power misfit: run this long without waking */
+const volatile u64 gb_pull_after_ns = 4000000;
+
+/* The mode and its per-domain frequency floor: set by the loader before load, and changed by it
+ * while loaded when it follows the platform's power profile (--mode auto). */
+volatile u32 gb_mode;
+volatile u32 gb_perf_floor[EM_MAX_DOMAINS];
+
+/* The policy's view of the CPUs, and what the loader samples. */
+struct gb_cpu gb_cpus[EM_MAX_CPUS];
+struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
+struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
+struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
+u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
+GB_SCX_EXIT_INFO;
+
+/* The model through a pointer the compiler cannot see through: it must load, not fold. */
+static __always_inline const struct em_model *gb_m(void)
+{
+	const struct em_model *m = (const struct em_model *)&gb_model;
+
+	asm volatile("" : "+r"(m));
+	return m;
+}
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, GB_NR_STATS);
+	__type(key, u32);
+	__type(value, u64);
+} gb_stats SEC(".maps");
+
+static __always_inline void gb_stat(u32 idx)
+{
+	u64 *v = bpf_map_lookup_elem(&gb_stats, &idx);
+
+	if (v)
+		(*v)++;
+}
+
+static __always_inline u64 gb_now_us(void)
+{
+	return scx_bpf_now() / 1000;
+}
+
+static __always_inline u32 gb_cpu_dom(s32 cpu)
+{
+	if (cpu < 0 || cpu >= GB_SCX_MAX_CPUS)
+		return 0xff;
+	return gb_m()->cpu_domain[cpu & (EM_MAX_CPUS - 1)];
+}
+
+/*
+ * cpu in a cpumask, read from the mask's first word: every CPU the object supports is there,
+ * and a load costs a fraction of a kfunc call (bpf_cpumask_test_cpu; a wake-up made five).
+ */
+_Static_assert(GB_SCX_MAX_CPUS <= 64, "gb_mask_test reads one word of a cpumask");
+static __always_inline bool gb_bit(u64 word, s32 cpu)
+{
+	return cpu >= 0 && cpu < GB_SCX_MAX_CPUS && ((word >> cpu) & 1);
+}
+
+static __always_inline bool gb_mask_test(const struct cpumask *mask, s32 cpu)
+{
+	return gb_bit(mask->bits[0], cpu);
+}
+
+/* The placement's context (gearbox_place.h): the task being placed and the search's scratch. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, u32);
+	__type(value, struct gb_place_ctx);
+} gb_place SEC(".maps");
+
+static __always_inline struct gb_place_ctx *gb_place_ctx(void)
+{
+	u32 k = 0;
+
+	return bpf_map_lookup_elem(&gb_place, &k);
+}
+
+#define GB_PLACE_MODEL() gb_m()
+#define GB_PLACE_CPUS gb_cpus
+#define GB_PLACE_CTX() gb_place_ctx()
+#define GB_PLACE_BODIES
+#include "gearbox_place.h"
+
+#endif /* GEARBOX_GB_STATE_BPF_H */

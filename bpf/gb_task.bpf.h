@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_task.bpf.h - the per-task state (the core's gb_tstate in task storage) and what the
+ * adapter reads of a task_struct to fill it: weight, custom slice, affinity and clamps (CO-RE,
+ * into struct gb_ktask of gb_fill.h), and the tracking calls made on the kernel's events:
+ * wake-up, run time accounted, the CPU's current task.
+ */
+#ifndef GEARBOX_GB_TASK_BPF_H
+#define GEARBOX_GB_TASK_BPF_H
+
+/* Per task: the core's state (gb_types.h) and what the adapter needs to fill it. */
+struct gb_task_ctx {
+	struct gb_tstate s;
+	u64 exec_ns;            /* p->se.sum_exec_runtime when its run time was last accounted */
+	u32 woken;              /* select_cpu did this wake-up's accounting (gb_wake) */
+	s32 qdom;               /* the domain whose gb_dom_queued counts it, or -1 */
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct gb_task_ctx);
+} gb_tasks SEC(".maps");
+
+static __always_inline struct gb_task_ctx *gb_tctx(struct task_struct *p)
+{
+	return bpf_task_storage_get(&gb_tasks, p, 0, 0);
+}
+
+/*
+ * uclamp_req as a CO-RE flavor: a kernel without CONFIG_UCLAMP_TASK (Debian's arm64 cloud
+ * kernel) has neither the field nor struct uclamp_se, so the code names its own copies of
+ * both; libbpf relocates them by name to the running kernel's (the ___ suffix is a flavor),
+ * and bpf_core_field_exists() is false where the kernel has no clamps: the task reads as
+ * unclamped.  Indices as the kernel's enum uclamp_id.
+ */
+struct uclamp_se___gb {
+	unsigned int value : 11;
+	unsigned int bucket_id : 3;
+	unsigned int active : 1;
+	unsigned int user_defined : 1;
+} __attribute__((preserve_access_index));
+
+struct task_struct___gb_uclamp {
+	struct uclamp_se___gb uclamp_req[2];
+} __attribute__((preserve_access_index));
+
+#define GB_UCLAMP_REQ_MIN 0     /* UCLAMP_MIN */
+#define GB_UCLAMP_REQ_MAX 1     /* UCLAMP_MAX */
+
+/* uclamp as sched_setattr() set it. */
+static __always_inline void gb_read_clamps(struct task_struct *p, struct gb_ktask *kt)
+{
+	struct task_struct___gb_uclamp *u = (void *)p;
+	struct uclamp_se___gb *uc;
+
+	kt->has_uclamp = bpf_core_field_exists(u->uclamp_req);
+	kt->uclamp_req_min = 0;
+	kt->uclamp_req_max = GB_UCLAMP_NONE_MAX;
+	if (!kt->has_uclamp)
+		return;
+	uc = &u->uclamp_req[GB_UCLAMP_REQ_MIN];
+	kt->uclamp_req_min = BPF_CORE_READ_BITFIELD(uc, value);
+	uc = &u->uclamp_req[GB_UCLAMP_REQ_MAX];
+	kt->uclamp_req_max = BPF_CORE_READ_BITFIELD(uc, value);
+}
+
+/* Weight, custom slice and affinity. */
+static __always_inline void gb_read_sched(struct task_struct *p, struct gb_ktask *kt)
+{
+	kt->weight = p->scx.weight;
+	kt->custom_slice = bpf_core_field_exists(p->se.custom_slice) ? p->se.custom_slice : 0;
+	kt->slice_ns = p->se.slice;
+	kt->cpus_bits = p->cpus_ptr->bits[0];
+	kt->nr_cpus_allowed = p->nr_cpus_allowed;
+}
+
+/* The clamps into the task's state (at the wake-up, enqueue and the tick). */
+static __always_inline void gb_read_uclamp(struct task_struct *p, struct gb_task_ctx *tc)
+{
+	struct gb_ktask kt;
+
+	gb_read_clamps(p, &kt);
+	gb_fill_clamps(&tc->s, &kt);
+}
+
+/* The fields of the task's state that mirror the kernel's weight and slice. */
+static __always_inline void gb_fill_tstate(struct task_struct *p, struct gb_task_ctx *tc)
+{
+	struct gb_ktask kt;
+
+	gb_read_sched(p, &kt);
+	gb_fill_sched(&tc->s, &kt);
+}
+
+/* The policy's gb_task for p, in the placement context. */
+static __always_inline struct gb_place_ctx *gb_fill_place(struct task_struct *p,
+							  struct gb_task_ctx *tc, s32 prev_cpu)
+{
+	struct gb_place_ctx *x = gb_place_ctx();
+	struct gb_ktask kt;
+
+	if (!x)
+		return NULL;
+	gb_read_sched(p, &kt);
+	gb_fill_task(&x->t, &tc->s, &kt, prev_cpu, gb_mode);
+	x->min_cap = 0;
+	x->max_cap = 0;
+	return x;
+}
+
+/*
+ * p wakes up: what runnable would do, done by select_cpu (or enqueue, for the wake-ups the kernel
+ * places without asking: a task allowed on one CPU) -- a callback less on every wake-up
+ * (gb_track_wake).
+ */
+static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now)
+{
+	gb_fill_tstate(p, tc);
+	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns);
+}
+
+/*
+ * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
+ * at the CPU's perf (gb_track_ran).  The kernel counted it (se.sum_exec_runtime, brought up to
+ * date before each of those callbacks).
+ */
+static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+{
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+	u64 exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
+
+	tc->exec_ns = exec;
+	tc->s.weight = p->scx.weight;
+	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns, gb_perf_now(cpu));
+}
+
+/*
+ * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatches
+ * and each tick.  The CPU's clamps (those of its current task) feed the tick's perf request
+ * and the pricing of the CPU; its task's pid is what the loader samples.
+ */
+static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+{
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+
+	gb_track_curr(&gb_cpus[c], &tc->s);
+	gb_curr[c].pid = p->pid;
+}
+
+#endif /* GEARBOX_GB_TASK_BPF_H */

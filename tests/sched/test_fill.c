@@ -1,0 +1,375 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_fill.c - scx_gearbox and the simulator fill the core's structs the same way (the
+ * contract of src/policy/gb_types.h), and ask the core the same pull question.  The BPF
+ * adapter's fill functions (bpf/gb_fill.h, compiled here natively) get the kernel-side view of
+ * a random machine state -- per task what a task_struct holds (clamps, affinity, weight), the
+ * task's tracked state, the idle mask, each CPU's last task -- and the simulator
+ * (src/sim: sim_fill_task, sim_refresh, the gearbox policy's may_pull) the same state as its
+ * tasks and CPUs; the filled gb_task and gb_cpu are compared field by field, and an idle CPU's
+ * pull through the adapter's path (gb_fill_head, gb_dispatch_plan) against the simulator's.
+ *
+ * Fields the contract lets differ are named and skipped: a CPU's util and runnable (the
+ * simulator sums its tasks' signals, scx_gearbox keeps one per CPU), an idle CPU's uclamp_min
+ * (ignored when idle: gb_rq_umin is compared instead), perf_cur.
+ *
+ *   test_fill EM_PROFILES_DIR
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/tap.h"
+#include "em_profile.h"
+#include "sim_internal.h"
+#include "gb_fill.h"
+
+#define TRIALS   2000
+#define PULL_US  4000
+#define SLICE_NS 5000000ull
+
+static const char *models_dir;
+static const char *const models[] = { "gs101", "sm8250", "msm8998" };
+static struct em_profile prof;
+static struct sim *g_s;
+static unsigned long long rng = 0x2545f4914f6cdd1dull;
+
+static unsigned rnd(unsigned n)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return n ? (unsigned)(rng % n) : 0;
+}
+
+static int load_model(const char *name)
+{
+	char path[512];
+	struct gb_err err;
+
+	snprintf(path, sizeof(path), "%s/%s.json", models_dir, name);
+	if (em_profile_load_file(path, &prof, false, NULL, &err)) {
+		printf("# %s\n", err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A random state of the simulator: one task per CPU and a few more, each running, queued or
+ * sleeping, with PELT signals, clamps, affinity and a misfit hold.  CPUs without a running
+ * task are idle.
+ */
+static void random_sim(struct sim *s, u32 nr_tasks)
+{
+	const struct em_model *m = &prof.model;
+
+	memset(s, 0, sizeof(*s));
+	s->prof = &prof;
+	s->m = m;
+	s->ops = sim_policy_ops_of(SIM_POLICY_GEARBOX);
+	s->now_us = 1000000 + rnd(1000000);
+	s->nr_tasks = nr_tasks;
+	s->tasks = calloc(nr_tasks, sizeof(*s->tasks));
+	for (u32 d = 0; d < m->nr_domains; d++)
+		s->doms[d].opp = rnd(m->domains[d].nr_opps);
+	for (u32 c = 0; c < m->nr_cpus; c++) {
+		s->cpus[c].curr = -1;
+		s->cpus[c].last_uclamp_max = rnd(2) ? 0 : 1 + rnd(1024);
+	}
+	for (u32 i = 0; i < nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		u32 c = rnd(m->nr_cpus);
+
+		t->id = i;
+		t->cpu = (s32)c;
+		t->pelt.util_avg = rnd(1025);
+		t->pelt.util_est = rnd(1025);
+		t->pelt.runnable_avg = t->pelt.util_avg + rnd(1025 - t->pelt.util_avg);
+		t->uclamp_min = rnd(3) ? 0 : rnd(1025);
+		t->uclamp_max = rnd(3) ? 1024 : rnd(1025);
+		t->weight = 1024;
+		if (rnd(4)) {
+			for (u32 a = 0; a < m->nr_cpus; a++)
+				em_cpumask_set(&t->allowed, a);
+		} else {
+			em_cpumask_set(&t->allowed, c);
+			em_cpumask_set(&t->allowed, rnd(m->nr_cpus));
+		}
+		if (!rnd(4)) {
+			t->misfit_cap = em_domain_capacity(&m->domains[rnd(m->nr_domains)]);
+			t->misfit_work = rnd(1025);
+		}
+		if (s->cpus[c].curr < 0 && rnd(3)) {
+			t->state = TS_RUNNING;
+			s->cpus[c].curr = (s32)i;
+			s->cpus[c].last_uclamp_max = t->uclamp_max;
+		} else {
+			t->state = rnd(2) ? TS_QUEUED : TS_SLEEP;
+			t->queued_us = s->now_us - rnd(2 * PULL_US);
+		}
+	}
+}
+
+/* What scx_gearbox keeps and reads for the simulator's task t. */
+static void bpf_view_of(const struct sim_task *t, struct gb_tstate *ts, struct gb_ktask *kt)
+{
+	gb_track_init(ts);
+	ts->pelt = t->pelt;
+	ts->hold.cap = t->misfit_cap;
+	ts->hold.work = t->misfit_work;
+	memset(kt, 0, sizeof(*kt));
+	kt->cpus_bits = t->allowed.bits[0];
+	kt->weight = GB_WEIGHT_DFL;
+	kt->has_uclamp = 1;
+	kt->uclamp_req_min = t->uclamp_min;
+	kt->uclamp_req_max = t->uclamp_max;
+	kt->nr_cpus_allowed = (u32)__builtin_popcountll(t->allowed.bits[0]);
+	gb_fill_clamps(ts, kt);
+	gb_fill_sched(ts, kt);
+}
+
+static bool same_task(const struct gb_task *a, const struct gb_task *b, u32 i)
+{
+	bool ok = a->util == b->util && a->util_est == b->util_est &&
+		  a->runnable == b->runnable && a->uclamp_min == b->uclamp_min &&
+		  a->uclamp_max == b->uclamp_max && a->prev_cpu == b->prev_cpu &&
+		  a->floor_cap == b->floor_cap &&
+		  !memcmp(&a->allowed, &b->allowed, sizeof(a->allowed));
+
+	if (!ok)
+		printf("# task %u: bpf util %u/%u/%u clamps %u-%u prev %d floor %u, sim %u/%u/%u "
+		       "clamps %u-%u prev %d floor %u\n", i, a->util, a->util_est, a->runnable,
+		       a->uclamp_min, a->uclamp_max, a->prev_cpu, a->floor_cap, b->util, b->util_est,
+		       b->runnable, b->uclamp_min, b->uclamp_max, b->prev_cpu, b->floor_cap);
+	return ok;
+}
+
+static void test_task_fill_matches_the_simulators(void)
+{
+	u32 checked = 0, bad = 0;
+
+	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		if (load_model(models[k]))
+			continue;
+		for (int trial = 0; trial < TRIALS / 10; trial++) {
+			random_sim(g_s, prof.model.nr_cpus + 4);
+			for (u32 i = 0; i < g_s->nr_tasks; i++) {
+				const struct sim_task *t = &g_s->tasks[i];
+				struct gb_task bt, st;
+				struct gb_tstate ts;
+				struct gb_ktask kt;
+
+				/* the adapter, at a wake-up on the task's CPU */
+				bpf_view_of(t, &ts, &kt);
+				gb_fill_task(&bt, &ts, &kt, t->cpu, GB_MODE_ENERGY);
+				bt.floor_cap = gb_hold_floor(&ts.hold, &bt);
+				/* the simulator (gearbox_select, gearbox_may_pull) */
+				sim_fill_task(g_s, t, &st);
+				st.floor_cap = gb_misfit_hold(&st, t->misfit_cap, t->misfit_work);
+				checked++;
+				bad += !same_task(&bt, &st, i);
+			}
+			free(g_s->tasks);
+		}
+	}
+	printf("# %u tasks compared\n", checked);
+	CHECK(checked > 1000);
+	CHECK_EQ_U(bad, 0);
+}
+
+static void test_cpu_fill_matches_the_simulators(void)
+{
+	u32 checked = 0, bad = 0;
+
+	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		if (load_model(models[k]))
+			continue;
+		for (int trial = 0; trial < TRIALS / 10; trial++) {
+			struct gb_cpu bc[EM_MAX_CPUS];
+			u64 idle_bits = 0;
+
+			random_sim(g_s, prof.model.nr_cpus + 4);
+			sim_refresh(g_s);
+			/* the adapter: the idle mask, the running task noted (gb_note_curr), an idle
+			 * CPU's clamps those its last task noted there */
+			memset(bc, 0, sizeof(bc));
+			for (u32 c = 0; c < prof.model.nr_cpus; c++)
+				if (g_s->cpus[c].curr < 0)
+					idle_bits |= 1ull << c;
+			for (u32 c = 0; c < prof.model.nr_cpus; c++) {
+				s32 cur = g_s->cpus[c].curr;
+				struct gb_tstate ts;
+				struct gb_ktask kt;
+
+				bc[c].online = 1;
+				bc[c].uclamp_max = g_s->cpus[c].last_uclamp_max;
+				bc[c].uclamp_min = rnd(1025);
+				if (cur >= 0) {
+					bpf_view_of(&g_s->tasks[cur], &ts, &kt);
+					gb_track_curr(&bc[c], &ts);
+				}
+				gb_fill_cpu_idle(&bc[c], idle_bits, c);
+			}
+			for (u32 c = 0; c < prof.model.nr_cpus; c++) {
+				const struct gb_cpu *a = &bc[c], *b = &g_s->gcpu[c];
+				bool ok = a->idle == b->idle && a->online == b->online &&
+					  a->nr_running == b->nr_running &&
+					  gb_rq_umin(a) == gb_rq_umin(b) && gb_rq_umax(a) == gb_rq_umax(b);
+
+				if (!ok)
+					printf("# %s cpu %u: bpf idle %u nr %u umin %u umax %u, sim idle %u nr "
+					       "%u umin %u umax %u\n", models[k], c, a->idle, a->nr_running,
+					       gb_rq_umin(a), gb_rq_umax(a), b->idle, b->nr_running,
+					       gb_rq_umin(b), gb_rq_umax(b));
+				checked++;
+				bad += !ok;
+			}
+			free(g_s->tasks);
+		}
+	}
+	printf("# %u CPUs compared\n", checked);
+	CHECK(checked > 1000);
+	CHECK_EQ_U(bad, 0);
+}
+
+/*
+ * An idle CPU dst and a task t waiting for CPU src of another domain, at the head of that
+ * domain's queue: does the adapter's dispatch pull it (gb_fill_head, gb_dispatch_plan) when
+ * the simulator's gearbox does (its may_pull)?  Same CPU table (the simulator's, after its
+ * refresh), the queue unserved for as long as t has waited.
+ */
+static void test_pull_decisions_match_the_simulators(void)
+{
+	u32 asked = 0, pulled = 0, bad = 0;
+
+	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		if (load_model(models[k]))
+			continue;
+		for (int trial = 0; trial < TRIALS; trial++) {
+			const struct em_model *m = &prof.model;
+			struct gb_disp_in *in = calloc(1, sizeof(*in));
+			struct gb_disp_out out;
+			struct sim_task *t;
+			u64 clock[EM_MAX_DOMAINS] = { 0 };
+			u32 dst, src_d, i;
+			bool sim_pulls, bpf_pulls;
+			struct gb_tstate ts;
+			struct gb_ktask kt;
+
+			random_sim(g_s, m->nr_cpus + 4);
+			g_s->opt.pull_after_us = PULL_US;
+			i = rnd(g_s->nr_tasks);
+			t = &g_s->tasks[i];
+			if (t->state == TS_RUNNING) {
+				g_s->cpus[t->cpu].curr = -1;
+			}
+			t->state = TS_QUEUED;
+			dst = rnd(m->nr_cpus);
+			src_d = m->cpu_domain[t->cpu];
+			if (m->cpu_domain[dst] == src_d || g_s->cpus[dst].curr >= 0 ||
+			    !em_cpumask_test(&t->allowed, dst)) {
+				free(in);
+				free(g_s->tasks);
+				continue;
+			}
+			/* the simulator's refresh and over-utilization, then its answer */
+			sim_refresh(g_s);
+			for (u32 d = 0; d < m->nr_domains; d++)
+				g_s->doms[d].ou = gb_domain_overutilized(m, g_s->gcpu, d);
+			sim_pulls = g_s->ops->may_pull(g_s, dst, (u32)t->cpu, t);
+			/* the adapter's, on the same CPU table */
+			bpf_view_of(t, &ts, &kt);
+			in->cpu = (s32)dst;
+			gb_fill_head(&in->heads[src_d], &ts, &kt, t->cpu, 0, g_s->now_us * 1000,
+				     t->queued_us * 1000, GB_MODE_ENERGY);
+			gb_dispatch_plan(m, g_s->gcpu, clock, SLICE_NS, PULL_US, in, NULL, &out);
+			bpf_pulls = out.act == GB_DISPATCH_CONSUME && (out.try_mask >> src_d & 1);
+			asked++;
+			pulled += sim_pulls;
+			if (sim_pulls != bpf_pulls) {
+				bad++;
+				printf("# %s: task %u on cpu %d to idle cpu %u: sim %d, bpf %d\n",
+				       models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
+			}
+			free(in);
+			free(g_s->tasks);
+		}
+	}
+	printf("# %u pulls asked, %u taken\n", asked, pulled);
+	CHECK(asked > 500);
+	/* both answers occur, so the comparison shows something */
+	CHECK(pulled > asked / 20 && pulled < asked - asked / 20);
+	CHECK_EQ_U(bad, 0);
+}
+
+/* The adapter's enqueue input from the kernel's view equals the contract's from the task. */
+static void test_enqueue_fill_matches_the_tasks_state(void)
+{
+	u32 bad = 0, n = 0;
+
+	if (load_model("gs101"))
+		return;
+	for (int trial = 0; trial < TRIALS / 10; trial++) {
+		random_sim(g_s, prof.model.nr_cpus + 4);
+		for (u32 i = 0; i < g_s->nr_tasks; i++) {
+			const struct sim_task *t = &g_s->tasks[i];
+			struct gb_enq_in in;
+			struct gb_tstate ts;
+			struct gb_ktask kt;
+
+			bpf_view_of(t, &ts, &kt);
+			gb_fill_enq_in(&in, &kt, t->cpu, true, true);
+			n++;
+			bad += in.task_cpu != t->cpu || !in.wakeup || !in.may_kick ||
+			       in.pinned != (__builtin_popcountll(t->allowed.bits[0]) == 1) ||
+			       memcmp(&in.allowed, &t->allowed, sizeof(in.allowed));
+			/* and the state a queued task is charged and ordered with */
+			bad += ts.weight != GB_WEIGHT_DFL || ts.slice_ns != 0 ||
+			       ts.uclamp_min != t->uclamp_min || ts.uclamp_max != t->uclamp_max;
+		}
+		free(g_s->tasks);
+	}
+	CHECK(n > 100);
+	CHECK_EQ_U(bad, 0);
+}
+
+/* A kernel without CONFIG_UCLAMP_TASK: every task reads as unclamped. */
+static void test_kernel_without_uclamp_reads_unclamped(void)
+{
+	struct gb_ktask kt = { .has_uclamp = 0, .uclamp_req_min = 700, .uclamp_req_max = 100 };
+	struct gb_tstate ts;
+
+	gb_track_init(&ts);
+	gb_fill_clamps(&ts, &kt);
+	CHECK_EQ_U(ts.uclamp_min, 0);
+	CHECK_EQ_U(ts.uclamp_max, GB_UCLAMP_NONE_MAX);
+	kt.has_uclamp = 1;
+	gb_fill_clamps(&ts, &kt);
+	CHECK_EQ_U(ts.uclamp_min, 700);
+	CHECK_EQ_U(ts.uclamp_max, 100);
+	/* the custom slice only when the task set one */
+	kt.slice_ns = 3000000;
+	gb_fill_sched(&ts, &kt);
+	CHECK_EQ_U(ts.slice_ns, 0);
+	kt.custom_slice = 1;
+	gb_fill_sched(&ts, &kt);
+	CHECK_EQ_U(ts.slice_ns, 3000000);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_fill EM_PROFILES_DIR\n");
+		return 2;
+	}
+	models_dir = argv[1];
+	g_s = calloc(1, sizeof(*g_s));
+	TAP_RUN(test_task_fill_matches_the_simulators);
+	TAP_RUN(test_cpu_fill_matches_the_simulators);
+	TAP_RUN(test_pull_decisions_match_the_simulators);
+	TAP_RUN(test_enqueue_fill_matches_the_tasks_state);
+	TAP_RUN(test_kernel_without_uclamp_reads_unclamped);
+	free(g_s);
+	return tap_done();
+}
