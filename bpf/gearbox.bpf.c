@@ -200,11 +200,18 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	in->cpu = cpu;
 	in->prev_runnable = prev_runnable;
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+		struct gb_dsq_head *h;
+		u32 i = d;
+
 		if (d >= nr)
 			break;
-		gb_read_head(&in->heads[d], d, now, d != self);
+		/* the head's address from a masked index, computed here (the empty asm keeps clang
+		 * from turning it into a pointer of its own, whose bounds the verifier loses) */
+		asm volatile("" : "+r"(i));
+		h = &in->heads[i & (EM_MAX_DOMAINS - 1)];
+		gb_read_head(h, d, now, d != self);
 		/* a pull asks whether the head fits this CPU: its utilization as of now */
-		if (d != self && in->heads[d].queued)
+		if (d != self && h->queued)
 			gb_idle_decay((u32)cpu, now / 1000);
 	}
 	gb_dispatch_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, gb_pull_after_ns / 1000, in,
