@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy_models.h"
 #include "sim.h"
+#include "sim_test_run.h"
 #include "tap.h"
 
 static struct em_profile *prof;
@@ -47,25 +47,8 @@ static void twin_profile(bool idle)
 static int run_text(const char *json, enum sim_policy_id pol, struct sim_result *res)
 {
 	struct sim_options opt = { 0 };
-	struct workload w = { 0 };
-	struct gb_err err;
-	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
 
-	if (!ret)
-		ret = sim_run(prof, &w, pol, &opt, res, &err);
-	if (ret)
-		printf("# %s\n", err.msg);
-	workload_free(&w);
-	return ret;
-}
-
-static u64 run_total(const struct sim_result *r, u32 task)
-{
-	u64 us = 0;
-
-	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
-		us += r->tasks[task].run_us[d];
-	return us;
+	return st_run_text(prof, json, pol, &opt, res);
 }
 
 /* Two small periodic tasks, on CPUs 0 and CPU1 (packed in a) or 0 and 2 (one per domain). */
@@ -285,10 +268,10 @@ static void test_measured_split_charges_the_static_share_once(void)
 	split_profile(true, true);
 	CHECK_EQ_I(run_text(both, SIM_POLICY_GEARBOX, &rs), 0);
 	saved_j = rn.energy_j - rs.energy_j;
-	overlap_j = (double)run_total(&rs, 1) * 120000e-12;
+	overlap_j = (double)st_run_total(&rs, 1) * 120000e-12;
 	printf("# both: power_uw %.6f J, split %.6f J, saved %.6f J, y ran %llu us\n", rn.energy_j,
-	       rs.energy_j, saved_j, (unsigned long long)run_total(&rs, 1));
-	CHECK(run_total(&rs, 1) > 200000);
+	       rs.energy_j, saved_j, (unsigned long long)st_run_total(&rs, 1));
+	CHECK(st_run_total(&rs, 1) > 200000);
 	CHECK(saved_j > 0.98 * overlap_j && saved_j < 1.02 * overlap_j);
 	/* without idle states the model is the kernel's (power_uw per busy CPU): no split */
 	split_profile(false, false);
@@ -315,15 +298,15 @@ static void test_frequency_change_takes_the_transition_latency(void)
 	prof->has_transition_latency[0] = true;
 	prof->transition_latency_us[0] = 0;
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &r), 0);
-	printf("# instant: %llu us\n", (unsigned long long)run_total(&r, 0));
-	CHECK_EQ_U(run_total(&r, 0), 20000);
+	printf("# instant: %llu us\n", (unsigned long long)st_run_total(&r, 0));
+	CHECK_EQ_U(st_run_total(&r, 0), 20000);
 	prof->transition_latency_us[0] = 3000;
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &r), 0);
-	printf("# 3 ms transition: %llu us\n", (unsigned long long)run_total(&r, 0));
-	CHECK_EQ_U(run_total(&r, 0), 21500);
+	printf("# 3 ms transition: %llu us\n", (unsigned long long)st_run_total(&r, 0));
+	CHECK_EQ_U(st_run_total(&r, 0), 21500);
 	/* the scheduler's cpuperf requests go through the same transition */
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &r), 0);
-	CHECK_EQ_U(run_total(&r, 0), 21500);
+	CHECK_EQ_U(st_run_total(&r, 0), 21500);
 }
 
 static void test_migrated_task_does_more_work_time(void)
@@ -344,14 +327,14 @@ static void test_migrated_task_does_more_work_time(void)
 	CHECK_EQ_I(run_text(moving, SIM_POLICY_GEARBOX, &rm), 0);
 	CHECK_EQ_I(run_text(staying, SIM_POLICY_GEARBOX, &rs), 0);
 	printf("# moving: %llu us run, %llu migrations, %.6f J; staying: %llu us, %.6f J\n",
-	       (unsigned long long)run_total(&rm, 0), (unsigned long long)rm.migrations,
-	       rm.energy_j, (unsigned long long)run_total(&rs, 0), rs.energy_j);
+	       (unsigned long long)st_run_total(&rm, 0), (unsigned long long)rm.migrations,
+	       rm.energy_j, (unsigned long long)st_run_total(&rs, 0), rs.energy_j);
 	CHECK(rm.migrations > 600);
 	CHECK_EQ_U(rs.migrations, 0);
 	CHECK_EQ_U(rm.activations, rs.activations);
 	/* 1.25 ms of run time per activation against 1 ms */
-	CHECK(run_total(&rm, 0) * 100 >= run_total(&rs, 0) * 124);
-	CHECK(run_total(&rm, 0) * 100 <= run_total(&rs, 0) * 126);
+	CHECK(st_run_total(&rm, 0) * 100 >= st_run_total(&rs, 0) * 124);
+	CHECK(st_run_total(&rm, 0) * 100 <= st_run_total(&rs, 0) * 126);
 	CHECK(rm.energy_j > 1.1 * rs.energy_j);
 }
 

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy_models.h"
 #include "sim.h"
+#include "sim_test_run.h"
 #include "tap.h"
 
 static struct em_profile *prof;
@@ -17,40 +17,13 @@ static const char *root;
 
 static void flat_profile(void)
 {
-	static const u32 lp[] = { 100 }, lw[] = { 20 }, mp[] = { 500 }, mw[] = { 300 };
-	static const u32 bp[] = { 1024 }, bw[] = { 1500 };
-	struct em_model *m = &prof->model;
-
-	memset(prof, 0, sizeof(*prof));
-	snprintf(prof->soc, sizeof(prof->soc), "flat");
-	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
-	tm_domain(m, "little", 0, 4, lp, lw, 1);
-	tm_domain(m, "mid", 4, 3, mp, mw, 1);
-	tm_domain(m, "big", 7, 1, bp, bw, 1);
+	st_flat_profile(prof);
 }
 
 static int run_text(const char *json, enum sim_policy_id pol, struct sim_options *opt,
 		    struct sim_result *res)
 {
-	struct workload w = { 0 };
-	struct gb_err err;
-	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
-
-	if (!ret)
-		ret = sim_run(prof, &w, pol, opt, res, &err);
-	if (ret)
-		printf("# %s\n", err.msg);
-	workload_free(&w);
-	return ret;
-}
-
-static u64 run_total(const struct sim_result *r, u32 task)
-{
-	u64 us = 0;
-
-	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
-		us += r->tasks[task].run_us[d];
-	return us;
+	return st_run_text(prof, json, pol, opt, res);
 }
 
 /*
@@ -75,22 +48,22 @@ static void test_misfit_target_applies_only_at_an_enqueue(void)
 	printf("# scx, no ENQ_LAST: little %llu us, misfit moves %llu, migrations %llu\n",
 	       (unsigned long long)r.tasks[0].run_us[0], (unsigned long long)r.misfit_moves,
 	       (unsigned long long)r.migrations);
-	CHECK_EQ_U(r.tasks[0].run_us[0], run_total(&r, 0));
+	CHECK_EQ_U(r.tasks[0].run_us[0], st_run_total(&r, 0));
 	CHECK_EQ_U(r.misfit_moves, 0);
 	CHECK_EQ_U(r.migrations, 0);
 
 	opt.scx_enq_last = true;
 	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	printf("# scx, ENQ_LAST: little %llu us of %llu, misfit moves %llu\n",
-	       (unsigned long long)r.tasks[0].run_us[0], (unsigned long long)run_total(&r, 0),
+	       (unsigned long long)r.tasks[0].run_us[0], (unsigned long long)st_run_total(&r, 0),
 	       (unsigned long long)r.misfit_moves);
 	CHECK(r.misfit_moves >= 1);
-	CHECK(r.tasks[0].run_us[0] < run_total(&r, 0) / 10);
+	CHECK(r.tasks[0].run_us[0] < st_run_total(&r, 0) / 10);
 
 	opt = (struct sim_options){ .host = SIM_HOST_FAIR };
 	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	CHECK(r.misfit_moves >= 1);
-	CHECK(r.tasks[0].run_us[0] < run_total(&r, 0) / 10);
+	CHECK(r.tasks[0].run_us[0] < st_run_total(&r, 0) / 10);
 }
 
 /*
@@ -119,13 +92,13 @@ static void test_slice_expiry_keeps_the_earlier_deadline(void)
 
 	flat_profile();
 	CHECK_EQ_I(run_text(diff, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
-	       (unsigned long long)run_total(&r, 0), (unsigned long long)run_total(&r, 1));
-	CHECK(ratio > 9 && run_total(&r, 1) > 0);
-	CHECK(run_total(&r, 0) + run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	       (unsigned long long)st_run_total(&r, 0), (unsigned long long)st_run_total(&r, 1));
+	CHECK(ratio > 9 && st_run_total(&r, 1) > 0);
+	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000);   /* the CPU never idled */
 	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	printf("# nice 5 : nice 5 = %.2f\n", ratio);
 	CHECK(ratio > 0.95 && ratio < 1.05);
 }
@@ -147,12 +120,12 @@ static void test_rt_preemption_keeps_the_task_on_its_cpu(void)
 
 	flat_profile();
 	CHECK_EQ_I(run_text(json, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	printf("# fair %llu us, rt %llu us, rt late %llu\n", (unsigned long long)run_total(&r, 0),
-	       (unsigned long long)run_total(&r, 1), (unsigned long long)r.tasks[1].late);
+	printf("# fair %llu us, rt %llu us, rt late %llu\n", (unsigned long long)st_run_total(&r, 0),
+	       (unsigned long long)st_run_total(&r, 1), (unsigned long long)r.tasks[1].late);
 	CHECK_EQ_U(r.migrations, 0);
 	CHECK_EQ_U(r.tasks[1].late, 0);
-	CHECK(run_total(&r, 1) >= 99000);
-	CHECK(run_total(&r, 0) + run_total(&r, 1) > 995000);
+	CHECK(st_run_total(&r, 1) >= 99000);
+	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 995000);
 }
 
 /*

@@ -10,40 +10,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "policy_models.h"
 #include "sim.h"
+#include "sim_test_run.h"
 #include "tap.h"
 
 static struct em_profile *prof;
 
-/* "tri" with one OPP per domain: power is constant, so energy is busy time x power. */
 static void flat_profile(void)
 {
-	static const u32 lp[] = { 100 }, lw[] = { 20 }, mp[] = { 500 }, mw[] = { 300 };
-	static const u32 bp[] = { 1024 }, bw[] = { 1500 };
-	struct em_model *m = &prof->model;
-
-	memset(prof, 0, sizeof(*prof));
-	snprintf(prof->soc, sizeof(prof->soc), "flat");
-	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
-	tm_domain(m, "little", 0, 4, lp, lw, 1);
-	tm_domain(m, "mid", 4, 3, mp, mw, 1);
-	tm_domain(m, "big", 7, 1, bp, bw, 1);
+	st_flat_profile(prof);
 }
 
 static int run_text(const char *json, enum sim_policy_id pol, struct sim_options *opt,
 		    struct sim_result *res)
 {
-	struct workload w = { 0 };
-	struct gb_err err;
-	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
-
-	if (!ret)
-		ret = sim_run(prof, &w, pol, opt, res, &err);
-	if (ret)
-		printf("# %s\n", err.msg);
-	workload_free(&w);
-	return ret;
+	return st_run_text(prof, json, pol, opt, res);
 }
 
 static const char pinned_runtime[] =
@@ -110,15 +91,6 @@ static void test_same_seed_gives_identical_run(void)
 	free(a);
 }
 
-static u64 run_total(const struct sim_result *r, u32 task)
-{
-	u64 us = 0;
-
-	for (u32 d = 0; d < EM_MAX_DOMAINS; d++)
-		us += r->tasks[task].run_us[d];
-	return us;
-}
-
 static void test_nice_shares_a_cpu_by_weight(void)
 {
 	/* two hogs on CPU 0 for 2 s: nice 0 against nice 10 is 1024 : 110 (the fair class gives
@@ -137,13 +109,13 @@ static void test_nice_shares_a_cpu_by_weight(void)
 
 	flat_profile();
 	CHECK_EQ_I(run_text(diff, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
-	       (unsigned long long)run_total(&r, 0), (unsigned long long)run_total(&r, 1));
+	       (unsigned long long)st_run_total(&r, 0), (unsigned long long)st_run_total(&r, 1));
 	CHECK(ratio > 7.5 && ratio < 11.5);
-	CHECK(run_total(&r, 0) + run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000);   /* the CPU never idled */
 	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	ratio = (double)run_total(&r, 0) / (double)(run_total(&r, 1) ?: 1);
+	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	CHECK(ratio > 0.95 && ratio < 1.05);
 }
 
@@ -195,16 +167,16 @@ static void test_fifo_runs_to_completion_and_rr_rotates(void)
 	flat_profile();
 	CHECK_EQ_I(run_text(fifo, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	printf("# FIFO: %s %llu us, %s %llu us, %s %llu us\n", r.tasks[0].name,
-	       (unsigned long long)run_total(&r, 0), r.tasks[1].name,
-	       (unsigned long long)run_total(&r, 1), r.tasks[2].name,
-	       (unsigned long long)run_total(&r, 2));
-	CHECK(run_total(&r, 0) >= 599000 && run_total(&r, 0) <= 601000);
-	CHECK(run_total(&r, 1) >= 390000);     /* b from 0.6 s on */
-	CHECK(run_total(&r, 2) <= 11000);      /* the fair task starves behind RT */
+	       (unsigned long long)st_run_total(&r, 0), r.tasks[1].name,
+	       (unsigned long long)st_run_total(&r, 1), r.tasks[2].name,
+	       (unsigned long long)st_run_total(&r, 2));
+	CHECK(st_run_total(&r, 0) >= 599000 && st_run_total(&r, 0) <= 601000);
+	CHECK(st_run_total(&r, 1) >= 390000);     /* b from 0.6 s on */
+	CHECK(st_run_total(&r, 2) <= 11000);      /* the fair task starves behind RT */
 	CHECK_EQ_I(run_text(rr, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	printf("# RR: a %llu us, b %llu us\n", (unsigned long long)run_total(&r, 0),
-	       (unsigned long long)run_total(&r, 1));
-	CHECK(run_total(&r, 0) >= 450000 && run_total(&r, 0) <= 550000);
+	printf("# RR: a %llu us, b %llu us\n", (unsigned long long)st_run_total(&r, 0),
+	       (unsigned long long)st_run_total(&r, 1));
+	CHECK(st_run_total(&r, 0) >= 450000 && st_run_total(&r, 0) <= 550000);
 }
 
 static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
@@ -448,17 +420,17 @@ static void test_rework_pushes_a_preempted_stuck_task_at_once(void)
 
 	flat_profile();
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_REWORK, &opt, &r), 0);
-	hog_us = run_total(&r, 0);
+	hog_us = st_run_total(&r, 0);
 	printf("# rework: hog ran %llu us (CPU 4-5), %llu migrations; rt ran %llu us\n",
 	       (unsigned long long)hog_us, (unsigned long long)r.tasks[0].migrations,
-	       (unsigned long long)run_total(&r, 1));
-	CHECK(run_total(&r, 1) > 450000);
+	       (unsigned long long)st_run_total(&r, 1));
+	CHECK(st_run_total(&r, 1) > 450000);
 	CHECK(hog_us > 990000);
 	CHECK(r.tasks[0].migrations <= 2);
 	/* mainline has no push: the hog shares CPU 4 with the RT task */
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_MAINLINE, &opt, &r), 0);
-	printf("# mainline: hog ran %llu us\n", (unsigned long long)run_total(&r, 0));
-	CHECK(run_total(&r, 0) < 800000);
+	printf("# mainline: hog ran %llu us\n", (unsigned long long)st_run_total(&r, 0));
+	CHECK(st_run_total(&r, 0) < 800000);
 }
 
 static void test_rework_charges_the_task_at_its_own_cpus_opp(void)
@@ -484,7 +456,7 @@ static void test_rework_charges_the_task_at_its_own_cpus_opp(void)
 	       (unsigned long long)r.tasks[1].run_us[2], r.overutilized_pct);
 	CHECK(r.overutilized_pct < 1);
 	/* after its first activations on little (a new task's util is small) */
-	CHECK(r.tasks[1].run_us[2] > 0.8 * run_total(&r, 1) && r.tasks[1].run_us[1] == 0);
+	CHECK(r.tasks[1].run_us[2] > 0.8 * st_run_total(&r, 1) && r.tasks[1].run_us[1] == 0);
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_REWORK, &opt, &r), 0);
 	printf("# rework: s on little %llu, mid %llu, big %llu us\n",
 	       (unsigned long long)r.tasks[1].run_us[0], (unsigned long long)r.tasks[1].run_us[1],
