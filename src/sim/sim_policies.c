@@ -152,6 +152,15 @@ static void rq_clamps(const struct sim *s, u32 cpu, const struct sim_task *p, u3
 	}
 }
 
+/* feec's per-CPU fit: p's util on cpu with p there, the rq's clamps, and util_fits_cpu() */
+static int task_fits_cpu_eas(const struct sim *s, u32 cpu, const struct sim_task *p,
+			     const u32 *est, u32 *util, u32 *umin, u32 *umax)
+{
+	*util = cpu_util(s, cpu, p, (s32)cpu, false, est);
+	rq_clamps(s, cpu, p, umin, umax);
+	return util_fits_cpu(s, *util, *umin, *umax, cpu);
+}
+
 /* compute_energy(eenv, pd, p, dst): the domain's energy with p on dst (dst -1: without p) */
 static u64 compute_energy(const struct sim *s, u32 d, const struct sim_task *p, s32 dst,
 			  const u32 *est)
@@ -230,9 +239,7 @@ static s32 feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 
 			if (s->m->cpu_domain[c] != d || !em_cpumask_test(&t->allowed, c))
 				continue;
-			util = cpu_util(s, c, t, (s32)c, false, est);
-			rq_clamps(s, c, t, &umin, &umax);
-			fits = util_fits_cpu(s, util, umin, umax, c);
+			fits = task_fits_cpu_eas(s, c, t, est, &util, &umin, &umax);
 			if (!fits)
 				continue;
 			if ((s32)c == prev) {
@@ -346,9 +353,7 @@ static s32 rework_feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 								      gb_rq_umin(g), gb_rq_umax(g)));
 			if (!em_cpumask_test(&t->allowed, c))
 				continue;
-			util = cpu_util(s, c, t, (s32)c, false, est);
-			rq_clamps(s, c, t, &umin, &umax);
-			fits = util_fits_cpu(s, util, umin, umax, c);
+			fits = task_fits_cpu_eas(s, c, t, est, &util, &umin, &umax);
 			if (!fits)
 				continue;
 			perf = gb_perf_request(cpu_util(s, c, t, (s32)c, true, est), umin, umax);
