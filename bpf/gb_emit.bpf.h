@@ -6,7 +6,7 @@
 #ifndef GEARBOX_GB_EMIT_BPF_H
 #define GEARBOX_GB_EMIT_BPF_H
 
-#define GB_RB_BYTES      (256 * 1024)
+#define GB_RB_BYTES	 (256 * 1024)
 #define GB_RB_WAKE_BYTES (GB_RB_BYTES / 2)
 
 struct {
@@ -14,7 +14,7 @@ struct {
 	__uint(max_entries, GB_RB_BYTES);
 } gb_events SEC(".maps");
 
-u32 gb_stream_readers;                      /* set by the loader: no readers, no records */
+u32 gb_stream_readers; /* set by the loader: no readers, no records */
 
 /* A placement or misfit decision that moved p (from: its CPU before, -1 for a new task). */
 static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *tc, s32 from,
@@ -50,8 +50,9 @@ static __always_inline void gb_emit(struct task_struct *p, struct gb_task_ctx *t
 	 * previous instance's teardown spun on that CPU and the hotplug never finished.  Only a
 	 * ring more than half full wakes the loader, so that records are not lost.
 	 */
-	bpf_ringbuf_submit(e, bpf_ringbuf_query(&gb_events, BPF_RB_AVAIL_DATA) > GB_RB_WAKE_BYTES ?
-				      BPF_RB_FORCE_WAKEUP : BPF_RB_NO_WAKEUP);
+	bpf_ringbuf_submit(e, bpf_ringbuf_query(&gb_events, BPF_RB_AVAIL_DATA) > GB_RB_WAKE_BYTES
+				  ? BPF_RB_FORCE_WAKEUP
+				  : BPF_RB_NO_WAKEUP);
 }
 
 #endif /* GEARBOX_GB_EMIT_BPF_H */

@@ -12,22 +12,22 @@
 #ifndef GEARBOX_GB_FILL_H
 #define GEARBOX_GB_FILL_H
 
-#include "gearbox_abi.h"
-#include "gb_track.h"
 #include "gb_queue.h"
+#include "gb_track.h"
+#include "gearbox_abi.h"
 
 /* What scx_gearbox reads of a task_struct for the core. */
 struct gb_ktask {
-	u64 cpus_bits;          /* p->cpus_ptr->bits[0]: the CPUs it may run on (the object
-				 * supports GB_SCX_MAX_CPUS <= 64 CPUs, all in the first word) */
-	u64 custom_slice;       /* p->se.custom_slice: it set its own slice (0 when the kernel
-				 * has no such field) */
-	u64 slice_ns;           /* p->se.slice: that slice */
-	u32 weight;             /* p->scx.weight: 100 for nice 0 (the cgroup weight scale) */
-	u32 has_uclamp;         /* the kernel tracks clamps (task_struct has uclamp_req) */
-	u32 uclamp_req_min;     /* p->uclamp_req[UCLAMP_MIN].value, 0..1024 */
-	u32 uclamp_req_max;     /* p->uclamp_req[UCLAMP_MAX].value, 0..1024 */
-	u32 nr_cpus_allowed;    /* p->nr_cpus_allowed */
+	u64 cpus_bits;	     /* p->cpus_ptr->bits[0]: the CPUs it may run on (the object
+			      * supports GB_SCX_MAX_CPUS <= 64 CPUs, all in the first word) */
+	u64 custom_slice;    /* p->se.custom_slice: it set its own slice (0 when the kernel
+			      * has no such field) */
+	u64 slice_ns;	     /* p->se.slice: that slice */
+	u32 weight;	     /* p->scx.weight: 100 for nice 0 (the cgroup weight scale) */
+	u32 has_uclamp;	     /* the kernel tracks clamps (task_struct has uclamp_req) */
+	u32 uclamp_req_min;  /* p->uclamp_req[UCLAMP_MIN].value, 0..1024 */
+	u32 uclamp_req_max;  /* p->uclamp_req[UCLAMP_MAX].value, 0..1024 */
+	u32 nr_cpus_allowed; /* p->nr_cpus_allowed */
 	u32 pad;
 };
 

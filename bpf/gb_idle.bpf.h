@@ -8,7 +8,7 @@
 #define GEARBOX_GB_IDLE_BPF_H
 
 /* An idle CPU's utilization as of now_us (gb_track_idle_decay), once per GB_IDLE_DECAY_US. */
-u64 gb_idle_decay_us[EM_MAX_CPUS];          /* when gb_idle_decay last ran for the CPU */
+u64 gb_idle_decay_us[EM_MAX_CPUS]; /* when gb_idle_decay last ran for the CPU */
 
 GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 {

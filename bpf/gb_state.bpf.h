@@ -10,7 +10,7 @@
 
 /* Filled by the loader before load. */
 const volatile struct em_model gb_model;
-const volatile u32 gb_has_cpufreq;          /* perf_cur from cpuperf_cur, else our request */
+const volatile u32 gb_has_cpufreq; /* perf_cur from cpuperf_cur, else our request */
 const volatile u64 gb_slice_ns = 5000000;
 const volatile u64 gb_push_after_us = 8000; /* power misfit: run this long without waking */
 const volatile u64 gb_pull_after_ns = 4000000;
@@ -25,7 +25,7 @@ struct gb_cpu gb_cpus[EM_MAX_CPUS];
 struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
-u64 gb_dom_vtime[EM_MAX_DOMAINS];          /* each domain's virtual clock, see gb_vtime.h */
+u64 gb_dom_vtime[EM_MAX_DOMAINS]; /* each domain's virtual clock, see gb_vtime.h */
 GB_SCX_EXIT_INFO;
 
 /* The model through a pointer the compiler cannot see through: it must load, not fold. */
@@ -95,8 +95,8 @@ static __always_inline struct gb_place_ctx *gb_place_ctx(void)
 }
 
 #define GB_PLACE_MODEL() gb_m()
-#define GB_PLACE_CPUS gb_cpus
-#define GB_PLACE_CTX() gb_place_ctx()
+#define GB_PLACE_CPUS	 gb_cpus
+#define GB_PLACE_CTX()	 gb_place_ctx()
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 

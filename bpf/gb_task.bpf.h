@@ -11,9 +11,9 @@
 /* Per task: the core's state (gb_types.h) and what the adapter needs to fill it. */
 struct gb_task_ctx {
 	struct gb_tstate s;
-	u64 exec_ns;            /* p->se.sum_exec_runtime when its run time was last accounted */
-	u32 woken;              /* select_cpu did this wake-up's accounting (gb_wake) */
-	s32 qdom;               /* the domain whose gb_dom_queued counts it, or -1 */
+	u64 exec_ns; /* p->se.sum_exec_runtime when its run time was last accounted */
+	u32 woken;   /* select_cpu did this wake-up's accounting (gb_wake) */
+	s32 qdom;    /* the domain whose gb_dom_queued counts it, or -1 */
 };
 
 struct {
@@ -46,8 +46,8 @@ struct task_struct___gb_uclamp {
 	struct uclamp_se___gb uclamp_req[2];
 } __attribute__((preserve_access_index));
 
-#define GB_UCLAMP_REQ_MIN 0     /* UCLAMP_MIN */
-#define GB_UCLAMP_REQ_MAX 1     /* UCLAMP_MAX */
+#define GB_UCLAMP_REQ_MIN 0 /* UCLAMP_MIN */
+#define GB_UCLAMP_REQ_MAX 1 /* UCLAMP_MAX */
 
 /* uclamp as sched_setattr() set it. */
 static __always_inline void gb_read_clamps(struct task_struct *p, struct gb_ktask *kt)

@@ -57,12 +57,15 @@
 #include "gb_scx.bpf.h"
 
 #define GB_SUBPROG __attribute__((noinline))
-#include "gearbox_place.h"      /* the policy, its steps routed through subprograms */
+#include "gearbox_place.h" /* the policy, its steps routed through subprograms */
+
 #include "gb_fill.h"
 #define GB_ENOMEM 12
 
 char _license[] SEC("license") = "GPL";
 
+/* in the order they use each other's state, not sorted */
+/* clang-format off */
 #include "gb_state.bpf.h"
 #include "gb_perf.bpf.h"
 #include "gb_task.bpf.h"
@@ -70,11 +73,12 @@ char _license[] SEC("license") = "GPL";
 #include "gb_kick.bpf.h"
 #include "gb_dsq.bpf.h"
 #include "gb_emit.bpf.h"
+/* clang-format on */
 
 s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 wake_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	struct gb_decision dec = { .cpu = GB_NO_CPU };
+	struct gb_decision dec = {.cpu = GB_NO_CPU};
 	struct gb_place_ctx *x;
 	bool is_idle = false;
 	s32 cpu = GB_NO_CPU, from;
@@ -93,7 +97,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		x = gb_fill_place(p, tc, from);
 		if (x) {
 			x->t.floor_cap = gb_hold_wake(&tc->s.hold, &x->t);
-			/* the common case, an idle previous CPU nothing can beat, without the search */
+			/* the common case, an idle previous CPU nothing can beat, without the
+			 * search */
 			if (pd < GB_SCX_MAX_DOMAINS && gb_place_prev_cheapest(&dec) > 0) {
 				gb_stat(GB_STAT_KEPT);
 				cpu = dec.cpu;
@@ -117,8 +122,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	}
 	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		gb_stat(GB_STAT_DIRECT);
-		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, tc ? gb_queue_slice(&tc->s, gb_slice_ns) : gb_slice_ns,
-				   0);
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL,
+				   tc ? gb_queue_slice(&tc->s, gb_slice_ns) : gb_slice_ns, 0);
 		if (tc)
 			gb_note_curr(p, tc, cpu);
 	}
@@ -155,8 +160,8 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	/* the queue's emptiness only where the shortcut asks: a DSQ lookup is a hash search */
 	if (out.local_if_empty &&
-	    gb_enqueue_take_local(&out, gb_known_empty(out.dom) ||
-					    scx_bpf_dsq_nr_queued(out.dom) == 0)) {
+	    gb_enqueue_take_local(&out,
+				  gb_known_empty(out.dom) || scx_bpf_dsq_nr_queued(out.dom) == 0)) {
 		/* no kick: a task put on an idle CPU's local queue makes it reschedule */
 		gb_stat(GB_STAT_LOCAL);
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, out.slice_ns, enq_flags);
@@ -269,7 +274,7 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 cpu = scx_bpf_task_cpu(p), to;
-	struct gb_decision dec = { .cpu = GB_NO_CPU };
+	struct gb_decision dec = {.cpu = GB_NO_CPU};
 	struct gb_place_ctx *x;
 	u64 ran_us;
 
@@ -397,18 +402,10 @@ void BPF_STRUCT_OPS(gearbox_exit, struct scx_exit_info *ei)
 	gb_scx_record_exit(ei, &gb_exit_kind, &gb_exit_code, gb_exit_msg);
 }
 
-GB_SCX_OPS(gearbox_ops,
-	   .select_cpu = (void *)gearbox_select_cpu,
-	   .enqueue = (void *)gearbox_enqueue,
-	   .dispatch = (void *)gearbox_dispatch,
-	   .stopping = (void *)gearbox_stopping,
-	   .tick = (void *)gearbox_tick,
-	   .set_cpumask = (void *)gearbox_set_cpumask,
-	   .enable = (void *)gearbox_enable,
-	   .disable = (void *)gearbox_disable,
-	   .init_task = (void *)gearbox_init_task,
-	   .cpu_online = (void *)gearbox_cpu_online,
-	   .cpu_offline = (void *)gearbox_cpu_offline,
-	   .init = (void *)gearbox_init,
-	   .exit = (void *)gearbox_exit,
-	   .name = "gearbox");
+GB_SCX_OPS(gearbox_ops, .select_cpu = (void *)gearbox_select_cpu,
+	   .enqueue = (void *)gearbox_enqueue, .dispatch = (void *)gearbox_dispatch,
+	   .stopping = (void *)gearbox_stopping, .tick = (void *)gearbox_tick,
+	   .set_cpumask = (void *)gearbox_set_cpumask, .enable = (void *)gearbox_enable,
+	   .disable = (void *)gearbox_disable, .init_task = (void *)gearbox_init_task,
+	   .cpu_online = (void *)gearbox_cpu_online, .cpu_offline = (void *)gearbox_cpu_offline,
+	   .init = (void *)gearbox_init, .exit = (void *)gearbox_exit, .name = "gearbox");

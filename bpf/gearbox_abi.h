@@ -13,27 +13,27 @@
 
 /* What the BPF object is built for; the loader refuses a model beyond them.  The verifier's
  * budget is the real bound: see bpf/gearbox_place.h (gb_place_price_0 .. _31). */
-#define GB_SCX_MAX_CPUS    32
+#define GB_SCX_MAX_CPUS	   32
 #define GB_SCX_MAX_DOMAINS 16
 
 enum gb_mode {
-	GB_MODE_ENERGY,        /* the policy as written */
-	GB_MODE_BALANCED,      /* the policy, frequency never below the domain's cheapest OPP */
-	GB_MODE_PERFORMANCE,   /* every task placed as if uclamp_min were 1024; top OPPs */
+	GB_MODE_ENERGY,	     /* the policy as written */
+	GB_MODE_BALANCED,    /* the policy, frequency never below the domain's cheapest OPP */
+	GB_MODE_PERFORMANCE, /* every task placed as if uclamp_min were 1024; top OPPs */
 };
 
 /* One placement that moved a task (ring buffer). */
 struct gb_event {
-	u64 t_ns;              /* scx_bpf_now() */
+	u64 t_ns; /* scx_bpf_now() */
 	u32 pid;
-	s32 from;              /* -1 for a new task */
+	s32 from; /* -1 for a new task */
 	s32 to;
-	u32 reason;            /* enum gb_reason */
-	s64 energy_delta;      /* cost x util, see docs/stream.md power_delta_uw */
+	u32 reason;	  /* enum gb_reason */
+	s64 energy_delta; /* cost x util, see docs/stream.md power_delta_uw */
 	u32 util;
 	u32 uclamp_min;
 	u32 uclamp_max;
-	u32 opp_idx;           /* OPP of the target domain */
+	u32 opp_idx; /* OPP of the target domain */
 	u32 prev_opp_idx;
 	u32 pad;
 	char comm[GB_COMM_LEN];
@@ -41,9 +41,9 @@ struct gb_event {
 
 /* Per domain, written by the BPF side at the tick. */
 struct gb_dom_state {
-	u64 last_consume_ns;   /* last time a CPU of the domain took work from its queue */
-	u32 perf_target;       /* last cpuperf request */
-	u32 opp_idx;           /* the OPP serving it */
+	u64 last_consume_ns; /* last time a CPU of the domain took work from its queue */
+	u32 perf_target;     /* last cpuperf request */
+	u32 opp_idx;	     /* the OPP serving it */
 	u32 overutilized;
 	u32 pad;
 };
@@ -63,17 +63,17 @@ struct gb_cpu_curr {
  * expand this list.  X(NAME, "name", meaning).
  */
 #define GB_STATS_LIST(X)                                                                           \
-	X(SELECT, "select", "select_cpu calls")                                                   \
-	X(DIRECT, "direct", "direct dispatches to an idle CPU")                                   \
-	X(ENQUEUE, "enqueue", "enqueues into a domain queue")                                     \
-	X(FALLBACK, "fallback", "placements the policy could not make (default idle selection)") \
-	X(PULL, "pull", "dispatches that pulled from another domain")                             \
-	X(MISFIT, "misfit", "misfit moves started at the tick")                                   \
-	X(EVENTS_LOST, "lost", "ring buffer full")                                                \
-	X(HOTPLUG, "hotplug", "cpu_online/cpu_offline calls")                                     \
-	X(CPUMASK, "cpumask", "set_cpumask calls")                                                \
-	X(KEPT, "kept", "wake-ups kept on the previous CPU without a search")                     \
-	X(LOCAL, "local", "enqueues of a one-CPU task straight to its CPU's local queue")         \
+	X(SELECT, "select", "select_cpu calls")                                                    \
+	X(DIRECT, "direct", "direct dispatches to an idle CPU")                                    \
+	X(ENQUEUE, "enqueue", "enqueues into a domain queue")                                      \
+	X(FALLBACK, "fallback", "placements the policy could not make (default idle selection)")   \
+	X(PULL, "pull", "dispatches that pulled from another domain")                              \
+	X(MISFIT, "misfit", "misfit moves started at the tick")                                    \
+	X(EVENTS_LOST, "lost", "ring buffer full")                                                 \
+	X(HOTPLUG, "hotplug", "cpu_online/cpu_offline calls")                                      \
+	X(CPUMASK, "cpumask", "set_cpumask calls")                                                 \
+	X(KEPT, "kept", "wake-ups kept on the previous CPU without a search")                      \
+	X(LOCAL, "local", "enqueues of a one-CPU task straight to its CPU's local queue")          \
 	X(NOKICK, "nokick", "kicks not sent: the calling CPU was not online (gb_may_kick)")
 
 #define GB_STAT_ENUM(name, str, what) GB_STAT_##name,

@@ -37,19 +37,19 @@
 struct gb_cand;
 struct gb_decision;
 
-#define GB_LOOP_CPUS    GB_SCX_MAX_CPUS
+#define GB_LOOP_CPUS	GB_SCX_MAX_CPUS
 #define GB_LOOP_DOMAINS GB_SCX_MAX_DOMAINS
 
 /* the pointer arguments are not needed: the subprograms find everything in the context */
 #define GB_PLACE_UNUSED(m, cpus, t, s) ((void)(m), (void)(cpus), (void)(t), (void)(s))
-#define GB_HOOK_SCAN(m, cpus, t, s) (GB_PLACE_UNUSED(m, cpus, t, s), gb_place_scan())
-#define GB_HOOK_PRICE(m, cpus, t, s, c, out) \
+#define GB_HOOK_SCAN(m, cpus, t, s)    (GB_PLACE_UNUSED(m, cpus, t, s), gb_place_scan())
+#define GB_HOOK_PRICE(m, cpus, t, s, c, out)                                                       \
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_price(c, out))
-#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap) \
+#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap)                                       \
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_consider(c, min_cap, max_cap))
-#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin) \
+#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin)                                    \
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_offer(d, min_cap, max_cap, cwin))
-#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out) \
+#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out)                                        \
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
 #define GB_HOOK_FORK(m, cpus, t) (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
 
@@ -71,7 +71,7 @@ struct gb_place_ctx {
 	struct gb_scratch s;
 	u32 min_cap;
 	u32 max_cap;
-	u32 priced;                        /* bit c: memo[c] holds CPU c's price in this search */
+	u32 priced; /* bit c: memo[c] holds CPU c's price in this search */
 	u32 pad;
 	struct gb_cand memo[GB_SCX_MAX_CPUS];
 };
@@ -88,7 +88,7 @@ GB_SUBPROG int gb_place_scan(void)
 	if (!x)
 		return -1;
 	gb_scan_domains(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s);
-	x->priced = 0;          /* a new search: the pass-1 state the prices depend on changed */
+	x->priced = 0; /* a new search: the pass-1 state the prices depend on changed */
 	return 0;
 }
 
@@ -99,27 +99,31 @@ GB_SUBPROG int gb_place_scan(void)
  * multiply into more than the budget.  GB_SCX_MAX_CPUS bounds how many are generated.
  */
 #if defined(__bpf__) || defined(__BPF__)
-#define GB_PLACE_PRICE_FN(N)                                                              \
-	GB_SUBPROG int gb_place_price_##N(struct gb_cand *out)                            \
-	{                                                                                 \
-		struct gb_place_ctx *x = GB_PLACE_CTX();                                  \
-		if (N >= GB_PLACE_MODEL()->nr_cpus || !x || !out)                         \
-			return -1;                                                        \
-		*out = gb_price(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, N);        \
-		return 0;                                                                 \
+#define GB_PLACE_PRICE_FN(N)                                                                       \
+	GB_SUBPROG int gb_place_price_##N(struct gb_cand *out)                                     \
+	{                                                                                          \
+		struct gb_place_ctx *x = GB_PLACE_CTX();                                           \
+		if (N >= GB_PLACE_MODEL()->nr_cpus || !x || !out)                                  \
+			return -1;                                                                 \
+		*out = gb_price(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, N);                 \
+		return 0;                                                                          \
 	}
-#define GB_PLACE_CASE(N) case N: return gb_place_price_##N(out);
+#define GB_PLACE_CASE(N)                                                                           \
+	case N:                                                                                    \
+		return gb_place_price_##N(out);
 /* 0 .. GB_SCX_MAX_CPUS - 1 */
+/* clang-format off */
 #define GB_PLACE_EACH_CPU(F) \
 	F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) F(14) F(15) \
 	F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27) F(28) F(29) F(30) F(31)
+/* clang-format on */
 GB_PLACE_EACH_CPU(GB_PLACE_PRICE_FN)
 _Static_assert(GB_SCX_MAX_CPUS == 32, "GB_PLACE_EACH_CPU lists GB_SCX_MAX_CPUS ids");
 
 static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
 {
 	switch (c) {
-	GB_PLACE_EACH_CPU(GB_PLACE_CASE)
+		GB_PLACE_EACH_CPU(GB_PLACE_CASE)
 	}
 	return -1;
 }

@@ -16,7 +16,7 @@ gb_die() { printf '%s\n' "setup: error: $*" >&2; exit 1; }
 # Packages needed to build and run everything but the VM tests.
 GB_BUILD_PKGS="ca-certificates curl xz-utils zstd git meson ninja-build pkg-config gcc clang \
 libc6-dev libjansson-dev libpowercap-dev libsensors-dev libncurses-dev make flex bison \
-libelf-dev zlib1g-dev python3 libclang-rt-14-dev device-tree-compiler libfdt-dev"
+libelf-dev zlib1g-dev python3 libclang-rt-14-dev device-tree-compiler libfdt-dev clang-format-14"
 
 gb_sudo() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
 

@@ -17,12 +17,13 @@
 #define STORM_FORKS_PER_WORKER 200
 /* "Completes" means no stall, not a speed: a loaded host under TCG forks 10x slower than an
  * idle one.  The storm fails when no fork completes for STORM_STALL_S, or at STORM_LIMIT_S. */
-#define STORM_STALL_S		 10.0
-#define STORM_LIMIT_S		 120.0
-#define RT_MIN_SHARE		 0.75 /* RT throttling leaves 5% to the rest; a broken order gives ~50% */
-#define EXIT_LIMIT_S		 5.0
-#define HOTPLUG_REENABLE_LIMIT_S 20.0 /* a reload re-verifies the BPF program: seconds under TCG   \
-				       */
+#define STORM_STALL_S 10.0
+#define STORM_LIMIT_S 120.0
+#define RT_MIN_SHARE  0.75 /* RT throttling leaves 5% to the rest; a broken order gives ~50% */
+#define EXIT_LIMIT_S  5.0
+#define HOTPLUG_REENABLE_LIMIT_S                                                                   \
+	20.0 /* a reload re-verifies the BPF program: seconds under TCG                            \
+	      */
 
 /* Fork/exit storm: each worker forks short-lived children that talk back through a pipe. */
 static void storm_worker(struct load_shm *shm, int slot, long forks)

@@ -17,43 +17,43 @@
 #include "outfile.h"
 
 static const char em_usage[] =
-	"usage: gearbox em list\n"
-	"       gearbox em validate [--strict] FILE...\n"
-	"       gearbox em show FILE\n"
-	"       gearbox em diff [--fail-above PCT] A B\n"
-	"       gearbox em fmt FILE\n"
-	"       gearbox em import --freqbench RESULTS.json --domains 0-3,4-6,7 [--names a,b,c]\n"
-	"                         [--cores A55,A77,X1] [--soc NAME] [--device TEXT]\n"
-	"                         [--description TEXT] [-o OUT]\n"
-	"       gearbox em import --debugfs DIR [--cpu-sysfs DIR] [--soc NAME] [-o OUT]\n"
-	"       gearbox em import --dt FILE.dtb|FILE.dts [--soc NAME] [-o OUT]\n"
-	"       gearbox em export (--dt | --debugfs-text | --debugfs-tree DIR) FILE [-o OUT]\n"
-	"\n"
-	"Energy models in the gearbox-em/1 format (docs/em-profile.md).  FILE is a path or the\n"
-	"name of a shipped model (sm8250: em-profiles/sm8250.json in the working directory, else\n"
-	"share/gearbox/em-profiles of the installation).\n"
-	"  list      the shipped models that a name finds, with the file each name loads\n"
-	"  validate  check files; power that does not rise with frequency is a warning\n"
-	"            (an error with --strict); exit status 2 if any file is invalid\n"
-	"  show      a table per perf domain: kHz, mW, perf, cost (as the kernel computes it),\n"
-	"            inefficient OPPs marked; then the domain's transition latency and idle\n"
-	"            states (per CPU and cluster: name, mW, entry and exit latency, residency)\n"
-	"  diff      per-OPP power and performance differences of B against A, in %;\n"
-	"            per domain, the idle states and transition latency where they differ;\n"
-	"            with --fail-above PCT exit status 1 when a power or performance\n"
-	"            difference is larger\n"
-	"  fmt       print FILE in canonical form (what gearbox itself writes)\n"
-	"  import    build a model from freqbench results, the kernel's EM debugfs tree\n"
-	"            (/sys/kernel/debug/energy_model; pre-6.9 kernels have no performance\n"
-	"            files: it is derived from --cpu-sysfs DIR/cpuN/cpu_capacity), or a device\n"
-	"            tree (.dtb, or .dts through dtc): the model the kernel would build from it\n"
-	"  export    a device tree that dtc compiles (/cpus, cpu-map, opp tables with\n"
-	"            opp-microwatt, capacity-dmips-mhz), the debugfs files as text, or as a\n"
-	"            directory tree\n"
-	"Output goes to standard output unless -o OUT is given (docs/em-profile.md, 'Output\n"
-	"files'): a regular file is replaced only when everything was written; a device or FIFO\n"
-	"is written in place; a symbolic link only when it leads to one.  Exit status 1 when an\n"
-	"output cannot be written (the message names the path and the reason).\n";
+    "usage: gearbox em list\n"
+    "       gearbox em validate [--strict] FILE...\n"
+    "       gearbox em show FILE\n"
+    "       gearbox em diff [--fail-above PCT] A B\n"
+    "       gearbox em fmt FILE\n"
+    "       gearbox em import --freqbench RESULTS.json --domains 0-3,4-6,7 [--names a,b,c]\n"
+    "                         [--cores A55,A77,X1] [--soc NAME] [--device TEXT]\n"
+    "                         [--description TEXT] [-o OUT]\n"
+    "       gearbox em import --debugfs DIR [--cpu-sysfs DIR] [--soc NAME] [-o OUT]\n"
+    "       gearbox em import --dt FILE.dtb|FILE.dts [--soc NAME] [-o OUT]\n"
+    "       gearbox em export (--dt | --debugfs-text | --debugfs-tree DIR) FILE [-o OUT]\n"
+    "\n"
+    "Energy models in the gearbox-em/1 format (docs/em-profile.md).  FILE is a path or the\n"
+    "name of a shipped model (sm8250: em-profiles/sm8250.json in the working directory, else\n"
+    "share/gearbox/em-profiles of the installation).\n"
+    "  list      the shipped models that a name finds, with the file each name loads\n"
+    "  validate  check files; power that does not rise with frequency is a warning\n"
+    "            (an error with --strict); exit status 2 if any file is invalid\n"
+    "  show      a table per perf domain: kHz, mW, perf, cost (as the kernel computes it),\n"
+    "            inefficient OPPs marked; then the domain's transition latency and idle\n"
+    "            states (per CPU and cluster: name, mW, entry and exit latency, residency)\n"
+    "  diff      per-OPP power and performance differences of B against A, in %;\n"
+    "            per domain, the idle states and transition latency where they differ;\n"
+    "            with --fail-above PCT exit status 1 when a power or performance\n"
+    "            difference is larger\n"
+    "  fmt       print FILE in canonical form (what gearbox itself writes)\n"
+    "  import    build a model from freqbench results, the kernel's EM debugfs tree\n"
+    "            (/sys/kernel/debug/energy_model; pre-6.9 kernels have no performance\n"
+    "            files: it is derived from --cpu-sysfs DIR/cpuN/cpu_capacity), or a device\n"
+    "            tree (.dtb, or .dts through dtc): the model the kernel would build from it\n"
+    "  export    a device tree that dtc compiles (/cpus, cpu-map, opp tables with\n"
+    "            opp-microwatt, capacity-dmips-mhz), the debugfs files as text, or as a\n"
+    "            directory tree\n"
+    "Output goes to standard output unless -o OUT is given (docs/em-profile.md, 'Output\n"
+    "files'): a regular file is replaced only when everything was written; a device or FIFO\n"
+    "is written in place; a symbolic link only when it leads to one.  Exit status 1 when an\n"
+    "output cannot be written (the message names the path and the reason).\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -70,7 +70,8 @@ static void print_warnings(const char *path, const struct em_warnings *warn)
 	for (int i = 0; i < warn->count && i < kept; i++)
 		fprintf(stderr, "gearbox em: warning: %s: %s\n", path, warn->msg[i]);
 	if (warn->count > kept)
-		fprintf(stderr, "gearbox em: warning: %s: %d more warnings\n", path, warn->count - kept);
+		fprintf(stderr, "gearbox em: warning: %s: %d more warnings\n", path,
+			warn->count - kept);
 }
 
 /* Loads the model arg names (a path, or a shipped model's name: em_catalog.h); on failure
@@ -88,7 +89,7 @@ static int load_or_report(const char *arg, struct em_profile *prof, bool strict)
 	}
 	errs = malloc(sizeof(*errs));
 	if (em_profile_check_file(path, prof, strict, &warn, errs, &err)) {
-		if (!errs || errs->count == 0)   /* not a content error: unreadable, too large */
+		if (!errs || errs->count == 0) /* not a content error: unreadable, too large */
 			fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 		for (int i = 0; errs && i < errs->count && i < EM_ERRORS_KEPT; i++)
 			fprintf(stderr, "gearbox em: error: %s\n", errs->msg[i]);
@@ -114,8 +115,8 @@ static struct em_profile *alloc_profile(void)
 
 static int em_validate(int argc, char **argv)
 {
-	static const struct option opts[] = { { "strict", no_argument, NULL, 's' },
-					      { "help", no_argument, NULL, 'h' }, { 0 } };
+	static const struct option opts[] = {
+	    {"strict", no_argument, NULL, 's'}, {"help", no_argument, NULL, 'h'}, {0}};
 	struct em_profile *prof;
 	bool strict = false;
 	int c, bad = 0;
@@ -147,15 +148,19 @@ static int em_validate(int argc, char **argv)
 
 static int em_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "freqbench", required_argument, NULL, 'f' }, { "debugfs", required_argument, NULL, 'd' },
-		{ "dt", required_argument, NULL, 't' },
-		{ "domains", required_argument, NULL, 'D' },   { "names", required_argument, NULL, 'n' },
-		{ "soc", required_argument, NULL, 's' },       { "device", required_argument, NULL, 'v' },
-		{ "cpu-sysfs", required_argument, NULL, 'c' }, { "output", required_argument, NULL, 'o' },
-		{ "cores", required_argument, NULL, 'C' },     { "description", required_argument, NULL, 'e' },
-		{ "help", no_argument, NULL, 'h' },            { 0 }
-	};
+	static const struct option opts[] = {{"freqbench", required_argument, NULL, 'f'},
+					     {"debugfs", required_argument, NULL, 'd'},
+					     {"dt", required_argument, NULL, 't'},
+					     {"domains", required_argument, NULL, 'D'},
+					     {"names", required_argument, NULL, 'n'},
+					     {"soc", required_argument, NULL, 's'},
+					     {"device", required_argument, NULL, 'v'},
+					     {"cpu-sysfs", required_argument, NULL, 'c'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"cores", required_argument, NULL, 'C'},
+					     {"description", required_argument, NULL, 'e'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
 	const char *fb = NULL, *dbg = NULL, *dt = NULL, *domains = NULL, *names = NULL, *soc = NULL;
 	const char *device = NULL, *cpu_sysfs = NULL, *out = "-", *cores = NULL, *desc = NULL;
 	struct em_profile *prof;
@@ -165,24 +170,51 @@ static int em_import(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 'f': fb = optarg; break;
-		case 'd': dbg = optarg; break;
-		case 't': dt = optarg; break;
-		case 'D': domains = optarg; break;
-		case 'n': names = optarg; break;
-		case 's': soc = optarg; break;
-		case 'v': device = optarg; break;
-		case 'c': cpu_sysfs = optarg; break;
-		case 'o': out = optarg; break;
-		case 'C': cores = optarg; break;
-		case 'e': desc = optarg; break;
-		case 'h': fputs(em_usage, stdout); return GB_EXIT_OK;
-		default: return GB_EXIT_USAGE;
+		case 'f':
+			fb = optarg;
+			break;
+		case 'd':
+			dbg = optarg;
+			break;
+		case 't':
+			dt = optarg;
+			break;
+		case 'D':
+			domains = optarg;
+			break;
+		case 'n':
+			names = optarg;
+			break;
+		case 's':
+			soc = optarg;
+			break;
+		case 'v':
+			device = optarg;
+			break;
+		case 'c':
+			cpu_sysfs = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'C':
+			cores = optarg;
+			break;
+		case 'e':
+			desc = optarg;
+			break;
+		case 'h':
+			fputs(em_usage, stdout);
+			return GB_EXIT_OK;
+		default:
+			return GB_EXIT_USAGE;
 		}
 	}
 	if (!!fb + !!dbg + !!dt != 1)
-		return usage_error("%simport needs exactly one of --freqbench FILE, --debugfs DIR or "
-				   "--dt FILE", "");
+		return usage_error(
+		    "%simport needs exactly one of --freqbench FILE, --debugfs DIR or "
+		    "--dt FILE",
+		    "");
 	if (fb && !domains)
 		return usage_error("%s--freqbench needs --domains (CPU lists, e.g. 0-3,4-6,7)", "");
 	if (optind < argc)
@@ -190,9 +222,9 @@ static int em_import(int argc, char **argv)
 	prof = alloc_profile();
 	if (!prof)
 		return GB_EXIT_FAIL;
-	rc = fb ? em_import_freqbench(fb, domains, names, prof, &warn, &err)
-		: dbg ? em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err)
-		: em_import_dt(dt, prof, &warn, &err);
+	rc = fb	   ? em_import_freqbench(fb, domains, names, prof, &warn, &err)
+	     : dbg ? em_import_debugfs(dbg, cpu_sysfs, prof, &warn, &err)
+		   : em_import_dt(dt, prof, &warn, &err);
 	if (rc) {
 		fprintf(stderr, "gearbox em: error: %s\n", err.msg);
 		free(prof);
@@ -219,7 +251,8 @@ static int em_import(int argc, char **argv)
 		     tok = strtok_r(NULL, ",", &save))
 			snprintf(prof->core[d++], sizeof(prof->core[0]), "%s", tok);
 		if (d != prof->model.nr_domains || tok) {
-			fprintf(stderr, "gearbox em: error: --cores: need one core name per domain (%u)\n",
+			fprintf(stderr,
+				"gearbox em: error: --cores: need one core name per domain (%u)\n",
 				prof->model.nr_domains);
 			free(prof);
 			return GB_EXIT_USAGE;
@@ -235,11 +268,12 @@ static int em_import(int argc, char **argv)
 
 static int em_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "dt", no_argument, NULL, 't' },           { "debugfs-text", no_argument, NULL, 'x' },
-		{ "debugfs-tree", required_argument, NULL, 'r' }, { "output", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },         { 0 }
-	};
+	static const struct option opts[] = {{"dt", no_argument, NULL, 't'},
+					     {"debugfs-text", no_argument, NULL, 'x'},
+					     {"debugfs-tree", required_argument, NULL, 'r'},
+					     {"output", required_argument, NULL, 'o'},
+					     {"help", no_argument, NULL, 'h'},
+					     {0}};
 	const char *tree = NULL, *out = "-";
 	struct em_profile *prof;
 	struct gb_out of;
@@ -248,11 +282,22 @@ static int em_export(int argc, char **argv)
 
 	while ((c = getopt_long(argc, argv, "o:h", opts, NULL)) != -1) {
 		switch (c) {
-		case 't': case 'x': kind = c; break;
-		case 'r': kind = c; tree = optarg; break;
-		case 'o': out = optarg; break;
-		case 'h': fputs(em_usage, stdout); return GB_EXIT_OK;
-		default: return GB_EXIT_USAGE;
+		case 't':
+		case 'x':
+			kind = c;
+			break;
+		case 'r':
+			kind = c;
+			tree = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'h':
+			fputs(em_usage, stdout);
+			return GB_EXIT_OK;
+		default:
+			return GB_EXIT_USAGE;
 		}
 	}
 	if (!kind)
@@ -286,8 +331,8 @@ static int em_export(int argc, char **argv)
 
 static int em_diff_cmd(int argc, char **argv)
 {
-	static const struct option opts[] = { { "fail-above", required_argument, NULL, 'f' },
-					      { "help", no_argument, NULL, 'h' }, { 0 } };
+	static const struct option opts[] = {
+	    {"fail-above", required_argument, NULL, 'f'}, {"help", no_argument, NULL, 'h'}, {0}};
 	struct em_profile *a, *b;
 	struct em_diff_summary sum;
 	double limit = -1;
@@ -298,7 +343,8 @@ static int em_diff_cmd(int argc, char **argv)
 		if (c == 'f') {
 			limit = strtod(optarg, &end);
 			if (*end || limit < 0)
-				return usage_error("--fail-above: '%s' is not a percentage", optarg);
+				return usage_error("--fail-above: '%s' is not a percentage",
+						   optarg);
 		} else if (c == 'h') {
 			return fputs(em_usage, stdout), GB_EXIT_OK;
 		} else {
@@ -400,10 +446,10 @@ static int em_list(int argc, char **argv)
 				bad++;
 			} else {
 				if (!listed++)
-					printf("%-12s %-12s %4s %7s  %-10s %s\n", "name", "soc", "CPUs",
-					       "domains", "source", "file");
-				printf("%-12.*s %-12s %4u %7u  %-10s %s\n", (int)strlen(file) - 5, file,
-				       prof->soc, prof->model.nr_cpus, prof->model.nr_domains,
+					printf("%-12s %-12s %4s %7s  %-10s %s\n", "name", "soc",
+					       "CPUs", "domains", "source", "file");
+				printf("%-12.*s %-12s %4u %7u  %-10s %s\n", (int)strlen(file) - 5,
+				       file, prof->soc, prof->model.nr_cpus, prof->model.nr_domains,
 				       prof->prov.source, path);
 			}
 			free(ents[i]);

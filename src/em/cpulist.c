@@ -45,7 +45,8 @@ int cpulist_parse(const char *s, struct em_cpumask *mask, struct gb_err *err)
 			if (rc)
 				return rc;
 			if (hi < lo)
-				return gb_err_set(err, EINVAL, "bad CPU list \"%s\": range %lu-%lu is reversed",
+				return gb_err_set(err, EINVAL,
+						  "bad CPU list \"%s\": range %lu-%lu is reversed",
 						  s, lo, hi);
 		}
 		for (c = lo; c <= hi; c++)
@@ -55,7 +56,8 @@ int cpulist_parse(const char *s, struct em_cpumask *mask, struct gb_err *err)
 		if (!*p)
 			return 0;
 		if (*p != ',')
-			return gb_err_set(err, EINVAL, "bad CPU list \"%s\": unexpected '%c'", s, *p);
+			return gb_err_set(err, EINVAL, "bad CPU list \"%s\": unexpected '%c'", s,
+					  *p);
 		p++;
 	}
 }
@@ -79,11 +81,11 @@ size_t cpulist_format(const struct em_cpumask *mask, char *buf, size_t len)
 			c++;
 		hi = c++;
 		if (lo == hi)
-			n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%d",
-					      n ? "," : "", lo);
+			n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
+					      "%s%d", n ? "," : "", lo);
 		else
-			n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0, "%s%d-%d",
-					      n ? "," : "", lo, hi);
+			n += (size_t)snprintf(n < len ? buf + n : NULL, n < len ? len - n : 0,
+					      "%s%d-%d", n ? "," : "", lo, hi);
 	}
 	return n;
 }

@@ -85,6 +85,8 @@ int em_catalog_resolve(const char *arg, char *path, size_t len, struct gb_err *e
 			 i ? ", " : "", dirs[i]);
 	}
 	snprintf(path, len, "%s", arg);
-	return gb_err_set(err, ENOENT, "%s: no such file, and no model of that name in %s "
-			  "('gearbox em list' lists them)", arg, tried);
+	return gb_err_set(err, ENOENT,
+			  "%s: no such file, and no model of that name in %s "
+			  "('gearbox em list' lists them)",
+			  arg, tried);
 }

@@ -5,8 +5,8 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cpulist.h"
 #include "outfile.h"
@@ -26,9 +26,10 @@ static void show_idle(const struct em_profile *prof, u32 d, FILE *out)
 		fprintf(out, "  transition latency: %u us\n", prof->transition_latency_us[d]);
 	else
 		fprintf(out, "  transition latency: not in the model (gearbox sim uses cpufreq's "
-			"default, 1000 us)\n");
+			     "default, 1000 us)\n");
 	if (!is->present) {
-		fprintf(out, "  idle states: none (gearbox sim draws idle_power_uw all the time)\n");
+		fprintf(out,
+			"  idle states: none (gearbox sim draws idle_power_uw all the time)\n");
 		return;
 	}
 	fprintf(out, "  idle states: static %.3f mW while any CPU is out of a cluster state\n",
@@ -55,26 +56,30 @@ void em_show(const struct em_profile *prof, FILE *out)
 
 		cpulist_format(&pd->cpus, cpus, sizeof(cpus));
 		fprintf(out, "\ndomain %u: %s%s%s%s, CPUs %s, capacity %u", d, pd->name,
-			prof->core[d][0] ? " (" : "", prof->core[d], prof->core[d][0] ? ")" : "", cpus,
-			em_domain_capacity(pd));
+			prof->core[d][0] ? " (" : "", prof->core[d], prof->core[d][0] ? ")" : "",
+			cpus, em_domain_capacity(pd));
 		if (pd->idle_power_uw)
 			fprintf(out, ", idle %.3f mW", pd->idle_power_uw / 1000.0);
-		fprintf(out, "\n  %10s %11s %5s %9s  %s\n", "freq kHz", "power mW", "perf", "cost", "");
+		fprintf(out, "\n  %10s %11s %5s %9s  %s\n", "freq kHz", "power mW", "perf", "cost",
+			"");
 		for (u32 i = 0; i < pd->nr_opps; i++) {
 			const struct em_opp *o = &pd->opps[i];
 			const struct em_opp_meta *mt = &prof->meta[d][i];
 
-			fprintf(out, "  %10u %11.3f %5u %9llu  %s", o->freq_khz, o->power_uw / 1000.0,
-				o->perf, (unsigned long long)o->cost,
+			fprintf(out, "  %10u %11.3f %5u %9llu  %s", o->freq_khz,
+				o->power_uw / 1000.0, o->perf, (unsigned long long)o->cost,
 				(o->flags & EM_OPP_INEFFICIENT) ? "inefficient" : "");
 			if (mt->has_spread)
-				fprintf(out, "%s+-%.3f mW", (o->flags & EM_OPP_INEFFICIENT) ? " " : "",
+				fprintf(out, "%s+-%.3f mW",
+					(o->flags & EM_OPP_INEFFICIENT) ? " " : "",
 					mt->power_spread_uw / 1000.0);
 			/* the split: with k CPUs busy, static once and dynamic k times */
 			if (mt->has_split)
 				fprintf(out, "%ssplit %.3f static + %.3f dynamic mW (%u CPUs)",
-					(o->flags & EM_OPP_INEFFICIENT) || mt->has_spread ? " " : "",
-					mt->static_uw / 1000.0, mt->dynamic_uw / 1000.0, mt->split_cpus);
+					(o->flags & EM_OPP_INEFFICIENT) || mt->has_spread ? " "
+											  : "",
+					mt->static_uw / 1000.0, mt->dynamic_uw / 1000.0,
+					mt->split_cpus);
 			fputc('\n', out);
 		}
 		show_idle(prof, d, out);
@@ -91,7 +96,8 @@ static bool same_state(const struct em_idle_state *x, const struct em_idle_state
 {
 	return !strcmp(x->name, y->name) && x->power_uw == y->power_uw &&
 	       x->entry_latency_us == y->entry_latency_us &&
-	       x->exit_latency_us == y->exit_latency_us && x->min_residency_us == y->min_residency_us;
+	       x->exit_latency_us == y->exit_latency_us &&
+	       x->min_residency_us == y->min_residency_us;
 }
 
 /* One level (CPU or cluster) of two domains' idle states, state by state; true if any differs. */
@@ -131,8 +137,8 @@ static bool diff_idle(const struct em_profile *a, u32 da, const struct em_profil
 		snprintf(la, sizeof(la), "%u us", a->transition_latency_us[da]);
 		snprintf(lb, sizeof(lb), "%u us", b->transition_latency_us[db]);
 		if (out)
-			fprintf(out, "  transition latency: A %s, B %s\n", ha ? la : "not in the model",
-				hb ? lb : "not in the model");
+			fprintf(out, "  transition latency: A %s, B %s\n",
+				ha ? la : "not in the model", hb ? lb : "not in the model");
 	}
 	if (ia->present != ib->present) {
 		if (out)
@@ -144,12 +150,12 @@ static bool diff_idle(const struct em_profile *a, u32 da, const struct em_profil
 	if (ia->static_uw != ib->static_uw) {
 		differ = true;
 		if (out)
-			fprintf(out, "  idle static: A %.3f mW, B %.3f mW\n", ia->static_uw / 1000.0,
-				ib->static_uw / 1000.0);
+			fprintf(out, "  idle static: A %.3f mW, B %.3f mW\n",
+				ia->static_uw / 1000.0, ib->static_uw / 1000.0);
 	}
 	differ |= diff_states("cpu", ia->cpu, ia->nr_cpu, ib->cpu, ib->nr_cpu, out);
-	differ |= diff_states("cluster", ia->cluster, ia->nr_cluster, ib->cluster, ib->nr_cluster,
-			      out);
+	differ |=
+	    diff_states("cluster", ia->cluster, ia->nr_cluster, ib->cluster, ib->nr_cluster, out);
 	return differ;
 }
 
@@ -173,7 +179,8 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 
 	memset(sum, 0, sizeof(*sum));
 	if (out)
-		fprintf(out, "A: %s (%s)\nB: %s (%s)\n", a->soc, a->prov.source, b->soc, b->prov.source);
+		fprintf(out, "A: %s (%s)\nB: %s (%s)\n", a->soc, a->prov.source, b->soc,
+			b->prov.source);
 	for (u32 d = 0; d < a->model.nr_domains; d++) {
 		const struct em_domain *pa = &a->model.domains[d];
 		int bd = find_domain(&b->model, &pa->cpus);
@@ -189,23 +196,25 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 		}
 		pb = &b->model.domains[bd];
 		if (out)
-			fprintf(out, "\ndomain %s (CPUs %s)\n  %10s %11s %11s %8s %6s %6s %8s\n", pa->name,
-				cpus, "freq kHz", "A mW", "B mW", "power", "A perf", "B perf", "perf");
+			fprintf(out, "\ndomain %s (CPUs %s)\n  %10s %11s %11s %8s %6s %6s %8s\n",
+				pa->name, cpus, "freq kHz", "A mW", "B mW", "power", "A perf",
+				"B perf", "perf");
 		for (u32 i = 0; i < pa->nr_opps; i++) {
 			const struct em_opp *oa = &pa->opps[i], *ob;
 			double dp, df;
 
 			while (j < pb->nr_opps && pb->opps[j].freq_khz < oa->freq_khz) {
 				if (out)
-					fprintf(out, "  %10u %11s %11.3f   only in B\n", pb->opps[j].freq_khz,
-						"-", pb->opps[j].power_uw / 1000.0);
+					fprintf(out, "  %10u %11s %11.3f   only in B\n",
+						pb->opps[j].freq_khz, "-",
+						pb->opps[j].power_uw / 1000.0);
 				sum->unmatched_opps++;
 				j++;
 			}
 			if (j >= pb->nr_opps || pb->opps[j].freq_khz != oa->freq_khz) {
 				if (out)
-					fprintf(out, "  %10u %11.3f %11s   only in A\n", oa->freq_khz,
-						oa->power_uw / 1000.0, "-");
+					fprintf(out, "  %10u %11.3f %11s   only in A\n",
+						oa->freq_khz, oa->power_uw / 1000.0, "-");
 				sum->unmatched_opps++;
 				continue;
 			}
@@ -220,16 +229,19 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 			if ((oa->flags ^ ob->flags) & EM_OPP_INEFFICIENT)
 				sum->inefficiency_mismatches++;
 			if (out)
-				fprintf(out, "  %10u %11.3f %11.3f %+7.1f%% %6u %6u %+7.1f%%%s\n", oa->freq_khz,
-					oa->power_uw / 1000.0, ob->power_uw / 1000.0, dp, oa->perf, ob->perf,
-					df, ((oa->flags ^ ob->flags) & EM_OPP_INEFFICIENT) ?
-					(oa->flags & EM_OPP_INEFFICIENT ? "  inefficient in A only" :
-					 "  inefficient in B only") : "");
+				fprintf(out, "  %10u %11.3f %11.3f %+7.1f%% %6u %6u %+7.1f%%%s\n",
+					oa->freq_khz, oa->power_uw / 1000.0, ob->power_uw / 1000.0,
+					dp, oa->perf, ob->perf, df,
+					((oa->flags ^ ob->flags) & EM_OPP_INEFFICIENT)
+					    ? (oa->flags & EM_OPP_INEFFICIENT
+						   ? "  inefficient in A only"
+						   : "  inefficient in B only")
+					    : "");
 		}
 		for (; j < pb->nr_opps; j++) {
 			if (out)
-				fprintf(out, "  %10u %11s %11.3f   only in B\n", pb->opps[j].freq_khz, "-",
-					pb->opps[j].power_uw / 1000.0);
+				fprintf(out, "  %10u %11s %11.3f   only in B\n",
+					pb->opps[j].freq_khz, "-", pb->opps[j].power_uw / 1000.0);
 			sum->unmatched_opps++;
 		}
 		if (diff_idle(a, d, b, (u32)bd, out))
@@ -239,15 +251,19 @@ void em_diff(const struct em_profile *a, const struct em_profile *b, FILE *out,
 		if (find_domain(&a->model, &b->model.domains[d].cpus) < 0) {
 			cpulist_format(&b->model.domains[d].cpus, cpus, sizeof(cpus));
 			if (out)
-				fprintf(out, "\ndomain %s (CPUs %s): only in B\n", b->model.domains[d].name, cpus);
+				fprintf(out, "\ndomain %s (CPUs %s): only in B\n",
+					b->model.domains[d].name, cpus);
 			sum->unmatched_domains++;
 		}
 	if (out)
-		fprintf(out, "\n%u OPPs compared, %u unmatched, %u domains unmatched; largest difference: "
-			"power %.1f%%, perf %.1f%%; %u inefficiency marks differ; idle states or "
-			"transition latency differ in %u domains\n", sum->matched_opps,
-			sum->unmatched_opps, sum->unmatched_domains, sum->max_power_pct, sum->max_perf_pct,
-			sum->inefficiency_mismatches, sum->idle_mismatches);
+		fprintf(
+		    out,
+		    "\n%u OPPs compared, %u unmatched, %u domains unmatched; largest difference: "
+		    "power %.1f%%, perf %.1f%%; %u inefficiency marks differ; idle states or "
+		    "transition latency differ in %u domains\n",
+		    sum->matched_opps, sum->unmatched_opps, sum->unmatched_domains,
+		    sum->max_power_pct, sum->max_perf_pct, sum->inefficiency_mismatches,
+		    sum->idle_mismatches);
 }
 
 /* A device-tree name from a domain name: letters, digits and '-' kept, anything else '-'. */
@@ -257,7 +273,9 @@ static void dt_name(const char *in, char *out, size_t len)
 
 	for (; *in && n + 1 < len; in++)
 		out[n++] = ((*in >= 'a' && *in <= 'z') || (*in >= 'A' && *in <= 'Z') ||
-			    (*in >= '0' && *in <= '9')) ? *in : '-';
+			    (*in >= '0' && *in <= '9'))
+			       ? *in
+			       : '-';
 	out[n] = '\0';
 }
 
@@ -337,30 +355,39 @@ void em_export_dt(const struct em_profile *prof, FILE *out)
 		dt_comment_text(out, prof->prov.conditions);
 		fputs("\n", out);
 	}
-	fprintf(out, " *\n"
-		" * Every OPP of the model is here, each with opp-microwatt (uW)%s.\n"
-		" * A standalone tree that dtc compiles: /cpus with one node per logical CPU (reg is\n"
-		" * the CPU number here, a board's is its MPIDR), a cpu-map with one cluster per perf\n"
-		" * domain, and one operating-points-v2 table per domain. capacity-dmips-mhz is\n"
-		" * chosen so that the kernel's topology_normalize_cpu_scale() gives the model's\n"
-		" * capacities back; the kernel then derives each OPP's performance as\n"
-		" * capacity * f / fmax, so the model's measured perf is not carried over. For a\n"
-		" * board, copy the tables and the CPU properties into its device tree.\n"
-		" */\n\n/dts-v1/;\n\n/ {\n", volts ? "\n * and opp-microvolt where the model has a voltage" : "");
+	fprintf(
+	    out,
+	    " *\n"
+	    " * Every OPP of the model is here, each with opp-microwatt (uW)%s.\n"
+	    " * A standalone tree that dtc compiles: /cpus with one node per logical CPU (reg is\n"
+	    " * the CPU number here, a board's is its MPIDR), a cpu-map with one cluster per perf\n"
+	    " * domain, and one operating-points-v2 table per domain. capacity-dmips-mhz is\n"
+	    " * chosen so that the kernel's topology_normalize_cpu_scale() gives the model's\n"
+	    " * capacities back; the kernel then derives each OPP's performance as\n"
+	    " * capacity * f / fmax, so the model's measured perf is not carried over. For a\n"
+	    " * board, copy the tables and the CPU properties into its device tree.\n"
+	    " */\n\n/dts-v1/;\n\n/ {\n",
+	    volts ? "\n * and opp-microvolt where the model has a voltage" : "");
 	dt_name(prof->soc, soc, sizeof(soc));
-	fprintf(out, "\tcompatible = \"gearbox,%s\";\n\n\tcpus {\n\t\t#address-cells = <1>;\n"
-		"\t\t#size-cells = <0>;\n", soc[0] ? soc : "model");
+	fprintf(out,
+		"\tcompatible = \"gearbox,%s\";\n\n\tcpus {\n\t\t#address-cells = <1>;\n"
+		"\t\t#size-cells = <0>;\n",
+		soc[0] ? soc : "model");
 	for (u32 c = 0; c < m->nr_cpus; c++) {
 		int d = em_domain_of_cpu(m, c);
 
-		fprintf(out, "\n\t\tcpu%u: cpu@%u {\n\t\t\tdevice_type = \"cpu\";\n\t\t\treg = <%u>;\n",
+		fprintf(out,
+			"\n\t\tcpu%u: cpu@%u {\n\t\t\tdevice_type = \"cpu\";\n\t\t\treg = <%u>;\n",
 			c, c, c);
 		if (d < 0) {
-			fputs("\t\t\t/* in no perf domain of the model: no OPP table */\n\t\t};\n", out);
+			fputs("\t\t\t/* in no perf domain of the model: no OPP table */\n\t\t};\n",
+			      out);
 			continue;
 		}
-		fprintf(out, "\t\t\tcapacity-dmips-mhz = <%u>;\n\t\t\toperating-points-v2 = "
-			"<&pd%d_opp_table>;\n\t\t};\n", dt_dmips(m, (u32)d), d);
+		fprintf(out,
+			"\t\t\tcapacity-dmips-mhz = <%u>;\n\t\t\toperating-points-v2 = "
+			"<&pd%d_opp_table>;\n\t\t};\n",
+			dt_dmips(m, (u32)d), d);
 	}
 	fputs("\n\t\tcpu-map {\n", out);
 	for (u32 d = 0; d < m->nr_domains; d++) {
@@ -369,7 +396,8 @@ void em_export_dt(const struct em_profile *prof, FILE *out)
 		fprintf(out, "\t\t\tcluster%u {\n", d);
 		for (u32 c = 0; c < m->nr_cpus; c++)
 			if (em_domain_of_cpu(m, c) == (int)d)
-				fprintf(out, "\t\t\t\tcore%u {\n\t\t\t\t\tcpu = <&cpu%u>;\n\t\t\t\t};\n",
+				fprintf(out,
+					"\t\t\t\tcore%u {\n\t\t\t\t\tcpu = <&cpu%u>;\n\t\t\t\t};\n",
 					core++, c);
 		fputs("\t\t\t};\n", out);
 	}
@@ -381,9 +409,10 @@ void em_export_dt(const struct em_profile *prof, FILE *out)
 		dt_table_name(m, d, tname, sizeof(tname));
 		fputs("\n\t/* domain ", out);
 		dt_comment_text(out, pd->name);
-		fprintf(out, ": CPUs %s, capacity %u */\n\tpd%u_opp_table: %s {\n"
-			"\t\tcompatible = \"operating-points-v2\";\n\t\topp-shared;\n", cpus,
-			em_domain_capacity(pd), d, tname);
+		fprintf(out,
+			": CPUs %s, capacity %u */\n\tpd%u_opp_table: %s {\n"
+			"\t\tcompatible = \"operating-points-v2\";\n\t\topp-shared;\n",
+			cpus, em_domain_capacity(pd), d, tname);
 		for (u32 i = 0; i < pd->nr_opps; i++) {
 			const struct em_opp *o = &pd->opps[i];
 
@@ -408,8 +437,8 @@ static void debugfs_walk(const struct em_profile *prof,
 
 	for (u32 d = 0; d < m->nr_domains; d++) {
 		const struct em_domain *pd = &m->domains[d];
-		u32 flags = 1u /* MICROWATTS */ |
-			    ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) ? 2u : 0);
+		u32 flags =
+		    1u /* MICROWATTS */ | ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) ? 2u : 0);
 
 		snprintf(path, sizeof(path), "cpu%u/cpus", pd->first_cpu);
 		cpulist_format(&pd->cpus, val, sizeof(val));
@@ -422,14 +451,15 @@ static void debugfs_walk(const struct em_profile *prof,
 		emit(ctx, path, val);
 		for (u32 i = 0; i < pd->nr_opps; i++) {
 			const struct em_opp *o = &pd->opps[i];
-			static const char *const files[] = { "frequency", "power", "cost", "performance",
-							    "inefficient" };
-			unsigned long long v[] = { o->freq_khz, o->power_uw, (unsigned long long)o->cost,
-						   o->perf, (o->flags & EM_OPP_INEFFICIENT) ? 1 : 0 };
+			static const char *const files[] = {"frequency", "power", "cost",
+							    "performance", "inefficient"};
+			unsigned long long v[] = {o->freq_khz, o->power_uw,
+						  (unsigned long long)o->cost, o->perf,
+						  (o->flags & EM_OPP_INEFFICIENT) ? 1 : 0};
 
 			for (int k = 0; k < 5; k++) {
-				snprintf(path, sizeof(path), "cpu%u/ps:%u/%s", pd->first_cpu, o->freq_khz,
-					 files[k]);
+				snprintf(path, sizeof(path), "cpu%u/ps:%u/%s", pd->first_cpu,
+					 o->freq_khz, files[k]);
 				snprintf(val, sizeof(val), "%llu", v[k]);
 				emit(ctx, path, val);
 			}
@@ -453,9 +483,9 @@ void em_export_debugfs_text(const struct em_profile *prof, FILE *out)
  * removed again on failure. */
 struct tree_ctx {
 	const char *dir;
-	struct gb_out *outs;   /* finished, waiting for their rename */
+	struct gb_out *outs; /* finished, waiting for their rename */
 	size_t nr_outs, cap_outs;
-	char **made;           /* directories created, in creation order */
+	char **made; /* directories created, in creation order */
 	size_t nr_made, cap_made;
 	int rc;
 	struct gb_err *err;
@@ -521,12 +551,12 @@ static void emit_file(void *vctx, const char *path, const char *value)
 	fprintf(out.f, "%s\n", value);
 	ctx->rc = gb_out_finish(&out, ctx->err);
 	if (!ctx->rc)
-		ctx->outs[ctx->nr_outs++] = out;     /* closed: the stream no longer points at out */
+		ctx->outs[ctx->nr_outs++] = out; /* closed: the stream no longer points at out */
 }
 
 int em_export_debugfs_tree(const struct em_profile *prof, const char *dir, struct gb_err *err)
 {
-	struct tree_ctx ctx = { .dir = dir, .err = err };
+	struct tree_ctx ctx = {.dir = dir, .err = err};
 	size_t i = 0;
 
 	ctx.rc = make_dir(&ctx, dir);

@@ -22,13 +22,14 @@
 void em_show(const struct em_profile *prof, FILE *out);
 
 struct em_diff_summary {
-	unsigned matched_opps;       /* OPPs present in both, matched by domain CPUs and frequency */
-	unsigned unmatched_opps;     /* present in only one of the two */
+	unsigned matched_opps;	 /* OPPs present in both, matched by domain CPUs and frequency */
+	unsigned unmatched_opps; /* present in only one of the two */
 	unsigned unmatched_domains;
-	double max_power_pct;        /* largest |power B / power A - 1| x 100 */
+	double max_power_pct; /* largest |power B / power A - 1| x 100 */
 	double max_perf_pct;
 	unsigned inefficiency_mismatches;
-	unsigned idle_mismatches;    /* matched domains whose idle states or transition latency differ */
+	unsigned
+	    idle_mismatches; /* matched domains whose idle states or transition latency differ */
 };
 
 /* Writes the comparison (when out is not NULL) and fills sum. */

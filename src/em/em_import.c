@@ -19,8 +19,8 @@
 
 void em_default_domain_name(unsigned n, unsigned i, char *buf, unsigned len)
 {
-	static const char *const two[] = { "little", "big" };
-	static const char *const three[] = { "little", "mid", "big" };
+	static const char *const two[] = {"little", "big"};
+	static const char *const three[] = {"little", "mid", "big"};
 
 	if (n == 2)
 		snprintf(buf, len, "%s", two[i]);
@@ -44,7 +44,8 @@ static int parse_domain_spec(const char *spec, struct em_cpumask *masks, unsigne
 		struct gb_err sub;
 
 		if (*n >= EM_MAX_DOMAINS)
-			return gb_err_set(err, EINVAL, "--domains: more than %d domains", EM_MAX_DOMAINS);
+			return gb_err_set(err, EINVAL, "--domains: more than %d domains",
+					  EM_MAX_DOMAINS);
 		if (cpulist_parse(tok, &masks[*n], &sub))
 			return gb_err_set(err, EINVAL, "--domains: %s", sub.msg);
 		(*n)++;
@@ -67,14 +68,15 @@ static int cmp_u32(const void *a, const void *b)
  * other units, or a broken meter), and importing it would write a model the loader refuses.
  */
 #define FB_MAX_POWER_MW (EM_MAX_POWER_UW / 1000.0)
-#define FB_MAX_SCORE 1e9
+#define FB_MAX_SCORE	1e9
 
 static int fb_power_ok(double mw, const char *cpu, u32 khz, const char *what, struct gb_err *err)
 {
 	if (!isfinite(mw) || mw < -FB_MAX_POWER_MW || mw > FB_MAX_POWER_MW)
-		return gb_err_set(err, ERANGE, "cpu %s, %u kHz: %s %g mW is outside -%.0f..%.0f mW "
-				  "(not a CPU's power in mW)", cpu, khz, what, mw, FB_MAX_POWER_MW,
-				  FB_MAX_POWER_MW);
+		return gb_err_set(err, ERANGE,
+				  "cpu %s, %u kHz: %s %g mW is outside -%.0f..%.0f mW "
+				  "(not a CPU's power in mW)",
+				  cpu, khz, what, mw, FB_MAX_POWER_MW, FB_MAX_POWER_MW);
 	return 0;
 }
 
@@ -95,7 +97,7 @@ static int fb_active_power(json_t *active, const char *cpu, u32 khz, double *pow
 		x = calloc(n, sizeof(double));
 		if (!x)
 			return gb_err_set(err, ENOMEM, "out of memory");
-		json_array_foreach(samples, i, v) {
+		json_array_foreach (samples, i, v) {
 			if (!json_is_number(v))
 				continue;
 			x[k] = json_number_value(v);
@@ -108,9 +110,11 @@ static int fb_active_power(json_t *active, const char *cpu, u32 khz, double *pow
 		if (k >= 3 && robust_summary(x, k, &st) == 0) {
 			free(x);
 			if (st.ci95 * 1000 > EM_MAX_POWER_UW)
-				return gb_err_set(err, ERANGE, "cpu %s, %u kHz: the power samples "
-						  "spread over +-%.0f mW, more than the model's %.0f mW",
-						  cpu, khz, st.ci95, FB_MAX_POWER_MW);
+				return gb_err_set(
+				    err, ERANGE,
+				    "cpu %s, %u kHz: the power samples "
+				    "spread over +-%.0f mW, more than the model's %.0f mW",
+				    cpu, khz, st.ci95, FB_MAX_POWER_MW);
 			meta->has_spread = true;
 			meta->power_spread_uw = (u32)llround(st.ci95 * 1000);
 			meta->samples = st.kept < EM_MAX_SAMPLES ? (u32)st.kept : EM_MAX_SAMPLES;
@@ -163,14 +167,15 @@ static int fb_read_cluster(json_t *freqs, double baseline_mw, struct fb_point *p
 	int rc;
 
 	*n = 0;
-	json_object_foreach(freqs, k, v) {
+	json_object_foreach (freqs, k, v) {
 		char *end;
 		unsigned long f = strtoul(k, &end, 10);
 
 		if (*end || !isdigit((unsigned char)k[0]) || f == 0 || f > EM_MAX_FREQ_KHZ)
 			return gb_err_set(err, EINVAL, "cpu %s: bad frequency key \"%s\"", cpu, k);
 		if (*n >= EM_MAX_OPPS)
-			return gb_err_set(err, EINVAL, "cpu %s: more than %d frequencies", cpu, EM_MAX_OPPS);
+			return gb_err_set(err, EINVAL, "cpu %s: more than %d frequencies", cpu,
+					  EM_MAX_OPPS);
 		keys[(*n)++] = (u32)f;
 	}
 	qsort(keys, *n, sizeof(keys[0]), cmp_u32);
@@ -182,10 +187,13 @@ static int fb_read_cluster(json_t *freqs, double baseline_mw, struct fb_point *p
 		f = json_object_get(freqs, key);
 		active = json_object_get(f, "active");
 		idle = json_object_get(f, "idle");
-		if (!json_is_object(active) || !json_is_number(json_object_get(active, "power_mean")) ||
+		if (!json_is_object(active) ||
+		    !json_is_number(json_object_get(active, "power_mean")) ||
 		    !json_is_number(json_object_get(active, "coremark_score")))
-			return gb_err_set(err, EINVAL, "cpu %s, %u kHz: missing active power_mean or "
-					  "coremark_score", cpu, keys[i]);
+			return gb_err_set(err, EINVAL,
+					  "cpu %s, %u kHz: missing active power_mean or "
+					  "coremark_score",
+					  cpu, keys[i]);
 		memset(&pts[i], 0, sizeof(pts[i]));
 		pts[i].freq_khz = keys[i];
 		rc = fb_active_power(active, cpu, keys[i], &pts[i].power_mw, &pts[i].meta, err);
@@ -193,9 +201,10 @@ static int fb_read_cluster(json_t *freqs, double baseline_mw, struct fb_point *p
 			return rc;
 		pts[i].score = json_number_value(json_object_get(active, "coremark_score"));
 		if (!isfinite(pts[i].score) || pts[i].score <= 0 || pts[i].score > FB_MAX_SCORE)
-			return gb_err_set(err, ERANGE, "cpu %s, %u kHz: coremark_score %g is outside "
-					  "0..%.0f (exclusive of 0)", cpu, keys[i], pts[i].score,
-					  FB_MAX_SCORE);
+			return gb_err_set(err, ERANGE,
+					  "cpu %s, %u kHz: coremark_score %g is outside "
+					  "0..%.0f (exclusive of 0)",
+					  cpu, keys[i], pts[i].score, FB_MAX_SCORE);
 		pts[i].idle_mw = 0;
 		if (json_is_object(idle) && json_is_number(json_object_get(idle, "power_mean"))) {
 			double idle_mw = json_number_value(json_object_get(idle, "power_mean"));
@@ -247,19 +256,22 @@ static void fb_drop_unapplied(struct fb_point *pts, u32 *n, const char *cpu, cha
 		double freq_rise = p ? (double)o->freq_khz / p->freq_khz - 1 : 0;
 
 		if (r[i] < EM_UNAPPLIED_RATIO * median)
-			em_add_warning(warn, "cpu %s: %u kHz left out: its CoreMark per MHz is %.0f%% of "
-				       "the cluster's median (the OPP did not apply)", cpu, o->freq_khz,
-				       r[i] / median * 100);
+			em_add_warning(warn,
+				       "cpu %s: %u kHz left out: its CoreMark per MHz is %.0f%% of "
+				       "the cluster's median (the OPP did not apply)",
+				       cpu, o->freq_khz, r[i] / median * 100);
 		else if (p && perf_rise * 2 < freq_rise)
-			em_add_warning(warn, "cpu %s: %u kHz left out: CoreMark rose %.1f%% for %.1f%% "
-				       "more frequency than %u kHz (the OPP did not apply)", cpu,
-				       o->freq_khz, perf_rise * 100, freq_rise * 100, p->freq_khz);
+			em_add_warning(warn,
+				       "cpu %s: %u kHz left out: CoreMark rose %.1f%% for %.1f%% "
+				       "more frequency than %u kHz (the OPP did not apply)",
+				       cpu, o->freq_khz, perf_rise * 100, freq_rise * 100,
+				       p->freq_khz);
 		else {
 			pts[k++] = *o;
 			continue;
 		}
-		snprintf(dropped + strlen(dropped), dropped_len - strlen(dropped), "%scpu %s %u kHz",
-			 dropped[0] ? ", " : "", cpu, o->freq_khz);
+		snprintf(dropped + strlen(dropped), dropped_len - strlen(dropped),
+			 "%scpu %s %u kHz", dropped[0] ? ", " : "", cpu, o->freq_khz);
 	}
 	*n = k;
 }
@@ -267,12 +279,12 @@ static void fb_drop_unapplied(struct fb_point *pts, u32 *n, const char *cpu, cha
 static int fb_import(json_t *root, const char *path, const char *domains, const char *names,
 		     struct em_profile *prof, struct em_warnings *warn, struct gb_err *err)
 {
-	struct fb_point (*pts)[EM_MAX_OPPS] = NULL;
+	struct fb_point(*pts)[EM_MAX_OPPS] = NULL;
 	struct em_cpumask masks[EM_MAX_DOMAINS];
-	u32 npts[EM_MAX_DOMAINS] = { 0 };
+	u32 npts[EM_MAX_DOMAINS] = {0};
 	unsigned nd = 0;
 	json_t *cpus, *hk, *c;
-	double baseline_mw = 0, max_score = 0, idle_mw[EM_MAX_DOMAINS] = { 0 };
+	double baseline_mw = 0, max_score = 0, idle_mw[EM_MAX_DOMAINS] = {0};
 	char dropped[EM_TEXT_LEN] = "";
 	const char *cpu;
 	int rc;
@@ -285,21 +297,22 @@ static int fb_import(json_t *root, const char *path, const char *domains, const 
 		return rc;
 	cpus = json_object_get(root, "cpus");
 	if (!json_is_object(cpus))
-		return gb_err_set(err, EINVAL, "%s: no \"cpus\" object: not a freqbench results file",
-				  path);
+		return gb_err_set(err, EINVAL,
+				  "%s: no \"cpus\" object: not a freqbench results file", path);
 	hk = json_object_get(json_object_get(root, "housekeeping"), "power_mean");
 	if (json_is_number(hk)) {
 		baseline_mw = json_number_value(hk);
 		if (!isfinite(baseline_mw) || baseline_mw < 0 || baseline_mw > FB_MAX_POWER_MW)
-			return gb_err_set(err, ERANGE, "%s: housekeeping power_mean %g mW is outside "
-					  "0..%.0f mW (not a device's power in mW)", path, baseline_mw,
-					  FB_MAX_POWER_MW);
+			return gb_err_set(err, ERANGE,
+					  "%s: housekeeping power_mean %g mW is outside "
+					  "0..%.0f mW (not a device's power in mW)",
+					  path, baseline_mw, FB_MAX_POWER_MW);
 	}
 	pts = calloc(EM_MAX_DOMAINS, sizeof(*pts));
 	if (!pts)
 		return gb_err_set(err, ENOMEM, "out of memory");
 
-	json_object_foreach(cpus, cpu, c) {
+	json_object_foreach (cpus, cpu, c) {
 		char *end;
 		unsigned long id = strtoul(cpu, &end, 10);
 		int d = -1;
@@ -309,14 +322,17 @@ static int fb_import(json_t *root, const char *path, const char *domains, const 
 			    em_cpumask_test(&masks[i], (u32)id))
 				d = (int)i;
 		if (d < 0) {
-			rc = gb_err_set(err, EINVAL, "%s: cpu %s is in none of the --domains", path, cpu);
+			rc = gb_err_set(err, EINVAL, "%s: cpu %s is in none of the --domains", path,
+					cpu);
 			goto out;
 		}
 		if (npts[d]) {
-			rc = gb_err_set(err, EINVAL, "%s: two benchmarked CPUs in domain %d", path, d);
+			rc = gb_err_set(err, EINVAL, "%s: two benchmarked CPUs in domain %d", path,
+					d);
 			goto out;
 		}
-		rc = fb_read_cluster(json_object_get(c, "freqs"), baseline_mw, pts[d], &npts[d], cpu, err);
+		rc = fb_read_cluster(json_object_get(c, "freqs"), baseline_mw, pts[d], &npts[d],
+				     cpu, err);
 		if (rc) {
 			gb_err_prefix(err, "%s", path);
 			goto out;
@@ -339,15 +355,19 @@ static int fb_import(json_t *root, const char *path, const char *domains, const 
 		u32 power[EM_MAX_OPPS], perf[EM_MAX_OPPS];
 
 		if (!npts[d]) {
-			rc = gb_err_set(err, EINVAL, "%s: domain %u (CPUs listed in --domains) has no "
-					"benchmarked CPU in the file", path, d);
+			rc = gb_err_set(err, EINVAL,
+					"%s: domain %u (CPUs listed in --domains) has no "
+					"benchmarked CPU in the file",
+					path, d);
 			goto out;
 		}
 		pd->cpus = masks[d];
 		pd->nr_opps = npts[d];
 		if (idle_mw[d] > FB_MAX_POWER_MW) {
-			rc = gb_err_set(err, ERANGE, "%s: domain %u: idle power %.0f mW is above the "
-					"model's %.0f mW", path, d, idle_mw[d], FB_MAX_POWER_MW);
+			rc = gb_err_set(err, ERANGE,
+					"%s: domain %u: idle power %.0f mW is above the "
+					"model's %.0f mW",
+					path, d, idle_mw[d], FB_MAX_POWER_MW);
 			goto out;
 		}
 		pd->idle_power_uw = (u32)llround(idle_mw[d] * 1000);
@@ -382,10 +402,12 @@ static int fb_import(json_t *root, const char *path, const char *domains, const 
 			unsigned k = 0;
 
 			snprintf(buf, sizeof(buf), "%s", names);
-			for (tok = strtok_r(buf, ",", &save); tok && k < d; tok = strtok_r(NULL, ",", &save))
+			for (tok = strtok_r(buf, ",", &save); tok && k < d;
+			     tok = strtok_r(NULL, ",", &save))
 				k++;
 			if (!tok || strlen(tok) >= EM_NAME_LEN) {
-				rc = gb_err_set(err, EINVAL, "--names: need %u names of at most %d characters",
+				rc = gb_err_set(err, EINVAL,
+						"--names: need %u names of at most %d characters",
 						nd, EM_NAME_LEN - 1);
 				goto out;
 			}
@@ -394,10 +416,12 @@ static int fb_import(json_t *root, const char *path, const char *domains, const 
 			em_default_domain_name(nd, d, pd->name, sizeof(pd->name));
 		}
 	}
-	snprintf(prof->prov.conditions, sizeof(prof->prov.conditions),
-		 "freqbench: CoreMark on one CPU per cluster; power = robust mean of the samples "
-		 "(outliers beyond %.0f MAD rejected) minus cluster idle at the same OPP; isotonic fit"
-		 "%s%s", ROBUST_K, dropped[0] ? "; left out (did not apply): " : "", dropped);
+	snprintf(
+	    prof->prov.conditions, sizeof(prof->prov.conditions),
+	    "freqbench: CoreMark on one CPU per cluster; power = robust mean of the samples "
+	    "(outliers beyond %.0f MAD rejected) minus cluster idle at the same OPP; isotonic fit"
+	    "%s%s",
+	    ROBUST_K, dropped[0] ? "; left out (did not apply): " : "", dropped);
 	rc = em_profile_finalize(prof, false, warn, err);
 	if (rc)
 		gb_err_prefix(err, "%s", path);
@@ -420,9 +444,9 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 	return rc;
 }
 
-int em_import_freqbench_string(const char *text, size_t len, const char *name,
-			       const char *domains, const char *names, struct em_profile *prof,
-			       struct em_warnings *warn, struct gb_err *err)
+int em_import_freqbench_string(const char *text, size_t len, const char *name, const char *domains,
+			       const char *names, struct em_profile *prof, struct em_warnings *warn,
+			       struct gb_err *err)
 {
 	json_error_t jerr;
 	json_t *root = json_loadb(text, len, 0, &jerr);
@@ -486,15 +510,17 @@ static int read_num(const char *dir, const char *name, bool hex_ok, unsigned lon
 		else if (base == 16 && isxdigit((unsigned char)*p))
 			d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
 		else
-			return gb_err_set(err, EINVAL, "%s/%s: \"%s\" is not a %s number", dir, name,
-					  buf, base == 16 ? "hexadecimal" : "decimal");
+			return gb_err_set(err, EINVAL, "%s/%s: \"%s\" is not a %s number", dir,
+					  name, buf, base == 16 ? "hexadecimal" : "decimal");
 		if (*v > (ULLONG_MAX - d) / base)
-			return gb_err_set(err, ERANGE, "%s/%s: \"%s\" is too large", dir, name, buf);
+			return gb_err_set(err, ERANGE, "%s/%s: \"%s\" is too large", dir, name,
+					  buf);
 		*v = *v * base + d;
 	}
 	if (*v < lo || *v > hi)
-		return gb_err_set(err, ERANGE, "%s/%s: %llu%s%s is outside %llu..%llu%s%s", dir, name,
-				  *v, unit[0] ? " " : "", unit, lo, hi, unit[0] ? " " : "", unit);
+		return gb_err_set(err, ERANGE, "%s/%s: %llu%s%s is outside %llu..%llu%s%s", dir,
+				  name, *v, unit[0] ? " " : "", unit, lo, hi, unit[0] ? " " : "",
+				  unit);
 	return 0;
 }
 
@@ -523,18 +549,23 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 		if (rc)
 			return rc;
 		if (flags & (1u << 2))
-			return gb_err_set(err, EINVAL, "%s: the kernel's EM is artificial (flags %#llx): "
-					  "its power values are not physical", pdir, flags);
+			return gb_err_set(err, EINVAL,
+					  "%s: the kernel's EM is artificial (flags %#llx): "
+					  "its power values are not physical",
+					  pdir, flags);
 		if (!(flags & 1u))
-			return gb_err_set(err, EINVAL, "%s: power values are in an abstract scale "
-					  "(flags %#llx lacks MICROWATTS)", pdir, flags);
+			return gb_err_set(err, EINVAL,
+					  "%s: power values are in an abstract scale "
+					  "(flags %#llx lacks MICROWATTS)",
+					  pdir, flags);
 	} else if (read_text(pdir, "units", buf, sizeof(buf)) == 0) {
 		if (strcmp(buf, "milliWatts"))
-			return gb_err_set(err, EINVAL, "%s/units: \"%s\": only milliWatts can be imported",
-					  pdir, buf);
+			return gb_err_set(err, EINVAL,
+					  "%s/units: \"%s\": only milliWatts can be imported", pdir,
+					  buf);
 		mw = true;
 	} else {
-		mw = true;   /* v5.0-5.10: power in mW, no units file */
+		mw = true; /* v5.0-5.10: power in mW, no units file */
 	}
 
 	dir = opendir(pdir);
@@ -565,7 +596,8 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 		o->freq_khz = (u32)f;
 		o->power_uw = (u32)(mw ? p * 1000 : p);
 		if (read_text(sdir, "performance", buf, sizeof(buf)) == 0) {
-			rc = read_num(sdir, "performance", false, 1, EM_CAPACITY_SCALE, "", &perf, err);
+			rc = read_num(sdir, "performance", false, 1, EM_CAPACITY_SCALE, "", &perf,
+				      err);
 			if (rc)
 				break;
 			o->perf = (u32)perf;
@@ -594,11 +626,13 @@ static int dbg_read_domain(const char *pdir, const char *cpu_sysfs, struct em_do
 
 		while (cpu < EM_MAX_CPUS && !em_cpumask_test(&pd->cpus, cpu))
 			cpu++;
-		snprintf(cdir, sizeof(cdir), "%s/cpu%u", cpu_sysfs ? cpu_sysfs : "/sys/devices/system/cpu",
-			 cpu);
+		snprintf(cdir, sizeof(cdir), "%s/cpu%u",
+			 cpu_sysfs ? cpu_sysfs : "/sys/devices/system/cpu", cpu);
 		if (read_text(cdir, "cpu_capacity", buf, sizeof(buf)))
-			return gb_err_set(err, EINVAL, "%s: this kernel's EM has no performance values and "
-					  "%s/cpu_capacity is unreadable (give --cpu-sysfs DIR)", pdir, cdir);
+			return gb_err_set(err, EINVAL,
+					  "%s: this kernel's EM has no performance values and "
+					  "%s/cpu_capacity is unreadable (give --cpu-sysfs DIR)",
+					  pdir, cdir);
 		rc = read_num(cdir, "cpu_capacity", false, 1, EM_CAPACITY_SCALE, "", &cap, err);
 		if (rc)
 			return rc;
@@ -630,9 +664,10 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 			continue;
 		snprintf(sub, sizeof(sub), "%s/%s", dir, e->d_name);
 		if (read_text(sub, "cpus", buf, sizeof(buf)))
-			continue;   /* not a CPU perf domain (devfreq devices have no cpus file) */
+			continue; /* not a CPU perf domain (devfreq devices have no cpus file) */
 		if (n >= EM_MAX_DOMAINS) {
-			rc = gb_err_set(err, EINVAL, "%s: more than %d perf domains", dir, EM_MAX_DOMAINS);
+			rc = gb_err_set(err, EINVAL, "%s: more than %d perf domains", dir,
+					EM_MAX_DOMAINS);
 			break;
 		}
 		names[n] = strdup(e->d_name);
@@ -644,8 +679,10 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 	}
 	closedir(d);
 	if (!rc && n == 0)
-		rc = gb_err_set(err, ENOENT, "%s: no CPU perf domains (is debugfs mounted and "
-				"CONFIG_ENERGY_MODEL set?)", dir);
+		rc = gb_err_set(err, ENOENT,
+				"%s: no CPU perf domains (is debugfs mounted and "
+				"CONFIG_ENERGY_MODEL set?)",
+				dir);
 	qsort(names, n, sizeof(names[0]), cmp_name);
 	for (unsigned i = 0; !rc && i < n; i++) {
 		char pdir[4096];
@@ -653,7 +690,8 @@ int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile 
 
 		snprintf(pdir, sizeof(pdir), "%s/%s", dir, names[i]);
 		rc = dbg_read_domain(pdir, cpu_sysfs, &prof->model.domains[i], &have_perf, err);
-		snprintf(prof->model.domains[i].name, EM_NAME_LEN, "%.*s", EM_NAME_LEN - 1, names[i]);
+		snprintf(prof->model.domains[i].name, EM_NAME_LEN, "%.*s", EM_NAME_LEN - 1,
+			 names[i]);
 	}
 	for (unsigned i = 0; i < n; i++)
 		free(names[i]);

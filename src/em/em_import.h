@@ -42,9 +42,9 @@ int em_import_freqbench(const char *path, const char *domains, const char *names
 			struct em_profile *prof, struct em_warnings *warn, struct gb_err *err);
 
 /* The same from memory; name is used in messages. */
-int em_import_freqbench_string(const char *text, size_t len, const char *name,
-			       const char *domains, const char *names, struct em_profile *prof,
-			       struct em_warnings *warn, struct gb_err *err);
+int em_import_freqbench_string(const char *text, size_t len, const char *name, const char *domains,
+			       const char *names, struct em_profile *prof, struct em_warnings *warn,
+			       struct gb_err *err);
 
 /* cpu_sysfs: directory with cpuN/cpu_capacity, needed only for pre-6.9 layouts (may be NULL). */
 int em_import_debugfs(const char *dir, const char *cpu_sysfs, struct em_profile *prof,

@@ -17,7 +17,7 @@
 
 #include "cpulist.h"
 
-#define DT_MAX_BYTES (64u << 20)
+#define DT_MAX_BYTES  (64u << 20)
 #define DT_NO_CLUSTER (-1)
 
 extern char **environ;
@@ -26,10 +26,10 @@ extern char **environ;
 struct dt_cpu {
 	int node;
 	u32 phandle;
-	u32 opp_table;          /* phandle of operating-points-v2, 0 if none */
-	u32 dmips;              /* capacity-dmips-mhz, 0 if absent */
-	u32 dpc;                /* dynamic-power-coefficient, 0 if absent */
-	int cluster;            /* index of its cpu-map cluster, DT_NO_CLUSTER if none */
+	u32 opp_table; /* phandle of operating-points-v2, 0 if none */
+	u32 dmips;     /* capacity-dmips-mhz, 0 if absent */
+	u32 dpc;       /* dynamic-power-coefficient, 0 if absent */
+	int cluster;   /* index of its cpu-map cluster, DT_NO_CLUSTER if none */
 	int domain;
 	const char *compatible;
 };
@@ -90,7 +90,7 @@ static int read_all(FILE *f, const char *what, char **buf, size_t *len, struct g
  */
 static int run_dtc(const char *path, char **blob, size_t *len, struct gb_err *err)
 {
-	char *const argv[] = { "dtc", "-q", "-I", "dts", "-O", "dtb", "-o", "-", (char *)path, NULL };
+	char *const argv[] = {"dtc", "-q", "-I", "dts", "-O", "dtb", "-o", "-", (char *)path, NULL};
 	FILE *out = tmpfile(), *msg = tmpfile();
 	posix_spawn_file_actions_t fa;
 	int rc, status = 0;
@@ -107,8 +107,10 @@ static int run_dtc(const char *path, char **blob, size_t *len, struct gb_err *er
 	rc = posix_spawnp(&pid, "dtc", &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	if (rc) {
-		rc = gb_err_set(err, rc, "%s: running dtc to compile it: %s (install dtc, the "
-				"device-tree-compiler package, or give a .dtb)", path, strerror(rc));
+		rc = gb_err_set(err, rc,
+				"%s: running dtc to compile it: %s (install dtc, the "
+				"device-tree-compiler package, or give a .dtb)",
+				path, strerror(rc));
 		goto out;
 	}
 	while (waitpid(pid, &status, 0) < 0)
@@ -140,14 +142,15 @@ out:
 static int load_blob(const char *path, char **blob, size_t *len, struct gb_err *err)
 {
 	FILE *f = fopen(path, "rb");
-	unsigned char magic[4] = { 0 };
+	unsigned char magic[4] = {0};
 	size_t n;
 	int rc;
 
 	if (!f)
 		return gb_err_set(err, errno, "%s: %s", path, strerror(errno));
 	n = fread(magic, 1, sizeof(magic), f);
-	if (n == 4 && magic[0] == 0xd0 && magic[1] == 0x0d && magic[2] == 0xfe && magic[3] == 0xed) {
+	if (n == 4 && magic[0] == 0xd0 && magic[1] == 0x0d && magic[2] == 0xfe &&
+	    magic[3] == 0xed) {
 		rewind(f);
 		rc = read_all(f, path, blob, len, err);
 		fclose(f);
@@ -166,9 +169,9 @@ static int load_blob(const char *path, char **blob, size_t *len, struct gb_err *
 
 		free(*blob);
 		*blob = NULL;
-		return gb_err_set(err, EINVAL,
-				  "%s: device tree blob version %u: only versions 16 and 17 are read",
-				  path, v);
+		return gb_err_set(
+		    err, EINVAL,
+		    "%s: device tree blob version %u: only versions 16 and 17 are read", path, v);
 	} else {
 		rc = fdt_check_full(*blob, *len);
 	}
@@ -207,12 +210,14 @@ static int read_cpus(struct dt_ctx *c)
 
 	if (cpus < 0)
 		return gb_err_set(c->err, EINVAL, "%s: no /cpus node", c->path);
-	fdt_for_each_subnode(node, c->fdt, cpus) {
+	fdt_for_each_subnode(node, c->fdt, cpus)
+	{
 		int len;
 		const char *type = fdt_getprop(c->fdt, node, "device_type", &len);
 		struct dt_cpu *cpu;
 
-		if (!type || len < 4 || strncmp(type, "cpu", (size_t)len) || !node_enabled(c->fdt, node))
+		if (!type || len < 4 || strncmp(type, "cpu", (size_t)len) ||
+		    !node_enabled(c->fdt, node))
 			continue;
 		if (c->nr_cpus >= EM_MAX_CPUS)
 			return gb_err_set(c->err, EINVAL, "%s: more than %d CPU nodes", c->path,
@@ -243,7 +248,8 @@ static void read_cluster(struct dt_ctx *c, int node, int depth)
 
 	if (depth > 8)
 		return;
-	fdt_for_each_subnode(sub, c->fdt, node) {
+	fdt_for_each_subnode(sub, c->fdt, node)
+	{
 		const char *name = fdt_get_name(c->fdt, sub, NULL);
 		u32 ph;
 
@@ -258,13 +264,14 @@ static void read_cluster(struct dt_ctx *c, int node, int depth)
 			for (u32 i = 0; found && i < c->nr_cpus; i++)
 				if (c->cpu[i].phandle == ph)
 					c->cpu[i].cluster = cluster;
-			fdt_for_each_subnode(t, c->fdt, sub)
-				if (prop_u32(c->fdt, t, "cpu", &ph))
-					for (u32 i = 0; i < c->nr_cpus; i++)
-						if (c->cpu[i].phandle == ph)
-							c->cpu[i].cluster = cluster;
+			fdt_for_each_subnode(
+			    t, c->fdt,
+			    sub) if (prop_u32(c->fdt, t, "cpu",
+					      &ph)) for (u32 i = 0; i < c->nr_cpus;
+							 i++) if (c->cpu[i].phandle == ph) c->cpu[i]
+			    .cluster = cluster;
 		} else {
-			read_cluster(c, sub, depth + 1);   /* socketN, clusterN, nested clusters */
+			read_cluster(c, sub, depth + 1); /* socketN, clusterN, nested clusters */
 		}
 	}
 }
@@ -315,8 +322,7 @@ static int cmp_opp(const void *a, const void *b)
 }
 
 /* The enabled OPPs of one table, in increasing frequency. */
-static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct dt_opp *opp,
-		      u32 *n)
+static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct dt_opp *opp, u32 *n)
 {
 	int table = fdt_node_offset_by_phandle(c->fdt, phandle), node, len;
 	const char *compat;
@@ -329,7 +335,8 @@ static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct d
 	if (!compat || len <= 0 || !memmem(compat, (size_t)len, "operating-points-v2", 19))
 		return gb_err_set(c->err, EINVAL, "%s: %s is not an operating-points-v2 table",
 				  c->path, tname);
-	fdt_for_each_subnode(node, c->fdt, table) {
+	fdt_for_each_subnode(node, c->fdt, table)
+	{
 		const fdt32_t *p;
 		struct dt_opp *o;
 
@@ -337,10 +344,10 @@ static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct d
 			continue;
 		p = fdt_getprop(c->fdt, node, "opp-hz", &len);
 		if (!p)
-			continue;   /* not an OPP (a vendor's sub-node) */
+			continue; /* not an OPP (a vendor's sub-node) */
 		if (*n >= EM_MAX_OPPS)
-			return gb_err_set(c->err, EINVAL, "%s: %s: more than %d OPPs", c->path, tname,
-					  EM_MAX_OPPS);
+			return gb_err_set(c->err, EINVAL, "%s: %s: more than %d OPPs", c->path,
+					  tname, EM_MAX_OPPS);
 		o = &opp[(*n)++];
 		memset(o, 0, sizeof(*o));
 		/* /bits/ 64 (two cells), or one 32-bit cell; the first clock's rate */
@@ -348,7 +355,8 @@ static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct d
 			o->hz = (u64)fdt32_to_cpu(p[0]) << 32 | fdt32_to_cpu(p[1]);
 		else if (len >= 4)
 			o->hz = fdt32_to_cpu(p[0]);
-		o->has_uv = prop_u32(c->fdt, node, "opp-microvolt", &o->uv);   /* target of a triplet */
+		o->has_uv =
+		    prop_u32(c->fdt, node, "opp-microvolt", &o->uv); /* target of a triplet */
 		o->has_uw = prop_u32(c->fdt, node, "opp-microwatt", &o->uw);
 	}
 	if (*n == 0)
@@ -356,13 +364,16 @@ static int read_table(struct dt_ctx *c, u32 phandle, const char *tname, struct d
 	qsort(opp, *n, sizeof(opp[0]), cmp_opp);
 	for (u32 i = 0; i < *n; i++) {
 		if (opp[i].hz < 1000 || opp[i].hz / 1000 > EM_MAX_FREQ_KHZ || opp[i].hz % 1000)
-			return gb_err_set(c->err, ERANGE, "%s: %s: opp-hz %llu is not a whole kHz in "
-					  "1..%u kHz", c->path, tname, (unsigned long long)opp[i].hz,
+			return gb_err_set(c->err, ERANGE,
+					  "%s: %s: opp-hz %llu is not a whole kHz in "
+					  "1..%u kHz",
+					  c->path, tname, (unsigned long long)opp[i].hz,
 					  EM_MAX_FREQ_KHZ);
 		if (i && opp[i].hz == opp[i - 1].hz)
-			return gb_err_set(c->err, EINVAL, "%s: %s: two OPPs at %llu Hz (opp-supported-hw "
-					  "variants are not told apart)", c->path, tname,
-					  (unsigned long long)opp[i].hz);
+			return gb_err_set(c->err, EINVAL,
+					  "%s: %s: two OPPs at %llu Hz (opp-supported-hw "
+					  "variants are not told apart)",
+					  c->path, tname, (unsigned long long)opp[i].hz);
 	}
 	return 0;
 }
@@ -399,10 +410,10 @@ static int opp_power(struct dt_ctx *c, const char *tname, const struct dt_opp *o
 		p = p / 1000000 * (o->hz / 1000000) + p % 1000000 * (o->hz / 1000000) / 1000000;
 	}
 	if (p < 1 || p > EM_MAX_POWER_UW)
-		return gb_err_set(c->err, ERANGE, "%s: %s: %llu Hz: power %llu uW%s is outside 1..%u",
-				  c->path, tname, (unsigned long long)o->hz, (unsigned long long)p,
-				  estimate ? " (estimated from dynamic-power-coefficient)" : "",
-				  EM_MAX_POWER_UW);
+		return gb_err_set(
+		    c->err, ERANGE, "%s: %s: %llu Hz: power %llu uW%s is outside 1..%u", c->path,
+		    tname, (unsigned long long)o->hz, (unsigned long long)p,
+		    estimate ? " (estimated from dynamic-power-coefficient)" : "", EM_MAX_POWER_UW);
 	*power_uw = (u32)p;
 	return 0;
 }
@@ -424,9 +435,11 @@ static int build_domain(struct dt_ctx *c, int d, struct em_profile *prof, bool *
 				first = &c->cpu[i];
 			em_cpumask_set(&pd->cpus, i);
 			if (c->cpu[i].dmips != first->dmips || c->cpu[i].dpc != first->dpc)
-				return gb_err_set(c->err, EINVAL, "%s: CPUs %u and %u share an OPP table "
-						  "but not capacity-dmips-mhz or dynamic-power-coefficient",
-						  c->path, (u32)(first - c->cpu), i);
+				return gb_err_set(
+				    c->err, EINVAL,
+				    "%s: CPUs %u and %u share an OPP table "
+				    "but not capacity-dmips-mhz or dynamic-power-coefficient",
+				    c->path, (u32)(first - c->cpu), i);
 		}
 	table = fdt_node_offset_by_phandle(c->fdt, first->opp_table);
 	nm = table >= 0 ? fdt_get_name(c->fdt, table, NULL) : NULL;
@@ -440,12 +453,17 @@ static int build_domain(struct dt_ctx *c, int d, struct em_profile *prof, bool *
 		all_uv &= opp[i].has_uv;
 	}
 	if (any_uw && !all_uw)
-		return gb_err_set(c->err, EINVAL, "%s: %s: opp-microwatt on some OPPs only (the "
-				  "kernel uses it only when every OPP has it)", c->path, tname);
+		return gb_err_set(c->err, EINVAL,
+				  "%s: %s: opp-microwatt on some OPPs only (the "
+				  "kernel uses it only when every OPP has it)",
+				  c->path, tname);
 	if (!all_uw && (!first->dpc || !all_uv))
-		return gb_err_set(c->err, EINVAL, "%s: %s: no power: neither opp-microwatt on every "
-				  "OPP nor dynamic-power-coefficient on the CPU and opp-microvolt on "
-				  "every OPP", c->path, tname);
+		return gb_err_set(
+		    c->err, EINVAL,
+		    "%s: %s: no power: neither opp-microwatt on every "
+		    "OPP nor dynamic-power-coefficient on the CPU and opp-microvolt on "
+		    "every OPP",
+		    c->path, tname);
 	*estimated |= !all_uw;
 	pd->nr_opps = n;
 	for (u32 i = 0; i < n; i++) {
@@ -454,10 +472,11 @@ static int build_domain(struct dt_ctx *c, int d, struct em_profile *prof, bool *
 		o->freq_khz = (u32)(opp[i].hz / 1000);
 		if (opp[i].has_uv) {
 			if (opp[i].uv < 1 || opp[i].uv > EM_MAX_VOLTAGE_UV)
-				return gb_err_set(c->err, ERANGE, "%s: %s: %llu Hz: opp-microvolt %u is "
-						  "outside 1..%u", c->path, tname,
-						  (unsigned long long)opp[i].hz, opp[i].uv,
-						  EM_MAX_VOLTAGE_UV);
+				return gb_err_set(c->err, ERANGE,
+						  "%s: %s: %llu Hz: opp-microvolt %u is "
+						  "outside 1..%u",
+						  c->path, tname, (unsigned long long)opp[i].hz,
+						  opp[i].uv, EM_MAX_VOLTAGE_UV);
 			o->voltage_uv = opp[i].uv;
 		}
 		rc = opp_power(c, tname, &opp[i], first->dpc, !all_uw, &o->power_uw);
@@ -558,7 +577,8 @@ int em_import_dt(const char *path, struct em_profile *prof, struct em_warnings *
 	}
 	derive_perf(c, prof, &dmips_missing);
 	if (dmips_missing)
-		em_add_warning(warn, "not every CPU has capacity-dmips-mhz: as the kernel does, every "
+		em_add_warning(warn,
+			       "not every CPU has capacity-dmips-mhz: as the kernel does, every "
 			       "CPU's capacity is 1024 at its highest OPP");
 	for (u32 d = 0; d < nd; d++)
 		if (!prof->model.domains[d].name[0])
@@ -566,7 +586,8 @@ int em_import_dt(const char *path, struct em_profile *prof, struct em_warnings *
 	root = fdt_path_offset(c->fdt, "/");
 	{
 		int clen;
-		const char *compat = root >= 0 ? fdt_getprop(c->fdt, root, "compatible", &clen) : NULL;
+		const char *compat =
+		    root >= 0 ? fdt_getprop(c->fdt, root, "compatible", &clen) : NULL;
 		const char *soc = "dt";
 
 		/* the SoC is the last entry ("board", "vendor,soc"), without its vendor */
@@ -581,9 +602,11 @@ int em_import_dt(const char *path, struct em_profile *prof, struct em_warnings *
 	}
 	snprintf(prof->prov.conditions, sizeof(prof->prov.conditions),
 		 "device tree: %s; perf = capacity x f / fmax, capacity from capacity-dmips-mhz as "
-		 "the kernel derives them", estimated ?
-		 "power ESTIMATED from dynamic-power-coefficient (P = DPC x V^2 x f, as the kernel "
-		 "estimates it), not measured" : "power from opp-microwatt");
+		 "the kernel derives them",
+		 estimated ? "power ESTIMATED from dynamic-power-coefficient (P = DPC x V^2 x f, "
+			     "as the kernel "
+			     "estimates it), not measured"
+			   : "power from opp-microwatt");
 	rc = em_profile_finalize(prof, false, warn, err);
 	if (rc)
 		gb_err_prefix(err, "%s", path);

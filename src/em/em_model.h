@@ -23,27 +23,27 @@
 
 #include "em_types.h"
 
-#define EM_MAX_DOMAINS       64   /* Intel hybrid exposes one perf domain per CPU */
-#define EM_MAX_OPPS          32
-#define EM_MAX_CPUS          256
-#define EM_CPUMASK_WORDS     (EM_MAX_CPUS / 64)
-#define EM_NAME_LEN          16
-#define EM_CAPACITY_SCALE    1024
-#define EM_MAX_POWER_UW      64000000u  /* the kernel's EM_MAX_POWER */
+#define EM_MAX_DOMAINS	  64 /* Intel hybrid exposes one perf domain per CPU */
+#define EM_MAX_OPPS	  32
+#define EM_MAX_CPUS	  256
+#define EM_CPUMASK_WORDS  (EM_MAX_CPUS / 64)
+#define EM_NAME_LEN	  16
+#define EM_CAPACITY_SCALE 1024
+#define EM_MAX_POWER_UW	  64000000u /* the kernel's EM_MAX_POWER */
 
 /* em_opp.flags */
-#define EM_OPP_INEFFICIENT   (1u << 0)  /* EM_PERF_STATE_INEFFICIENT */
+#define EM_OPP_INEFFICIENT (1u << 0) /* EM_PERF_STATE_INEFFICIENT */
 
 /* em_domain.flags */
-#define EM_PD_SKIP_INEFFICIENCIES (1u << 0)  /* EM_PERF_DOMAIN_SKIP_INEFFICIENCIES */
+#define EM_PD_SKIP_INEFFICIENCIES (1u << 0) /* EM_PERF_DOMAIN_SKIP_INEFFICIENCIES */
 
 struct em_opp {
 	u32 freq_khz;
 	u32 power_uw;
 	u32 perf;
-	u32 voltage_uv;            /* 0: not known */
-	u64 cost;                  /* derived, see em_compute_costs() */
-	u32 flags;                 /* derived: EM_OPP_* */
+	u32 voltage_uv; /* 0: not known */
+	u64 cost;	/* derived, see em_compute_costs() */
+	u32 flags;	/* derived: EM_OPP_* */
 	u32 pad;
 };
 
@@ -52,22 +52,22 @@ struct em_cpumask {
 };
 
 struct em_domain {
-	char name[EM_NAME_LEN];    /* "little", "mid", "big", or "pd0" ... */
+	char name[EM_NAME_LEN]; /* "little", "mid", "big", or "pd0" ... */
 	u32 nr_opps;
-	u32 nr_cpus;               /* derived: popcount of cpus */
-	u32 idle_power_uw;         /* whole domain, all CPUs idle (WFI) at the lowest OPP; 0: unknown */
-	u32 flags;                 /* EM_PD_* */
-	u32 first_cpu;             /* derived: lowest CPU id in cpus */
+	u32 nr_cpus;	   /* derived: popcount of cpus */
+	u32 idle_power_uw; /* whole domain, all CPUs idle (WFI) at the lowest OPP; 0: unknown */
+	u32 flags;	   /* EM_PD_* */
+	u32 first_cpu;	   /* derived: lowest CPU id in cpus */
 	u32 pad;
 	struct em_cpumask cpus;
-	struct em_opp opps[EM_MAX_OPPS];   /* ascending frequency */
+	struct em_opp opps[EM_MAX_OPPS]; /* ascending frequency */
 };
 
 struct em_model {
 	u32 nr_domains;
-	u32 nr_cpus;               /* derived: highest CPU id + 1 */
-	struct em_domain domains[EM_MAX_DOMAINS];  /* ascending capacity */
-	u8 cpu_domain[EM_MAX_CPUS];  /* derived: domain index of each CPU, 0xff if none */
+	u32 nr_cpus;				  /* derived: highest CPU id + 1 */
+	struct em_domain domains[EM_MAX_DOMAINS]; /* ascending capacity */
+	u8 cpu_domain[EM_MAX_CPUS]; /* derived: domain index of each CPU, 0xff if none */
 };
 
 static __always_inline bool em_cpumask_test(const struct em_cpumask *m, u32 cpu)
@@ -174,8 +174,8 @@ static __always_inline u32 em_efficient_state(const struct em_domain *pd, u32 ma
  * The unit is cost x util: proportional to energy over a fixed window, comparable between
  * domains and placements, which is all that placement needs.
  */
-static __always_inline u64 em_domain_energy(const struct em_domain *pd, u32 max_util,
-					    u32 sum_util, u32 allowed_cap)
+static __always_inline u64 em_domain_energy(const struct em_domain *pd, u32 max_util, u32 sum_util,
+					    u32 allowed_cap)
 {
 	u32 i;
 

@@ -26,7 +26,7 @@
 #include "cpulist.h"
 #include "outfile.h"
 
-#define EM_FILE_MAX (64u << 20)   /* bytes: no real model comes near it */
+#define EM_FILE_MAX (64u << 20) /* bytes: no real model comes near it */
 
 /* Where errors go: the first into err, every one into all (when given). */
 struct diag {
@@ -71,14 +71,13 @@ static int loc_err(const struct loc *l, const char *fmt, ...)
 }
 
 /* Every unknown key is an error. */
-static int check_keys(json_t *obj, const char *const *known, const struct loc *l,
-		      const char *where)
+static int check_keys(json_t *obj, const char *const *known, const struct loc *l, const char *where)
 {
 	const char *key;
 	json_t *v;
 	int rc = 0;
 
-	json_object_foreach(obj, key, v) {
+	json_object_foreach (obj, key, v) {
 		int ok = 0;
 
 		for (const char *const *k = known; *k; k++)
@@ -142,15 +141,16 @@ static int parse_cpus(json_t *v, struct em_cpumask *mask, const struct loc *l)
 		struct gb_err sub;
 
 		if (cpulist_parse(json_string_value(v), mask, &sub)) {
-			memset(mask, 0, sizeof(*mask));   /* claims no CPU in the second pass */
+			memset(mask, 0, sizeof(*mask)); /* claims no CPU in the second pass */
 			return loc_err(l, "cpus: %s", sub.msg);
 		}
 		return 0;
 	}
 	if (!json_is_array(v) || json_array_size(v) == 0)
-		return loc_err(l, "\"cpus\" must be a CPU list string (\"0-3\") or a non-empty array");
+		return loc_err(l,
+			       "\"cpus\" must be a CPU list string (\"0-3\") or a non-empty array");
 	memset(mask, 0, sizeof(*mask));
-	json_array_foreach(v, i, c) {
+	json_array_foreach (v, i, c) {
 		if (!json_is_integer(c) || json_integer_value(c) < 0 ||
 		    json_integer_value(c) >= EM_MAX_CPUS)
 			rc = loc_err(l, "cpus[%zu] must be a CPU id in 0..%d", i, EM_MAX_CPUS - 1);
@@ -177,11 +177,11 @@ static json_t *get_obj(json_t *o, const char *name, const struct loc *l, int *rc
 /* rc |= ... keeps the first pass going after an error: every error is a negative -EINVAL. */
 static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta, const struct loc *l)
 {
-	static const char *const keys[] = { "freq_khz", "power_uw", "perf", "voltage_uv",
-					    "spread", "raw", "split", NULL };
-	static const char *const spread_keys[] = { "power_uw", "perf", "samples", NULL };
-	static const char *const raw_keys[] = { "power_uw", "perf", NULL };
-	static const char *const split_keys[] = { "static_uw", "dynamic_uw", "cpus", NULL };
+	static const char *const keys[] = {"freq_khz", "power_uw", "perf",  "voltage_uv",
+					   "spread",   "raw",	   "split", NULL};
+	static const char *const spread_keys[] = {"power_uw", "perf", "samples", NULL};
+	static const char *const raw_keys[] = {"power_uw", "perf", NULL};
+	static const char *const split_keys[] = {"static_uw", "dynamic_uw", "cpus", NULL};
 	json_t *s;
 	int rc = 0;
 
@@ -219,11 +219,11 @@ static int parse_opp(json_t *o, struct em_opp *opp, struct em_opp_meta *meta, co
 static int parse_idle_state(json_t *o, struct em_idle_state *st, const char *where,
 			    const struct loc *l)
 {
-	static const char *const keys[] = { "name", "power_uw", "entry_latency_us",
-					    "exit_latency_us", "min_residency_us", NULL };
+	static const char *const keys[] = {
+	    "name", "power_uw", "entry_latency_us", "exit_latency_us", "min_residency_us", NULL};
 	struct gb_err sub;
-	struct diag sub_dg = { &sub, NULL, 0 };
-	const struct loc none = { &sub_dg, -1, -1 };
+	struct diag sub_dg = {&sub, NULL, 0};
+	const struct loc none = {&sub_dg, -1, -1};
 
 	if (!json_is_object(o))
 		return loc_err(l, "idle_states: %s must be an object", where);
@@ -231,22 +231,24 @@ static int parse_idle_state(json_t *o, struct em_idle_state *st, const char *whe
 	if (check_keys(o, keys, &none, "an idle state") ||
 	    get_str(o, "name", true, st->name, sizeof(st->name), &none) ||
 	    get_uint(o, "power_uw", true, 0, EM_MAX_POWER_UW, &st->power_uw, &none) ||
-	    get_uint(o, "entry_latency_us", true, 0, EM_IDLE_MAX_US, &st->entry_latency_us, &none) ||
+	    get_uint(o, "entry_latency_us", true, 0, EM_IDLE_MAX_US, &st->entry_latency_us,
+		     &none) ||
 	    get_uint(o, "exit_latency_us", true, 0, EM_IDLE_MAX_US, &st->exit_latency_us, &none) ||
 	    get_uint(o, "min_residency_us", true, 0, EM_IDLE_MAX_US, &st->min_residency_us, &none))
 		return loc_err(l, "idle_states: %s: %s", where, sub.msg);
 	if (!st->name[0])
 		return loc_err(l, "idle_states: %s: \"name\" is empty", where);
 	if (st->exit_latency_us > st->min_residency_us)
-		return loc_err(l, "idle_states: %s: exit_latency_us %u is above min_residency_us "
+		return loc_err(l,
+			       "idle_states: %s: exit_latency_us %u is above min_residency_us "
 			       "%u (a state is not worth entering for less than its exit)",
 			       where, st->exit_latency_us, st->min_residency_us);
 	return 0;
 }
 
 /* A list of states, shallowest first: power never rises, residency never falls. */
-static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *out, u32 max,
-			   u32 *n, u32 power_cap, const struct loc *l)
+static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *out, u32 max, u32 *n,
+			   u32 power_cap, const struct loc *l)
 {
 	char where[32];
 	size_t i;
@@ -258,7 +260,7 @@ static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *ou
 	if (json_array_size(a) > max)
 		return loc_err(l, "idle_states: %zu %s states, at most %u are supported",
 			       json_array_size(a), what, max);
-	json_array_foreach(a, i, o) {
+	json_array_foreach (a, i, o) {
 		struct em_idle_state *st = &out[i];
 
 		snprintf(where, sizeof(where), "%s[%zu]", what, i);
@@ -266,14 +268,18 @@ static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *ou
 		if (rc)
 			return rc;
 		if (st->power_uw > power_cap)
-			return loc_err(l, "idle_states: %s: power_uw %u is above static_uw %u (a "
-				       "cluster state saves power)", where, st->power_uw, power_cap);
+			return loc_err(l,
+				       "idle_states: %s: power_uw %u is above static_uw %u (a "
+				       "cluster state saves power)",
+				       where, st->power_uw, power_cap);
 		if (i && st->power_uw > out[i - 1].power_uw)
-			return loc_err(l, "idle_states: %s: power_uw %u is above the shallower "
-				       "state's %u (deeper states draw less)", where, st->power_uw,
-				       out[i - 1].power_uw);
+			return loc_err(l,
+				       "idle_states: %s: power_uw %u is above the shallower "
+				       "state's %u (deeper states draw less)",
+				       where, st->power_uw, out[i - 1].power_uw);
 		if (i && st->min_residency_us < out[i - 1].min_residency_us)
-			return loc_err(l, "idle_states: %s: min_residency_us %u is below the "
+			return loc_err(l,
+				       "idle_states: %s: min_residency_us %u is below the "
 				       "shallower state's %u (states are listed shallowest first)",
 				       where, st->min_residency_us, out[i - 1].min_residency_us);
 	}
@@ -283,7 +289,7 @@ static int parse_idle_list(json_t *a, const char *what, struct em_idle_state *ou
 
 static int parse_idle_states(json_t *v, struct em_idle_states *is, const struct loc *l)
 {
-	static const char *const keys[] = { "version", "static_uw", "cpu", "cluster", NULL };
+	static const char *const keys[] = {"version", "static_uw", "cpu", "cluster", NULL};
 	u32 version = 0;
 	json_t *a;
 	int rc;
@@ -294,8 +300,8 @@ static int parse_idle_states(json_t *v, struct em_idle_states *is, const struct 
 	    (rc = get_uint(v, "version", true, 0, UINT32_MAX, &version, l)))
 		return rc;
 	if (version != EM_IDLE_VERSION)
-		return loc_err(l, "idle_states: version %u is not supported (this is %d)",
-			       version, EM_IDLE_VERSION);
+		return loc_err(l, "idle_states: version %u is not supported (this is %d)", version,
+			       EM_IDLE_VERSION);
 	if ((rc = get_uint(v, "static_uw", true, 0, EM_MAX_POWER_UW, &is->static_uw, l)))
 		return rc;
 	a = json_object_get(v, "cpu");
@@ -308,8 +314,8 @@ static int parse_idle_states(json_t *v, struct em_idle_states *is, const struct 
 		return loc_err(l, "idle_states: \"cpu\" is empty (list at least WFI)");
 	a = json_object_get(v, "cluster");
 	if (a) {
-		rc = parse_idle_list(a, "cluster", is->cluster, EM_MAX_CLUSTER_IDLE, &is->nr_cluster,
-				     is->static_uw, l);
+		rc = parse_idle_list(a, "cluster", is->cluster, EM_MAX_CLUSTER_IDLE,
+				     &is->nr_cluster, is->static_uw, l);
 		if (rc)
 			return rc;
 	}
@@ -319,10 +325,11 @@ static int parse_idle_states(json_t *v, struct em_idle_states *is, const struct 
 
 static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag *dg)
 {
-	static const char *const keys[] = { "name", "core", "cpus", "idle_power_uw",
-					    "transition_latency_us", "idle_states", "opps", NULL };
+	static const char *const keys[] = {
+	    "name",	   "core", "cpus", "idle_power_uw", "transition_latency_us",
+	    "idle_states", "opps", NULL};
 	struct em_domain *pd = &prof->model.domains[di];
-	struct loc l = { dg, di, -1 };
+	struct loc l = {dg, di, -1};
 	json_t *opps, *o;
 	size_t i;
 	int rc = 0;
@@ -353,7 +360,7 @@ static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag 
 		return loc_err(&l, "%zu OPPs, at most %d are supported", json_array_size(opps),
 			       EM_MAX_OPPS);
 	pd->nr_opps = (u32)json_array_size(opps);
-	json_array_foreach(opps, i, o) {
+	json_array_foreach (opps, i, o) {
 		l.opp = (int)i;
 		rc |= parse_opp(o, &pd->opps[i], &prof->meta[di][i], &l);
 	}
@@ -362,10 +369,10 @@ static int parse_domain(json_t *d, struct em_profile *prof, int di, struct diag 
 
 static int parse_provenance(json_t *p, struct em_provenance *prov, struct diag *dg)
 {
-	static const char *const keys[] = { "source", "date", "tool", "tool_version", "device",
-					    "conditions", "perf_source", "duration_ms",
-					    "temp_max_mc", NULL };
-	struct loc l = { dg, -1, -1 };
+	static const char *const keys[] = {
+	    "source",	  "date",	 "tool",	"tool_version", "device",
+	    "conditions", "perf_source", "duration_ms", "temp_max_mc",	NULL};
+	struct loc l = {dg, -1, -1};
 	json_t *t;
 	int rc = 0;
 
@@ -383,8 +390,10 @@ static int parse_provenance(json_t *p, struct em_provenance *prov, struct diag *
 	rc |= get_str(p, "perf_source", false, prov->perf_source, sizeof(prov->perf_source), &l);
 	if (prov->perf_source[0] && strcmp(prov->perf_source, "instructions") &&
 	    strcmp(prov->perf_source, "iterations"))
-		rc = loc_err(&l, "\"perf_source\" is \"%s\", must be \"instructions\" or "
-			     "\"iterations\"", prov->perf_source);
+		rc = loc_err(&l,
+			     "\"perf_source\" is \"%s\", must be \"instructions\" or "
+			     "\"iterations\"",
+			     prov->perf_source);
 	if (json_object_get(p, "duration_ms")) {
 		if (get_uint(p, "duration_ms", false, 0, UINT32_MAX, &prov->duration_ms, &l))
 			rc = -EINVAL;
@@ -408,9 +417,9 @@ static int parse_provenance(json_t *p, struct em_provenance *prov, struct diag *
 /* bad[d]: domain d had an error here, and the second pass leaves it out. */
 static int parse_root(json_t *root, struct em_profile *prof, bool *bad, struct diag *dg)
 {
-	static const char *const keys[] = { "format", "soc", "description", "provenance",
-					    "domains", NULL };
-	struct loc l = { dg, -1, -1 };
+	static const char *const keys[] = {"format",	 "soc",	    "description",
+					   "provenance", "domains", NULL};
+	struct loc l = {dg, -1, -1};
 	json_t *fmt, *doms, *d;
 	size_t i;
 	int rc = 0;
@@ -426,7 +435,8 @@ static int parse_root(json_t *root, struct em_profile *prof, bool *bad, struct d
 		if (!strncmp(json_string_value(fmt), "gearbox-em/", 11))
 			return loc_err(&l, "format \"%s\" is not supported (this is %s)",
 				       json_string_value(fmt), EM_FORMAT);
-		return loc_err(&l, "format is \"%s\", not \"%s\"", json_string_value(fmt), EM_FORMAT);
+		return loc_err(&l, "format is \"%s\", not \"%s\"", json_string_value(fmt),
+			       EM_FORMAT);
 	}
 	rc |= check_keys(root, keys, &l, "the top level");
 	rc |= get_str(root, "soc", true, prof->soc, sizeof(prof->soc), &l);
@@ -441,7 +451,7 @@ static int parse_root(json_t *root, struct em_profile *prof, bool *bad, struct d
 		return loc_err(&l, "%zu perf domains, at most %d are supported",
 			       json_array_size(doms), EM_MAX_DOMAINS);
 	prof->model.nr_domains = (u32)json_array_size(doms);
-	json_array_foreach(doms, i, d) {
+	json_array_foreach (doms, i, d) {
 		bad[i] = parse_domain(d, prof, (int)i, dg) < 0;
 		rc |= bad[i] ? -EINVAL : 0;
 	}
@@ -476,7 +486,7 @@ static int check_range(const struct loc *l, const char *name, long long v, long 
 static int check_values(const struct em_profile *prof, u32 d, struct diag *dg)
 {
 	const struct em_domain *pd = &prof->model.domains[d];
-	struct loc l = { dg, (int)d, -1 };
+	struct loc l = {dg, (int)d, -1};
 	int rc = 0;
 
 	rc |= check_range(&l, "idle_power_uw", pd->idle_power_uw, 0, EM_MAX_POWER_UW);
@@ -495,7 +505,8 @@ static int check_values(const struct em_profile *prof, u32 d, struct diag *dg)
 		if (o->voltage_uv)
 			rc |= check_range(&l, "voltage_uv", o->voltage_uv, 1, EM_MAX_VOLTAGE_UV);
 		if (m->has_spread) {
-			rc |= check_range(&l, "spread.power_uw", m->power_spread_uw, 0, EM_MAX_POWER_UW);
+			rc |= check_range(&l, "spread.power_uw", m->power_spread_uw, 0,
+					  EM_MAX_POWER_UW);
 			rc |= check_range(&l, "spread.perf", m->perf_spread, 0, EM_CAPACITY_SCALE);
 			rc |= check_range(&l, "spread.samples", m->samples, 0, EM_MAX_SAMPLES);
 		}
@@ -505,7 +516,8 @@ static int check_values(const struct em_profile *prof, u32 d, struct diag *dg)
 		}
 		if (m->has_split) {
 			rc |= check_range(&l, "split.static_uw", m->static_uw, 0, EM_MAX_POWER_UW);
-			rc |= check_range(&l, "split.dynamic_uw", m->dynamic_uw, 1, EM_MAX_POWER_UW);
+			rc |=
+			    check_range(&l, "split.dynamic_uw", m->dynamic_uw, 1, EM_MAX_POWER_UW);
 			rc |= check_range(&l, "split.cpus", m->split_cpus, 2, EM_MAX_CPUS);
 		}
 	}
@@ -559,7 +571,7 @@ static int check_domain(const struct em_domain *pd, int di, bool strict, struct 
 			struct diag *dg)
 {
 	char what[GB_ERR_MSG_LEN];
-	struct loc l = { dg, di, -1 };
+	struct loc l = {dg, di, -1};
 	double median;
 	int rc = 0;
 
@@ -573,25 +585,34 @@ static int check_domain(const struct em_domain *pd, int di, bool strict, struct 
 			continue;
 		}
 		if (o->perf <= p->perf) {
-			rc = loc_err(&l, "perf %u does not increase with frequency (previous OPP %u)",
+			rc = loc_err(&l,
+				     "perf %u does not increase with frequency (previous OPP %u)",
 				     o->perf, p->perf);
 			continue;
 		}
 		if (o->power_uw <= p->power_uw) {
 			if (strict)
-				rc = loc_err(&l, "power %u uW does not rise with frequency "
-					     "(previous OPP %u uW)", o->power_uw, p->power_uw);
+				rc = loc_err(&l,
+					     "power %u uW does not rise with frequency "
+					     "(previous OPP %u uW)",
+					     o->power_uw, p->power_uw);
 			else
-				em_add_warning(warn, "domain %d, OPP %u: power %u uW does not rise with "
-					    "frequency (previous OPP %u uW): implausible, but real "
-					    "measurements contain it", di, i, o->power_uw, p->power_uw);
+				em_add_warning(
+				    warn,
+				    "domain %d, OPP %u: power %u uW does not rise with "
+				    "frequency (previous OPP %u uW): implausible, but real "
+				    "measurements contain it",
+				    di, i, o->power_uw, p->power_uw);
 		}
 		if (perf_flat(p, o)) {
-			snprintf(what, sizeof(what), "perf %u at %u kHz rises %.1f%% for %.1f%% more "
-				 "frequency (previous OPP %u at %u kHz): the OPP most likely did not "
-				 "apply", o->perf, o->freq_khz, (o->perf - p->perf) * 100.0 / p->perf,
-				 (o->freq_khz - p->freq_khz) * 100.0 / p->freq_khz, p->perf,
-				 p->freq_khz);
+			snprintf(
+			    what, sizeof(what),
+			    "perf %u at %u kHz rises %.1f%% for %.1f%% more "
+			    "frequency (previous OPP %u at %u kHz): the OPP most likely did not "
+			    "apply",
+			    o->perf, o->freq_khz, (o->perf - p->perf) * 100.0 / p->perf,
+			    (o->freq_khz - p->freq_khz) * 100.0 / p->freq_khz, p->perf,
+			    p->freq_khz);
 			rc |= unapplied(&l, strict, warn, what);
 		}
 	}
@@ -604,9 +625,10 @@ static int check_domain(const struct em_domain *pd, int di, bool strict, struct 
 		l.opp = (int)i;
 		if ((o->perf + 1.0) / o->freq_khz >= EM_UNAPPLIED_RATIO * median)
 			continue;
-		snprintf(what, sizeof(what), "perf %u at %u kHz is %.0f%% of the domain's median "
-			 "perf per MHz: the OPP most likely did not apply", o->perf, o->freq_khz,
-			 (double)o->perf / o->freq_khz / median * 100);
+		snprintf(what, sizeof(what),
+			 "perf %u at %u kHz is %.0f%% of the domain's median "
+			 "perf per MHz: the OPP most likely did not apply",
+			 o->perf, o->freq_khz, (double)o->perf / o->freq_khz / median * 100);
 		rc |= unapplied(&l, strict, warn, what);
 	}
 	return rc;
@@ -621,12 +643,13 @@ static int check_split(const struct em_domain *pd, const struct em_opp_meta *met
 
 	for (u32 i = 0; i < pd->nr_opps; i++) {
 		const struct em_opp_meta *m = &meta[i];
-		struct loc l = { dg, di, (int)i };
+		struct loc l = {dg, di, (int)i};
 
 		if (!m->has_split)
 			continue;
 		if ((u64)m->static_uw + m->dynamic_uw != pd->opps[i].power_uw)
-			rc = loc_err(&l, "split: static_uw + dynamic_uw is %llu uW, must equal "
+			rc = loc_err(&l,
+				     "split: static_uw + dynamic_uw is %llu uW, must equal "
 				     "power_uw %u (one busy CPU draws the static share too)",
 				     (unsigned long long)m->static_uw + m->dynamic_uw,
 				     pd->opps[i].power_uw);
@@ -658,7 +681,9 @@ static void sort_domains(struct em_profile *prof)
 
 			if (ca < cb || (ca == cb && a->first_cpu <= b->first_cpu))
 				break;
-			tmp_pd = *a; *a = *b; *b = tmp_pd;
+			tmp_pd = *a;
+			*a = *b;
+			*b = tmp_pd;
 			memcpy(tmp_meta, prof->meta[j - 1], sizeof(tmp_meta));
 			memcpy(prof->meta[j - 1], prof->meta[j], sizeof(tmp_meta));
 			memcpy(prof->meta[j], tmp_meta, sizeof(tmp_meta));
@@ -688,14 +713,15 @@ static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 		       struct em_warnings *warn, struct diag *dg)
 {
 	struct em_model *m = &prof->model;
-	struct loc l = { dg, -1, -1 };
+	struct loc l = {dg, -1, -1};
 	int owner[EM_MAX_CPUS];
 	u32 max_cap = 0;
 
 	if (m->nr_domains == 0 || m->nr_domains > EM_MAX_DOMAINS)
 		return loc_err(&l, "%u perf domains, must be 1..%d", m->nr_domains, EM_MAX_DOMAINS);
 	if (prof->prov.has_temp)
-		check_range(&l, "temp_max_mc", prof->prov.temp_max_mc, EM_MIN_TEMP_MC, EM_MAX_TEMP_MC);
+		check_range(&l, "temp_max_mc", prof->prov.temp_max_mc, EM_MIN_TEMP_MC,
+			    EM_MAX_TEMP_MC);
 	if (prof->prov.perf_source[0] && strcmp(prof->prov.perf_source, "instructions") &&
 	    strcmp(prof->prov.perf_source, "iterations"))
 		loc_err(&l, "\"perf_source\" is \"%s\", must be \"instructions\" or \"iterations\"",
@@ -737,9 +763,11 @@ static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 			max_cap = em_domain_capacity(pd);
 	}
 	if (max_cap != EM_CAPACITY_SCALE)
-		em_add_warning(warn, "the fastest domain's top perf is %u, not %d: capacities are usually "
-			    "normalised so that the fastest CPU is %d", max_cap, EM_CAPACITY_SCALE,
-			    EM_CAPACITY_SCALE);
+		em_add_warning(
+		    warn,
+		    "the fastest domain's top perf is %u, not %d: capacities are usually "
+		    "normalised so that the fastest CPU is %d",
+		    max_cap, EM_CAPACITY_SCALE, EM_CAPACITY_SCALE);
 	sort_domains(prof);
 	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
 	m->nr_cpus = 0;
@@ -756,7 +784,7 @@ static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 int em_profile_finalize(struct em_profile *prof, bool strict, struct em_warnings *warn,
 			struct gb_err *err)
 {
-	struct diag dg = { err, NULL, 0 };
+	struct diag dg = {err, NULL, 0};
 
 	return check_model(prof, NULL, strict, warn, &dg);
 }
@@ -772,13 +800,13 @@ static void prefix_all(struct em_errors *errs, const char *name)
 	}
 }
 
-int em_profile_check_string(const char *text, size_t len, const char *name,
-			    struct em_profile *prof, bool strict, struct em_warnings *warn,
-			    struct em_errors *errs, struct gb_err *err)
+int em_profile_check_string(const char *text, size_t len, const char *name, struct em_profile *prof,
+			    bool strict, struct em_warnings *warn, struct em_errors *errs,
+			    struct gb_err *err)
 {
-	struct diag dg = { err, errs, 0 };
-	bool bad[EM_MAX_DOMAINS] = { false };
-	struct loc l = { &dg, -1, -1 };
+	struct diag dg = {err, errs, 0};
+	bool bad[EM_MAX_DOMAINS] = {false};
+	struct loc l = {&dg, -1, -1};
 	json_error_t jerr;
 	json_t *root;
 	int rc;
@@ -924,9 +952,11 @@ static void write_idle_list(FILE *out, const char *what, const struct em_idle_st
 	for (u32 i = 0; i < n; i++) {
 		fputs("          { \"name\": ", out);
 		put_str(out, st[i].name);
-		fprintf(out, ", \"power_uw\": %u, \"entry_latency_us\": %u, \"exit_latency_us\": %u, "
-			"\"min_residency_us\": %u }%s\n", st[i].power_uw, st[i].entry_latency_us,
-			st[i].exit_latency_us, st[i].min_residency_us, i + 1 == n ? "" : ",");
+		fprintf(out,
+			", \"power_uw\": %u, \"entry_latency_us\": %u, \"exit_latency_us\": %u, "
+			"\"min_residency_us\": %u }%s\n",
+			st[i].power_uw, st[i].entry_latency_us, st[i].exit_latency_us,
+			st[i].min_residency_us, i + 1 == n ? "" : ",");
 	}
 	fputs(last ? "        ]\n" : "        ],\n", out);
 }
@@ -1010,7 +1040,7 @@ int em_profile_save(const struct em_profile *prof, const char *path, struct gb_e
 
 void em_profile_init(struct em_profile *prof, const char *source)
 {
-	const char *sde = getenv("SOURCE_DATE_EPOCH");   /* reproducible builds convention */
+	const char *sde = getenv("SOURCE_DATE_EPOCH"); /* reproducible builds convention */
 	time_t now = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
 	struct tm tm;
 

@@ -20,24 +20,24 @@
 #include "em_model.h"
 #include "gb_err.h"
 
-#define EM_FORMAT "gearbox-em/1"
+#define EM_FORMAT   "gearbox-em/1"
 #define EM_TEXT_LEN 256
 
 /* Measurement details of one OPP; absent fields are 0 and has_* false. */
 struct em_opp_meta {
 	bool has_spread;
-	u32 power_spread_uw;   /* half-width of the 95% confidence interval of the mean power */
-	u32 perf_spread;       /* same for perf */
-	u32 samples;           /* samples behind the mean */
-	bool has_raw;          /* the fit changed the measured means; these are the originals */
+	u32 power_spread_uw; /* half-width of the 95% confidence interval of the mean power */
+	u32 perf_spread;     /* same for perf */
+	u32 samples;	     /* samples behind the mean */
+	bool has_raw;	     /* the fit changed the measured means; these are the originals */
 	u32 raw_power_uw;
 	u32 raw_perf;
 	/* Static/dynamic split (gearbox profile --split-cpus): with k CPUs of the domain busy
 	 * the domain draws static_uw + k * dynamic_uw, so static_uw + dynamic_uw is power_uw. */
 	bool has_split;
-	u32 split_cpus;        /* k of the second measurement (the first is 1 CPU) */
-	u32 static_uw;         /* the domain's share, drawn once whenever any CPU is busy */
-	u32 dynamic_uw;        /* each busy CPU's own */
+	u32 split_cpus; /* k of the second measurement (the first is 1 CPU) */
+	u32 static_uw;	/* the domain's share, drawn once whenever any CPU is busy */
+	u32 dynamic_uw; /* each busy CPU's own */
 };
 
 /*
@@ -47,12 +47,12 @@ struct em_opp_meta {
  * a cluster in a cluster state draws that state's power_uw instead of static_uw (its CPUs
  * draw nothing more).  Latencies and residencies are the device tree's idle-state values.
  */
-#define EM_IDLE_VERSION        1
-#define EM_MAX_CPU_IDLE        8
-#define EM_MAX_CLUSTER_IDLE    4
-#define EM_IDLE_MAX_US         10000000u   /* 10 s: a bound on any latency or residency */
+#define EM_IDLE_VERSION	    1
+#define EM_MAX_CPU_IDLE	    8
+#define EM_MAX_CLUSTER_IDLE 4
+#define EM_IDLE_MAX_US	    10000000u /* 10 s: a bound on any latency or residency */
 
-#define EM_IDLE_NAME_LEN       32   /* device-tree idle-state-name, e.g. "little-rail-power-collapse" */
+#define EM_IDLE_NAME_LEN 32 /* device-tree idle-state-name, e.g. "little-rail-power-collapse" */
 
 struct em_idle_state {
 	char name[EM_IDLE_NAME_LEN];
@@ -64,24 +64,24 @@ struct em_idle_state {
 
 struct em_idle_states {
 	bool present;
-	u32 static_uw;                 /* the cluster's share while any CPU is out of a cluster state */
+	u32 static_uw; /* the cluster's share while any CPU is out of a cluster state */
 	u32 nr_cpu, nr_cluster;
 	struct em_idle_state cpu[EM_MAX_CPU_IDLE];
 	struct em_idle_state cluster[EM_MAX_CLUSTER_IDLE];
 };
 
 struct em_provenance {
-	char source[32];       /* measured | sim | freqbench | debugfs | dt | manual */
-	char date[32];         /* ISO 8601 */
+	char source[32]; /* measured | sim | freqbench | debugfs | dt | manual */
+	char date[32];	 /* ISO 8601 */
 	char tool[64];
 	char tool_version[32];
 	char device[128];
 	char conditions[EM_TEXT_LEN];
 	bool has_temp;
-	int temp_max_mc;       /* highest temperature seen while measuring, millidegrees C */
-	char perf_source[16];  /* "" (unknown) | instructions | iterations */
+	int temp_max_mc;      /* highest temperature seen while measuring, millidegrees C */
+	char perf_source[16]; /* "" (unknown) | instructions | iterations */
 	bool has_duration;
-	u32 duration_ms;       /* how long the measurement took (sim: simulated time) */
+	u32 duration_ms; /* how long the measurement took (sim: simulated time) */
 };
 
 struct em_profile {
@@ -90,19 +90,19 @@ struct em_profile {
 	struct em_provenance prov;
 	struct em_model model;
 	struct em_opp_meta meta[EM_MAX_DOMAINS][EM_MAX_OPPS];
-	char core[EM_MAX_DOMAINS][32];   /* optional core type per domain, e.g. "Cortex-A55" */
-	struct em_idle_states idle[EM_MAX_DOMAINS];   /* optional; present false when absent */
+	char core[EM_MAX_DOMAINS][32]; /* optional core type per domain, e.g. "Cortex-A55" */
+	struct em_idle_states idle[EM_MAX_DOMAINS]; /* optional; present false when absent */
 	/* cpufreq's cpuinfo.transition_latency per domain, in us; has_ false when absent */
 	bool has_transition_latency[EM_MAX_DOMAINS];
 	u32 transition_latency_us[EM_MAX_DOMAINS];
 };
 
 /* Bounds of the values a profile holds (docs/em-profile.md); power and perf are em_model.h's. */
-#define EM_MAX_FREQ_KHZ 100000000u      /* 100 GHz */
-#define EM_MAX_VOLTAGE_UV 10000000u     /* 10 V */
-#define EM_MAX_SAMPLES 1000000000u
-#define EM_MIN_TEMP_MC (-100000)
-#define EM_MAX_TEMP_MC 200000
+#define EM_MAX_FREQ_KHZ	  100000000u /* 100 GHz */
+#define EM_MAX_VOLTAGE_UV 10000000u  /* 10 V */
+#define EM_MAX_SAMPLES	  1000000000u
+#define EM_MIN_TEMP_MC	  (-100000)
+#define EM_MAX_TEMP_MC	  200000
 
 /* An OPP whose perf per kHz is below this share of its domain's median did not apply (the
  * CPU ran slower than asked); em validate --strict refuses it, the importers leave it out. */
@@ -111,7 +111,7 @@ struct em_profile {
 /* Every error of a file (`em validate` reports them all); the first one is also in err. */
 #define EM_ERRORS_KEPT 32
 struct em_errors {
-	int count;             /* every error found; the first EM_ERRORS_KEPT are kept */
+	int count; /* every error found; the first EM_ERRORS_KEPT are kept */
 	char msg[EM_ERRORS_KEPT][GB_ERR_MSG_LEN];
 };
 
@@ -123,7 +123,8 @@ struct em_warnings {
 };
 
 /* em_add_warning - appends a warning to w (may be NULL); counts those that do not fit. */
-void em_add_warning(struct em_warnings *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void em_add_warning(struct em_warnings *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 /* em_profile_load_file - reads and validates FILE.  Errors are prefixed with the file name.
  * With strict, warnings become errors.  warn may be NULL. */
@@ -136,9 +137,9 @@ int em_profile_check_file(const char *path, struct em_profile *prof, bool strict
 			  struct em_warnings *warn, struct em_errors *errs, struct gb_err *err);
 
 /* em_profile_check_string - the same from memory; name is used in messages. */
-int em_profile_check_string(const char *text, size_t len, const char *name,
-			    struct em_profile *prof, bool strict, struct em_warnings *warn,
-			    struct em_errors *errs, struct gb_err *err);
+int em_profile_check_string(const char *text, size_t len, const char *name, struct em_profile *prof,
+			    bool strict, struct em_warnings *warn, struct em_errors *errs,
+			    struct gb_err *err);
 
 /* em_profile_load_string - the same from memory; name is used in messages. */
 int em_profile_load_string(const char *json, size_t len, const char *name, struct em_profile *prof,

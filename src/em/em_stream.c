@@ -26,8 +26,9 @@ static void put_idle_list(FILE *f, const char *key, const struct em_idle_state *
 	for (u32 i = 0; i < n; i++) {
 		fprintf(f, "%s{\"name\":", i ? "," : "");
 		em_stream_put_str(f, st[i].name, sizeof(st[i].name));
-		fprintf(f, ",\"power_uw\":%u,\"entry_latency_us\":%u,\"exit_latency_us\":%u,"
-			   "\"min_residency_us\":%u}",
+		fprintf(f,
+			",\"power_uw\":%u,\"entry_latency_us\":%u,\"exit_latency_us\":%u,"
+			"\"min_residency_us\":%u}",
 			st[i].power_uw, st[i].entry_latency_us, st[i].exit_latency_us,
 			st[i].min_residency_us);
 	}

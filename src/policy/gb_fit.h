@@ -16,14 +16,12 @@ static __always_inline bool gb_fits_capacity(u32 util, u32 cap)
 	return (u64)util * 1280 < (u64)cap * 1024;
 }
 
-
 static __always_inline u32 gb_task_work(const struct gb_task *t)
 {
 	u32 u = gb_max(t->util, t->util_est);
 
 	return gb_min(u, t->uclamp_max);
 }
-
 
 /* A clamped demand that saturates a CPU of capacity cap (31/32): util no longer measures it,
  * so it is a capacity misfit there (gb_capacity_misfit) and wake-up placement must not put it
@@ -147,6 +145,5 @@ static __always_inline bool gb_domain_overutilized(const struct em_model *m,
 	}
 	return false;
 }
-
 
 #endif /* GEARBOX_GB_FIT_H */

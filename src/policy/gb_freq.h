@@ -19,7 +19,6 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
 	return perf > uclamp_min ? perf : uclamp_min;
 }
 
-
 /*
  * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need (util x 1.25
  * within the rq's uclamp), raised to the OPP that serves it, inefficient OPPs skipped.  *opp_idx

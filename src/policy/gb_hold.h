@@ -79,8 +79,8 @@ static __always_inline u32 gb_hold_wake(struct gb_hold *h, const struct gb_task 
  * GB_NO_CPU: none pending, the task may no longer run there (allowed), or the host cannot wake
  * that CPU from here (may_kick false: nobody would kick the target).
  */
-static __always_inline s32 gb_hold_target(const struct gb_hold *h,
-					  const struct em_cpumask *allowed, bool may_kick)
+static __always_inline s32 gb_hold_target(const struct gb_hold *h, const struct em_cpumask *allowed,
+					  bool may_kick)
 {
 	if (h->to < 0 || !may_kick || !em_cpumask_test(allowed, (u32)h->to))
 		return GB_NO_CPU;

@@ -46,8 +46,7 @@ static __always_inline bool gb_repeats_last_activation(const struct gb_cpu *cpus
 						       const struct gb_task *t, u32 cpu, u32 cap)
 {
 	return gb_cpu_at(cpus, cpu)->nr_running <= 1 && t->util <= t->util_est &&
-	       t->runnable <= t->util + (t->util >> 5) &&
-	       !gb_saturates(gb_task_work(t), cap);
+	       t->runnable <= t->util + (t->util >> 5) && !gb_saturates(gb_task_work(t), cap);
 }
 
 /*

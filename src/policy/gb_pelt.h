@@ -24,27 +24,26 @@
 
 #include "em_types.h"
 
-#define GB_PELT_PERIOD_US   1024
-#define GB_PELT_HALFLIFE    32      /* periods */
-#define GB_LOAD_AVG_MAX     47742   /* the kernel's LOAD_AVG_MAX: 1024 * sum y^n, truncated */
+#define GB_PELT_PERIOD_US 1024
+#define GB_PELT_HALFLIFE  32	/* periods */
+#define GB_LOAD_AVG_MAX	  47742 /* the kernel's LOAD_AVG_MAX: 1024 * sum y^n, truncated */
 
 struct gb_pelt {
-	u64 last_us;            /* time of the last update */
+	u64 last_us; /* time of the last update */
 	u64 util_sum;
 	u64 runnable_sum;
-	u32 period_contrib;     /* us of the current, incomplete period already accounted */
+	u32 period_contrib; /* us of the current, incomplete period already accounted */
 	u32 util_avg;
 	u32 runnable_avg;
-	u32 util_est;           /* ewma of util_avg at dequeue, see gb_util_est_dequeue() */
+	u32 util_est; /* ewma of util_avg at dequeue, see gb_util_est_dequeue() */
 };
 
 /* y^n * 2^32 for n = 0..31 (the kernel's runnable_avg_yN_inv, rounded). */
 static const u32 gb_pelt_yn_inv[GB_PELT_HALFLIFE] = {
-	0xffffffff, 0xfa83b2db, 0xf5257d15, 0xefe4b99b, 0xeac0c6e7, 0xe5b906e7, 0xe0ccdeec,
-	0xdbfbb797, 0xd744fcca, 0xd2a81d91, 0xce248c15, 0xc9b9bd86, 0xc5672a11, 0xc12c4cca,
-	0xbd08a39f, 0xb8fbaf47, 0xb504f333, 0xb123f581, 0xad583eea, 0xa9a15ab4, 0xa5fed6a9,
-	0xa2704303, 0x9ef53260, 0x9b8d39b9, 0x9837f051, 0x94f4efa8, 0x91c3d373, 0x8ea4398b,
-	0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
+    0xffffffff, 0xfa83b2db, 0xf5257d15, 0xefe4b99b, 0xeac0c6e7, 0xe5b906e7, 0xe0ccdeec, 0xdbfbb797,
+    0xd744fcca, 0xd2a81d91, 0xce248c15, 0xc9b9bd86, 0xc5672a11, 0xc12c4cca, 0xbd08a39f, 0xb8fbaf47,
+    0xb504f333, 0xb123f581, 0xad583eea, 0xa9a15ab4, 0xa5fed6a9, 0xa2704303, 0x9ef53260, 0x9b8d39b9,
+    0x9837f051, 0x94f4efa8, 0x91c3d373, 0x8ea4398b, 0x8b95c1e3, 0x88980e80, 0x85aac367, 0x82cd8698,
 };
 
 /* val * y^n (decay_load): halve per 32 periods, then the table for the rest. */

@@ -69,7 +69,7 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->spread_cpu = GB_NO_CPU;
 		ds->spread_spare = 0;
 		ds->win = GB_NO_CPU;
-		ds->cwin = (struct gb_cand){ 0 };
+		ds->cwin = (struct gb_cand){0};
 	}
 	for (c = 0; c < GB_LOOP_CPUS; c++) {
 		const struct gb_cpu *cs;
@@ -85,15 +85,16 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
 		cap = em_domain_capacity(gb_pd(m, d));
 		util = gb_util_without(cs, c, t);
-		ds->base_perf = gb_max(ds->base_perf,
-				       gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
+		ds->base_perf =
+		    gb_max(ds->base_perf, gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
 		ds->busy += util;
 		if (gb_cpu_overutilized(cs, cap))
 			ds->overutilized = 1;
 		if (!em_cpumask_test(&t->allowed, c))
 			continue;
 		/* spare capacity, idle CPUs counting as having one more unit than any busy one */
-		spare = (cap > util ? cap - util : 0) + (cs->nr_running ? 0 : EM_CAPACITY_SCALE + 1);
+		spare =
+		    (cap > util ? cap - util : 0) + (cs->nr_running ? 0 : EM_CAPACITY_SCALE + 1);
 		if (ds->spread_cpu == GB_NO_CPU || spare > ds->spread_spare) {
 			ds->spread_cpu = (s32)c;
 			ds->spread_spare = spare;
@@ -106,7 +107,8 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		if (d >= m->nr_domains)
 			break;
 		pd = gb_pd(m, d);
-		ds->base_idx = em_efficient_state(pd, gb_min(ds->base_perf, em_domain_capacity(pd)));
+		ds->base_idx =
+		    em_efficient_state(pd, gb_min(ds->base_perf, em_domain_capacity(pd)));
 	}
 }
 
@@ -149,9 +151,9 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u32 umax = cs->nr_running ? gb_max(gb_rq_umax(cs), t->uclamp_max) : t->uclamp_max;
 	u32 umin = gb_rq_umin(cs);
 	u32 p_util = gb_min(gb_max(ds->base_perf, gb_perf_request(util_with, umin, umax)), cap);
-	u32 p_clamp = gb_min(gb_max(ds->base_perf,
-				    gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
-			     cap);
+	u32 p_clamp = gb_min(
+	    gb_max(ds->base_perf, gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
+	    cap);
 	/* both are >= base_perf, so neither OPP is below base_idx; and p_clamp >= p_util */
 	u32 iu = gb_efficient_from(pd, p_util, ds->base_idx);
 	u32 ic = p_clamp == p_util ? iu : gb_efficient_from(pd, p_clamp, iu);
@@ -160,7 +162,8 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
 	u64 w = gb_min(t->runnable, EM_CAPACITY_SCALE);
 	u64 busy = ds->busy;
-	u64 e_with = costc * work + ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
+	u64 e_with =
+	    costc * work + ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
 	struct gb_cand r;
 
 	r.delta = (s64)e_with - (s64)(cost0 * busy);
@@ -180,8 +183,8 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 }
 
 static __always_inline int gb_price_into(const struct em_model *m, const struct gb_cpu *cpus,
-					 const struct gb_task *t, const struct gb_scratch *s,
-					 u32 c, struct gb_cand *out)
+					 const struct gb_task *t, const struct gb_scratch *s, u32 c,
+					 struct gb_cand *out)
 {
 	*out = gb_price(m, cpus, t, s, c);
 	return 0;
@@ -252,7 +255,7 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 {
 	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
 	struct gb_domain_scratch *ds;
-	struct gb_cand cc = { 0 };
+	struct gb_cand cc = {0};
 
 	if (d >= m->nr_domains)
 		return 0;
@@ -262,7 +265,7 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&t->allowed, c))
 		return 0;
 	if (min_cap && gb_cpu_at(cpus, c)->nr_running)
-		return 0;          /* a capacity-misfit move goes to an idle CPU only */
+		return 0; /* a capacity-misfit move goes to an idle CPU only */
 	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
 		return 0;
 	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
@@ -333,7 +336,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 					       struct gb_scratch *s, struct gb_decision *out)
 {
 	s32 best = GB_NO_CPU, prev = t->prev_cpu;
-	struct gb_cand cbest = { 0 }, cprev = { 0 };
+	struct gb_cand cbest = {0}, cprev = {0};
 	bool best_spread = false, have_prev = false;
 	u32 c, d;
 
@@ -355,7 +358,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	}
 	/* pass 3: across domains */
 	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
-		struct gb_cand cwin = { 0 };
+		struct gb_cand cwin = {0};
 		s32 win;
 
 		if (d >= m->nr_domains)
@@ -370,7 +373,8 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 		}
 	}
 	if (best == GB_NO_CPU && !min_cap && !max_cap) {
-		/* nothing fits: the previous CPU, else the first allowed online CPU (affinity wins) */
+		/* nothing fits: the previous CPU, else the first allowed online CPU (affinity wins)
+		 */
 		if (have_prev) {
 			best = prev;
 			cbest = cprev;
@@ -381,7 +385,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 				if (em_cpumask_test(&t->allowed, c) && gb_cpu_at(cpus, c)->online) {
 					best = (s32)c;
 					if (GB_HOOK_PRICE(m, cpus, t, s, c, &cbest))
-						cbest = (struct gb_cand){ 0 };
+						cbest = (struct gb_cand){0};
 					break;
 				}
 			}
@@ -391,9 +395,10 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	 * similar tasks would otherwise swap domains at every wake-up on OPP granularity) */
 	if (have_prev && best != prev && best != GB_NO_CPU && cprev.ok && !min_cap && !max_cap &&
 	    gb_cpu_at(cpus, (u32)prev)->nr_running == 0 &&
-	    !s->pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)].overutilized &&
+	    !s->pd[m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)] & (EM_MAX_DOMAINS - 1)]
+		 .overutilized &&
 	    cprev.delta - cbest.delta <=
-		    ((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
+		((cprev.delta < 0 ? -cprev.delta : cprev.delta) >> GB_TIE_SHIFT)) {
 		best = prev;
 		cbest = cprev;
 	}

@@ -42,15 +42,15 @@
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
 
-#include "gb_types.h"
 #include "gb_fit.h"
 #include "gb_freq.h"
-#include "gb_place.h"
-#include "gb_misfit.h"
-#include "gb_pull.h"
-#include "gb_vtime.h"
 #include "gb_hold.h"
-#include "gb_track.h"
+#include "gb_misfit.h"
+#include "gb_place.h"
+#include "gb_pull.h"
 #include "gb_queue.h"
+#include "gb_track.h"
+#include "gb_types.h"
+#include "gb_vtime.h"
 
 #endif /* GEARBOX_GB_POLICY_H */

@@ -20,8 +20,8 @@
  *                    (gb_select_cpu; gb_prev_is_cheapest may skip its search); an idle chosen
  *                    CPU runs it at once (slice gb_queue_slice), gb_track_curr
  *   enqueue          gb_enqueue_plan; if out.local_if_empty and the domain's queue is empty,
- *                    gb_enqueue_take_local; insert where out.queue says (out.deadline, out.slice_ns)
- *                    and wake gb_kick_target's CPU (a domain queue; a local queue needs no kick)
+ *                    gb_enqueue_take_local; insert where out.queue says (out.deadline,
+ * out.slice_ns) and wake gb_kick_target's CPU (a domain queue; a local queue needs no kick)
  *   dispatch         gb_dispatch_prev_ok (then gb_track_ran for the previous task if it holds),
  *                    fill the queue heads, gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start
  *                    and a new slice; CONSUME takes the head of the first queue of try_mask
@@ -123,9 +123,8 @@ static __always_inline s32 gb_enqueue_cpu(const struct em_model *m, const struct
  * take the queue.
  */
 static __always_inline void gb_enqueue_plan(const struct em_model *m, const struct gb_cpu *cpus,
-					    u64 *dom_vtime, u64 dflt_slice_ns,
-					    struct gb_tstate *ts, const struct gb_enq_in *in,
-					    struct gb_enq_out *out)
+					    u64 *dom_vtime, u64 dflt_slice_ns, struct gb_tstate *ts,
+					    const struct gb_enq_in *in, struct gb_enq_out *out)
 {
 	s32 cpu = in->task_cpu, to;
 	u32 d;
@@ -154,10 +153,10 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 					  dflt_slice_ns, ts->weight);
 	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, ts->weight);
 	out->local_if_empty =
-		in->wakeup && in->pinned && cpu == in->task_cpu &&
-		gb_cpu_at(cpus, (u32)cpu)->online && em_cpumask_test(&in->allowed, (u32)cpu) &&
-		!gb_vtime_before(dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * dflt_slice_ns,
-				 out->deadline);
+	    in->wakeup && in->pinned && cpu == in->task_cpu && gb_cpu_at(cpus, (u32)cpu)->online &&
+	    em_cpumask_test(&in->allowed, (u32)cpu) &&
+	    !gb_vtime_before(dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * dflt_slice_ns,
+			     out->deadline);
 }
 
 /* The host found out->dom's queue empty (dom_empty): take the local-queue shortcut if it holds. */
@@ -189,8 +188,7 @@ static __always_inline bool gb_kick_skip(bool pinned, s32 cpu, s32 self)
  * there costs a self-IPI for nothing), or for gb_kick_skip.  A busy cpu with no idle CPU
  * beside it is returned: the host's wake of an idle CPU does nothing to it.
  */
-static __always_inline s32 gb_kick_target(const struct em_model *m,
-					  const struct em_cpumask *idle,
+static __always_inline s32 gb_kick_target(const struct em_model *m, const struct em_cpumask *idle,
 					  const struct em_cpumask *allowed, bool pinned, s32 cpu,
 					  u32 d, s32 self)
 {
@@ -220,9 +218,9 @@ static __always_inline s32 gb_kick_target(const struct em_model *m,
  * CPU to empty for ever.  A host accounts its run time (gb_track_ran) before gb_dispatch_plan
  * when this holds.
  */
-static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m,
-						const struct gb_cpu *cpus, s32 cpu,
-						const struct gb_tstate *ts, bool prev_runnable)
+static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m, const struct gb_cpu *cpus,
+						s32 cpu, const struct gb_tstate *ts,
+						bool prev_runnable)
 {
 	if (!ts || !prev_runnable || cpu < 0 || (u32)cpu >= m->nr_cpus)
 		return false;
@@ -264,12 +262,12 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 		out->slice_ns = gb_queue_slice(prev, dflt_slice_ns);
 		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
 		gb_queue_move(prev, self, nr, dom_vtime);
-		prev->vtime = gb_vtime_limit_credit(prev->vtime,
-						    dom_vtime[self & (EM_MAX_DOMAINS - 1)],
-						    dflt_slice_ns, prev->weight);
-		keep = gb_vtime_keep_running(gb_vtime_deadline(prev->vtime, out->slice_ns,
-							       prev->weight),
-					     h->queued, h->deadline);
+		prev->vtime =
+		    gb_vtime_limit_credit(prev->vtime, dom_vtime[self & (EM_MAX_DOMAINS - 1)],
+					  dflt_slice_ns, prev->weight);
+		keep = gb_vtime_keep_running(
+		    gb_vtime_deadline(prev->vtime, out->slice_ns, prev->weight), h->queued,
+		    h->deadline);
 		out->fallback = GB_DISPATCH_KEEP_PREV;
 		if (keep && h->queued) {
 			/* the queue waits behind it: another slice */

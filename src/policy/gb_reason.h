@@ -12,10 +12,9 @@
 
 static inline const char *gb_reason_name(unsigned reason)
 {
-	static const char *const names[GB_NR_REASONS] = {
-		[GB_REASON_NONE] = "wakeup_energy",
+	static const char *const names[GB_NR_REASONS] = {[GB_REASON_NONE] = "wakeup_energy",
 #define GB_REASON_NAME(name, code) [GB_REASON_##name] = code,
-		GB_REASON_LIST(GB_REASON_NAME)
+							 GB_REASON_LIST(GB_REASON_NAME)
 #undef GB_REASON_NAME
 	};
 

@@ -9,13 +9,13 @@
 #define GEARBOX_GB_REASON_LIST_H
 
 #define GB_REASON_LIST(X)                                                                          \
-	X(WAKEUP_ENERGY, "wakeup_energy")                                                         \
-	X(CAPACITY_MISFIT, "capacity_misfit")                                                     \
-	X(POWER_MISFIT, "power_misfit")                                                           \
-	X(OVERUTILIZED_SPREAD, "overutilized_spread")                                             \
-	X(IDLE_PULL, "idle_pull")                                                                 \
-	X(AFFINITY, "affinity")                                                                   \
-	X(FORK, "fork")                                                                           \
+	X(WAKEUP_ENERGY, "wakeup_energy")                                                          \
+	X(CAPACITY_MISFIT, "capacity_misfit")                                                      \
+	X(POWER_MISFIT, "power_misfit")                                                            \
+	X(OVERUTILIZED_SPREAD, "overutilized_spread")                                              \
+	X(IDLE_PULL, "idle_pull")                                                                  \
+	X(AFFINITY, "affinity")                                                                    \
+	X(FORK, "fork")                                                                            \
 	X(BALANCE, "balance")
 
 #endif

@@ -73,9 +73,8 @@ static __always_inline void gb_track_wake(struct gb_tstate *ts, u64 now_ns, u32 
 	gb_pelt_update(&ts->pelt, now_ns / 1000, 0, 0);
 	ts->awake_ns = now_ns;
 	if (ts->vdom < nr_domains)
-		ts->vtime = gb_vtime_limit_credit(ts->vtime,
-						  dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
-						  slice_ns, ts->weight);
+		ts->vtime = gb_vtime_limit_credit(
+		    ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)], slice_ns, ts->weight);
 }
 
 /* How long (us) the task has run without waking up, as of now_ns: the tick's misfit clock. */

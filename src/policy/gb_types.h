@@ -13,26 +13,26 @@
 #ifndef GEARBOX_GB_TYPES_H
 #define GEARBOX_GB_TYPES_H
 
-#include "gb_reason_list.h"
-#include "gb_pelt.h"
 #include "em_model.h"
 #include "em_types.h"
+#include "gb_pelt.h"
+#include "gb_reason_list.h"
 
-#define GB_UCLAMP_NONE_MAX    EM_CAPACITY_SCALE
-#define GB_NO_CPU             (-1)
-#define GB_TIE_SHIFT          4      /* deltas within 1/16 are ties for the no-OPP-raise rule */
-#define GB_MISFIT_SAT_NUM     31     /* capacity misfit: util above 31/32 of capacity */
-#define GB_MISFIT_SAT_DEN     32
-#define GB_HOLD_NUM           15     /* misfit hold: kept up while demand > 15/16 of capacity */
-#define GB_HOLD_DEN           16
-#define GB_PULL_AFTER_US      4000   /* a task waiting this long is pulled by any idle CPU */
+#define GB_UCLAMP_NONE_MAX EM_CAPACITY_SCALE
+#define GB_NO_CPU	   (-1)
+#define GB_TIE_SHIFT	   4  /* deltas within 1/16 are ties for the no-OPP-raise rule */
+#define GB_MISFIT_SAT_NUM  31 /* capacity misfit: util above 31/32 of capacity */
+#define GB_MISFIT_SAT_DEN  32
+#define GB_HOLD_NUM	   15 /* misfit hold: kept up while demand > 15/16 of capacity */
+#define GB_HOLD_DEN	   16
+#define GB_PULL_AFTER_US   4000 /* a task waiting this long is pulled by any idle CPU */
 
 /* Loop bounds for the verifier; a host with smaller compile-time limits may lower them. */
 #ifndef GB_LOOP_CPUS
-#define GB_LOOP_CPUS          EM_MAX_CPUS
+#define GB_LOOP_CPUS EM_MAX_CPUS
 #endif
 #ifndef GB_LOOP_DOMAINS
-#define GB_LOOP_DOMAINS       EM_MAX_DOMAINS
+#define GB_LOOP_DOMAINS EM_MAX_DOMAINS
 #endif
 
 /* Reason codes, in docs/stream.md's order (gb_reason_list.h); gb_reason.h gives the strings. */
@@ -41,7 +41,7 @@ enum gb_reason {
 #define GB_REASON_ENUM(name, code) GB_REASON_##name,
 	GB_REASON_LIST(GB_REASON_ENUM)
 #undef GB_REASON_ENUM
-	GB_NR_REASONS,
+	    GB_NR_REASONS,
 };
 
 /*
@@ -52,21 +52,21 @@ enum gb_reason {
  * (1024: the fastest CPU at its top OPP busy all the time), as the kernel's PELT.
  */
 struct gb_cpu {
-	u32 util;          /* PELT util_avg of the CPU, 0..1024: the tasks running or waiting
-			    * there and the blocked utilization of those that slept there last
-			    * (decaying while they sleep) */
-	u32 runnable;      /* PELT runnable_avg of the CPU, 0..1024: as util, counting time
-			    * waiting for the CPU too; the within-domain tie-break */
-	u32 perf_cur;      /* perf (0..1024) of the OPP the CPU's domain runs at now */
-	u32 nr_running;    /* 1 while a task runs there, 0 when idle: tasks wait in domain
-			    * queues, not on a CPU.  Read by the clamps (gb_rq_umin), the
-			    * utilization with a task added (gb_util_with), the fork rule and the
-			    * within-domain tie-break */
-	u32 uclamp_min;    /* uclamp_min (0..1024) of the task running there; ignored when idle */
-	u32 uclamp_max;    /* uclamp_max (0..1024) of the task running there; when idle, that of
-			    * the last task that ran (0: no task yet, read as 1024) */
-	u8 idle;           /* nothing runs there (the kernel's idle mask under BPF) */
-	u8 online;         /* the CPU is online; offline CPUs are never chosen nor counted */
+	u32 util;	/* PELT util_avg of the CPU, 0..1024: the tasks running or waiting
+			 * there and the blocked utilization of those that slept there last
+			 * (decaying while they sleep) */
+	u32 runnable;	/* PELT runnable_avg of the CPU, 0..1024: as util, counting time
+			 * waiting for the CPU too; the within-domain tie-break */
+	u32 perf_cur;	/* perf (0..1024) of the OPP the CPU's domain runs at now */
+	u32 nr_running; /* 1 while a task runs there, 0 when idle: tasks wait in domain
+			 * queues, not on a CPU.  Read by the clamps (gb_rq_umin), the
+			 * utilization with a task added (gb_util_with), the fork rule and the
+			 * within-domain tie-break */
+	u32 uclamp_min; /* uclamp_min (0..1024) of the task running there; ignored when idle */
+	u32 uclamp_max; /* uclamp_max (0..1024) of the task running there; when idle, that of
+			 * the last task that ran (0: no task yet, read as 1024) */
+	u8 idle;	/* nothing runs there (the kernel's idle mask under BPF) */
+	u8 online;	/* the CPU is online; offline CPUs are never chosen nor counted */
 	u16 pad;
 };
 
@@ -76,17 +76,17 @@ struct gb_cpu {
  * gb_pelt.h, uclamp as sched_setattr() set it).
  */
 struct gb_task {
-	u32 util;          /* util_avg, 0..1024, decayed to now */
-	u32 util_est;      /* util_est: its util_avg when it last went to sleep (gb_pelt.h) */
-	u32 runnable;      /* runnable_avg, 0..1024: the share of time it wants a CPU; weights
-			    * the uclamp_min boost in the price */
-	u32 uclamp_min;    /* requested uclamp_min, 0..1024 (0: none) */
-	u32 uclamp_max;    /* requested uclamp_max, 0..1024 (1024: none) */
-	s32 prev_cpu;      /* the CPU it last ran or waits on; GB_NO_CPU for a new task */
-	u32 floor_cap;     /* no CPU of capacity <= floor_cap (0: none): the misfit hold, from
-			    * gb_misfit_hold() with what the host kept at its last capacity-misfit
-			    * move; read by placement and pulls */
-	struct em_cpumask allowed;  /* CPUs it may run on (affinity) */
+	u32 util;	/* util_avg, 0..1024, decayed to now */
+	u32 util_est;	/* util_est: its util_avg when it last went to sleep (gb_pelt.h) */
+	u32 runnable;	/* runnable_avg, 0..1024: the share of time it wants a CPU; weights
+			 * the uclamp_min boost in the price */
+	u32 uclamp_min; /* requested uclamp_min, 0..1024 (0: none) */
+	u32 uclamp_max; /* requested uclamp_max, 0..1024 (1024: none) */
+	s32 prev_cpu;	/* the CPU it last ran or waits on; GB_NO_CPU for a new task */
+	u32 floor_cap;	/* no CPU of capacity <= floor_cap (0: none): the misfit hold, from
+			 * gb_misfit_hold() with what the host kept at its last capacity-misfit
+			 * move; read by placement and pulls */
+	struct em_cpumask allowed; /* CPUs it may run on (affinity) */
 };
 
 /*
@@ -94,13 +94,13 @@ struct gb_task {
  * it.  Kept by the host inside gb_tstate, changed only through gb_hold.h.
  */
 struct gb_hold {
-	s32 to;            /* CPU the tick's misfit check sent the task to, GB_NO_CPU when no
-			    * move is pending; read at enqueue (gb_enqueue_plan: the queue it
-			    * joins) and at slice expiry (gb_dispatch_plan: no new slice here) */
-	u32 cap;           /* capacity (0..1024) of the CPU it last left as a capacity misfit, 0
-			    * when no hold: no CPU of capacity <= cap while the hold lasts; read at
-			    * every wake-up and pull (gb_hold_wake, gb_hold_floor) */
-	u32 work;          /* its demand (gb_task_work, 0..1024) at that move; read with cap */
+	s32 to;	  /* CPU the tick's misfit check sent the task to, GB_NO_CPU when no
+		   * move is pending; read at enqueue (gb_enqueue_plan: the queue it
+		   * joins) and at slice expiry (gb_dispatch_plan: no new slice here) */
+	u32 cap;  /* capacity (0..1024) of the CPU it last left as a capacity misfit, 0
+		   * when no hold: no CPU of capacity <= cap while the hold lasts; read at
+		   * every wake-up and pull (gb_hold_wake, gb_hold_floor) */
+	u32 work; /* its demand (gb_task_work, 0..1024) at that move; read with cap */
 	u32 pad;
 };
 
@@ -110,115 +110,116 @@ struct gb_hold {
  * before the calls that read them, and otherwise leaves it to the core.
  */
 struct gb_tstate {
-	struct gb_pelt pelt;    /* PELT and util_est of the task (gb_pelt.h), updated by
-				 * gb_track_wake, gb_track_ran, gb_track_sleep */
-	u64 vtime;              /* virtual time in weighted work ns (gb_vtime.h), against the
-				 * clock of domain vdom; read and written by gb_enqueue_plan,
-				 * gb_dispatch_plan, gb_track_ran, gb_queue_start */
-	u64 awake_ns;           /* host time (ns) of its last wake-up; the tick's ran-without-
-				 * waking clock (gb_track_ran_us) */
-	u64 slice_ns;           /* the task's own slice in ns (a sched_setattr() runtime), 0 for
-				 * the host's default; filled by the host before gb_enqueue_plan and
-				 * gb_dispatch_plan */
-	u32 vdom;               /* the domain whose clock vtime counts against; >= nr_domains
-				 * before the task was first placed in one */
-	u32 weight;             /* scheduling weight, 100 for nice 0 (p->scx.weight, 1..10000);
-				 * filled by the host before any call that charges or queues */
-	u32 uclamp_min;         /* requested uclamp_min, 0..1024; filled by the host when it reads
-				 * the task's clamps (wake-up, enqueue, tick) */
-	u32 uclamp_max;         /* requested uclamp_max, 0..1024 (1024: none); as uclamp_min */
-	struct gb_hold hold;    /* the misfit hold (gb_hold.h) */
+	struct gb_pelt pelt; /* PELT and util_est of the task (gb_pelt.h), updated by
+			      * gb_track_wake, gb_track_ran, gb_track_sleep */
+	u64 vtime;	     /* virtual time in weighted work ns (gb_vtime.h), against the
+			      * clock of domain vdom; read and written by gb_enqueue_plan,
+			      * gb_dispatch_plan, gb_track_ran, gb_queue_start */
+	u64 awake_ns;	     /* host time (ns) of its last wake-up; the tick's ran-without-
+			      * waking clock (gb_track_ran_us) */
+	u64 slice_ns;	     /* the task's own slice in ns (a sched_setattr() runtime), 0 for
+			      * the host's default; filled by the host before gb_enqueue_plan and
+			      * gb_dispatch_plan */
+	u32 vdom;	     /* the domain whose clock vtime counts against; >= nr_domains
+			      * before the task was first placed in one */
+	u32 weight;	     /* scheduling weight, 100 for nice 0 (p->scx.weight, 1..10000);
+			      * filled by the host before any call that charges or queues */
+	u32 uclamp_min;	     /* requested uclamp_min, 0..1024; filled by the host when it reads
+			      * the task's clamps (wake-up, enqueue, tick) */
+	u32 uclamp_max;	     /* requested uclamp_max, 0..1024 (1024: none); as uclamp_min */
+	struct gb_hold hold; /* the misfit hold (gb_hold.h) */
 };
 
 /* Where gb_enqueue_plan puts a task. */
 enum gb_queue_kind {
-	GB_QUEUE_GLOBAL,   /* the host's fallback queue: no domain of the model can take it */
-	GB_QUEUE_DOMAIN,   /* the queue of domain gb_enq_out.dom, ordered by deadline */
-	GB_QUEUE_LOCAL,    /* the local queue of CPU gb_enq_out.cpu, ahead of any domain queue */
+	GB_QUEUE_GLOBAL, /* the host's fallback queue: no domain of the model can take it */
+	GB_QUEUE_DOMAIN, /* the queue of domain gb_enq_out.dom, ordered by deadline */
+	GB_QUEUE_LOCAL,	 /* the local queue of CPU gb_enq_out.cpu, ahead of any domain queue */
 };
 
 /* What the host knows when a task is queued (gb_enqueue_plan). */
 struct gb_enq_in {
-	s32 task_cpu;      /* the CPU the task is on: where it last ran, or where the kernel put
-			    * it (a wake-up without select_cpu, a CPU that went offline) */
-	u8 wakeup;         /* queued by a wake-up, not at slice expiry or a re-queue of a task
-			    * that stays runnable (SCX_ENQ_WAKEUP) */
-	u8 pinned;         /* allowed on one CPU only (p->nr_cpus_allowed == 1) */
-	u8 may_kick;       /* the host can wake another CPU from here (bpf: gb_may_kick); a
-			    * pending misfit move is applied only then */
+	s32 task_cpu; /* the CPU the task is on: where it last ran, or where the kernel put
+		       * it (a wake-up without select_cpu, a CPU that went offline) */
+	u8 wakeup;    /* queued by a wake-up, not at slice expiry or a re-queue of a task
+		       * that stays runnable (SCX_ENQ_WAKEUP) */
+	u8 pinned;    /* allowed on one CPU only (p->nr_cpus_allowed == 1) */
+	u8 may_kick;  /* the host can wake another CPU from here (bpf: gb_may_kick); a
+		       * pending misfit move is applied only then */
 	u8 pad;
-	struct em_cpumask allowed;  /* CPUs the task may run on (affinity) */
+	struct em_cpumask allowed; /* CPUs the task may run on (affinity) */
 };
 
 /* gb_enqueue_plan's answer. */
 struct gb_enq_out {
-	s32 cpu;           /* the CPU it is queued for: the local queue's CPU, or the CPU whose
-			    * domain queue it joins and which is woken for it */
-	u32 dom;           /* cpu's domain (GB_QUEUE_DOMAIN and GB_QUEUE_LOCAL) */
-	u32 queue;         /* enum gb_queue_kind */
+	s32 cpu;	    /* the CPU it is queued for: the local queue's CPU, or the CPU whose
+			     * domain queue it joins and which is woken for it */
+	u32 dom;	    /* cpu's domain (GB_QUEUE_DOMAIN and GB_QUEUE_LOCAL) */
+	u32 queue;	    /* enum gb_queue_kind */
 	u32 local_if_empty; /* the local-queue shortcut holds but for the domain queue being
-			    * empty, which the host checks (gb_enqueue_take_local) */
-	u64 slice_ns;      /* the slice to give it */
-	u64 deadline;      /* its key in a domain queue (weighted work ns) */
+			     * empty, which the host checks (gb_enqueue_take_local) */
+	u64 slice_ns;	    /* the slice to give it */
+	u64 deadline;	    /* its key in a domain queue (weighted work ns) */
 };
 
 /* One domain's queue as dispatch sees it. */
 struct gb_dsq_head {
-	u8 queued;         /* the queue holds a task, its head described below */
+	u8 queued; /* the queue holds a task, its head described below */
 	u8 pad[7];
-	u64 deadline;      /* the head's key (gb_enq_out.deadline when it was queued) */
-	u64 unserved_us;   /* us since a CPU last took a task from this queue (0 never: the
-			    * host's clock); read for pulls from another domain */
-	struct gb_task t;  /* the head task as a wake-up fills it (gb_track_task), floor_cap
-			    * from its hold (gb_hold_floor), prev_cpu the CPU it last ran on;
-			    * read for pulls from another domain (the fit question) */
+	u64 deadline;	  /* the head's key (gb_enq_out.deadline when it was queued) */
+	u64 unserved_us;  /* us since a CPU last took a task from this queue (0 never: the
+			   * host's clock); read for pulls from another domain */
+	struct gb_task t; /* the head task as a wake-up fills it (gb_track_task), floor_cap
+			   * from its hold (gb_hold_floor), prev_cpu the CPU it last ran on;
+			   * read for pulls from another domain (the fit question) */
 };
 
 /* What the host knows when a CPU asks for work (gb_dispatch_plan). */
 struct gb_disp_in {
-	s32 cpu;           /* the CPU asking for work */
-	u8 prev_runnable;  /* the task that ran on cpu is still runnable (its slice ran out,
-			    * SCX_TASK_QUEUED) and may run on cpu (affinity) */
+	s32 cpu;	  /* the CPU asking for work */
+	u8 prev_runnable; /* the task that ran on cpu is still runnable (its slice ran out,
+			   * SCX_TASK_QUEUED) and may run on cpu (affinity) */
 	u8 pad[3];
-	struct gb_dsq_head heads[EM_MAX_DOMAINS];  /* per domain of the model, by index: the
-			    * CPU's own domain is read for the slice-expiry comparison and to
-			    * consume, the others for pulls */
+	struct gb_dsq_head
+	    heads[EM_MAX_DOMAINS]; /* per domain of the model, by index: the
+				    * CPU's own domain is read for the slice-expiry comparison and
+				    * to consume, the others for pulls */
 };
 
 enum gb_dispatch_act {
-	GB_DISPATCH_NOTHING,    /* nothing to run: the CPU goes idle */
-	GB_DISPATCH_KEEP_PREV,  /* the previous task runs another slice (gb_queue_start) */
-	GB_DISPATCH_CONSUME,    /* take the head of the first queue of try_mask that has one */
+	GB_DISPATCH_NOTHING,   /* nothing to run: the CPU goes idle */
+	GB_DISPATCH_KEEP_PREV, /* the previous task runs another slice (gb_queue_start) */
+	GB_DISPATCH_CONSUME,   /* take the head of the first queue of try_mask that has one */
 };
 
 /* gb_dispatch_plan's answer. */
 struct gb_disp_out {
-	u32 act;           /* enum gb_dispatch_act, to do now */
-	u32 fallback;      /* after CONSUME finds every queue of try_mask empty: KEEP_PREV or
-			    * NOTHING */
-	u64 try_mask;      /* bit d: take from domain d's queue; the CPU's own domain first,
-			    * then the others in ascending order (each of those is a pull) */
-	u64 slice_ns;      /* the previous task's new slice (KEEP_PREV, also as fallback) */
+	u32 act;      /* enum gb_dispatch_act, to do now */
+	u32 fallback; /* after CONSUME finds every queue of try_mask empty: KEEP_PREV or
+		       * NOTHING */
+	u64 try_mask; /* bit d: take from domain d's queue; the CPU's own domain first,
+		       * then the others in ascending order (each of those is a pull) */
+	u64 slice_ns; /* the previous task's new slice (KEEP_PREV, also as fallback) */
 };
 
 /* A priced candidate CPU. */
 struct gb_cand {
-	s64 delta;         /* energy with the task there minus without (cost x util) */
-	u64 cost;          /* cost of that OPP: energy per unit of work there */
-	u32 idx;           /* OPP its domain would run at */
-	u8 raises;         /* above the domain's OPP without the task */
-	u8 ok;             /* the task fits there at all */
+	s64 delta; /* energy with the task there minus without (cost x util) */
+	u64 cost;  /* cost of that OPP: energy per unit of work there */
+	u32 idx;   /* OPP its domain would run at */
+	u8 raises; /* above the domain's OPP without the task */
+	u8 ok;	   /* the task fits there at all */
 	u16 pad;
 };
 
 struct gb_domain_scratch {
-	u32 base_perf;     /* perf the busiest CPU needs without the task */
-	u32 base_idx;      /* the OPP serving base_perf */
-	u32 busy;          /* sum of CPU utils without the task */
+	u32 base_perf; /* perf the busiest CPU needs without the task */
+	u32 base_idx;  /* the OPP serving base_perf */
+	u32 busy;      /* sum of CPU utils without the task */
 	u32 overutilized;
-	s32 spread_cpu;    /* allowed CPU with the most spare capacity, for an OU domain */
+	s32 spread_cpu; /* allowed CPU with the most spare capacity, for an OU domain */
 	u32 spread_spare;
-	s32 win;           /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
+	s32 win; /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
 	u32 pad;
 	struct gb_cand cwin;
 };
@@ -228,13 +229,12 @@ struct gb_scratch {
 };
 
 struct gb_decision {
-	s32 cpu;           /* chosen CPU, GB_NO_CPU when no allowed CPU is online */
-	u32 reason;        /* enum gb_reason */
-	s64 energy_delta;  /* cost x util: chosen minus previous CPU (negative saves) */
-	u32 opp_idx;       /* OPP the chosen domain would run at */
-	u32 prev_opp_idx;  /* OPP of the previous CPU's domain with the task (0 if none) */
+	s32 cpu;	  /* chosen CPU, GB_NO_CPU when no allowed CPU is online */
+	u32 reason;	  /* enum gb_reason */
+	s64 energy_delta; /* cost x util: chosen minus previous CPU (negative saves) */
+	u32 opp_idx;	  /* OPP the chosen domain would run at */
+	u32 prev_opp_idx; /* OPP of the previous CPU's domain with the task (0 if none) */
 };
-
 
 /*
  * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price), one
@@ -252,23 +252,29 @@ struct gb_decision {
 #define GB_HOOK_PRICE(m, cpus, t, s, c, out) gb_price_into(m, cpus, t, s, c, out)
 #endif
 #ifndef GB_HOOK_CONSIDER
-#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap) \
+#define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap)                                       \
 	gb_consider(m, cpus, t, s, c, min_cap, max_cap)
 #endif
 #ifndef GB_HOOK_OFFER
-#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin) \
+#define GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, cwin)                                    \
 	gb_domain_offer(m, cpus, t, s, d, min_cap, max_cap, cwin)
 #endif
 #ifndef GB_HOOK_RANGE
-#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out) \
+#define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out)                                        \
 	gb_select_cpu_range(m, cpus, t, min_cap, max_cap, s, out)
 #endif
 #ifndef GB_HOOK_FORK
 #define GB_HOOK_FORK(m, cpus, t) gb_fork_cpu(m, cpus, t)
 #endif
 
-static __always_inline u32 gb_min(u32 a, u32 b) { return a < b ? a : b; }
-static __always_inline u32 gb_max(u32 a, u32 b) { return a > b ? a : b; }
+static __always_inline u32 gb_min(u32 a, u32 b)
+{
+	return a < b ? a : b;
+}
+static __always_inline u32 gb_max(u32 a, u32 b)
+{
+	return a > b ? a : b;
+}
 
 static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u32 d)
 {

@@ -18,14 +18,14 @@
  * domains' queues are served independently, so one global clock would be pushed by the
  * busiest domain and make every task of a quieter one look like a sleeper.  A task keeps its
  * lag (vtime - clock) when it changes domain.  Its credit is limited to one slice of its own
- * deadline span (a lag below -slice * 100 / weight is raised to that) whenever it is queued or woken, and when its slice runs out
- * and it is compared with the queue: a sleeper cannot bank unbounded credit by sleeping, and a
- * task that ran while the clock was pushed ahead (a task started on an idle CPU moves the
- * clock to its own vtime, which for a low weight can be far ahead) cannot hold the CPU with
- * the credit that leaves it -- seen as a hog keeping a CPU for a minute in the VM, the RCU
- * kthread queued behind it.  Not when it starts running: a task that waited in the queue is
- * legitimately behind the clock (a nice 10 task by up to 10 slices, its deadline is that far
- * out), and limiting its lag then would charge it for waiting.
+ * deadline span (a lag below -slice * 100 / weight is raised to that) whenever it is queued or
+ * woken, and when its slice runs out and it is compared with the queue: a sleeper cannot bank
+ * unbounded credit by sleeping, and a task that ran while the clock was pushed ahead (a task
+ * started on an idle CPU moves the clock to its own vtime, which for a low weight can be far ahead)
+ * cannot hold the CPU with the credit that leaves it -- seen as a hog keeping a CPU for a minute in
+ * the VM, the RCU kthread queued behind it.  Not when it starts running: a task that waited in the
+ * queue is legitimately behind the clock (a nice 10 task by up to 10 slices, its deadline is that
+ * far out), and limiting its lag then would charge it for waiting.
  *
  * Slice expiry.  The kernel asks ops.dispatch() for work *before* it re-enqueues the task whose
  * slice ran out.  Taking the head of the queue then would make two CPU hogs alternate whatever
@@ -40,8 +40,8 @@
 
 #include "em_types.h"
 
-#define GB_WEIGHT_DFL   100     /* p->scx.weight of a nice 0 task (the cgroup weight scale) */
-#define GB_PERF_SHIFT   10      /* perf is 0..1024 */
+#define GB_WEIGHT_DFL 100 /* p->scx.weight of a nice 0 task (the cgroup weight scale) */
+#define GB_PERF_SHIFT 10  /* perf is 0..1024 */
 
 static __always_inline u32 gb_weight_or_dfl(u32 weight)
 {

@@ -349,8 +349,8 @@ static int parse_opt(int c, const char *arg, struct args *a, struct gb_err *err)
 		a->so.energy_counter = true;
 		break;
 	case OPT_SIM_GAUGE:
-		ret = parse_num(arg, PROF_SIM_GAUGE_MIN_MS, PROF_SIM_GAUGE_MAX_MS, &v, "--sim-gauge",
-				err);
+		ret = parse_num(arg, PROF_SIM_GAUGE_MIN_MS, PROF_SIM_GAUGE_MAX_MS, &v,
+				"--sim-gauge", err);
 		if (!ret && v != (u32)v)
 			ret = gb_err_set(err, EINVAL, "--sim-gauge '%s': expected whole ms", arg);
 		a->so.gauge_ms = (u32)v;

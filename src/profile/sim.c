@@ -282,7 +282,8 @@ static void gauge_window(struct prof_sim *s, u64 duration_ns, int busy, struct p
 	double last = s->gauge_uw;
 	u32 changes = 0, from[2] = {0, 0}, keep;
 
-	for (u64 t = 0, i = 1; t < end && w->nr_power < PROF_MAX_WINDOW_SAMPLES; t += STEP_NS, i++) {
+	for (u64 t = 0, i = 1; t < end && w->nr_power < PROF_MAX_WINDOW_SAMPLES;
+	     t += STEP_NS, i++) {
 		double p = true_power_uw(s);
 
 		if (busy >= 0)
@@ -375,7 +376,8 @@ int prof_sim_create(const struct em_profile *truth, const struct prof_sim_opts *
 	for (u32 d = 0; d < m->nr_domains; d++)
 		if (m->domains[d].nr_opps == 0 || m->domains[d].nr_cpus == 0)
 			return gb_err_set(err, EINVAL, "sim: domain %u has no OPP or no CPU", d);
-	if (o->gauge_ms && (o->gauge_ms < PROF_SIM_GAUGE_MIN_MS || o->gauge_ms > PROF_SIM_GAUGE_MAX_MS))
+	if (o->gauge_ms &&
+	    (o->gauge_ms < PROF_SIM_GAUGE_MIN_MS || o->gauge_ms > PROF_SIM_GAUGE_MAX_MS))
 		return gb_err_set(err, EINVAL, "--sim-gauge %u: expected %u to %u ms", o->gauge_ms,
 				  PROF_SIM_GAUGE_MIN_MS, PROF_SIM_GAUGE_MAX_MS);
 	if (o->gauge_ms && o->energy_counter)

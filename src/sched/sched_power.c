@@ -15,18 +15,18 @@ static const struct {
 	const char *name;
 	int mode;
 } profiles[] = {
-	/* ACPI platform_profile choices (Documentation/userspace-api/sysfs-platform_profile.rst) */
-	{ "low-power", GB_MODE_ENERGY },
-	{ "cool", GB_MODE_ENERGY },
-	{ "quiet", GB_MODE_ENERGY },
-	{ "balanced", GB_MODE_BALANCED },
-	{ "balanced-performance", GB_MODE_PERFORMANCE },
-	{ "performance", GB_MODE_PERFORMANCE },
-	/* cpufreq energy_performance_preference values */
-	{ "power", GB_MODE_ENERGY },
-	{ "balance_power", GB_MODE_ENERGY },
-	{ "default", GB_MODE_BALANCED },
-	{ "balance_performance", GB_MODE_BALANCED },
+    /* ACPI platform_profile choices (Documentation/userspace-api/sysfs-platform_profile.rst) */
+    {"low-power", GB_MODE_ENERGY},
+    {"cool", GB_MODE_ENERGY},
+    {"quiet", GB_MODE_ENERGY},
+    {"balanced", GB_MODE_BALANCED},
+    {"balanced-performance", GB_MODE_PERFORMANCE},
+    {"performance", GB_MODE_PERFORMANCE},
+    /* cpufreq energy_performance_preference values */
+    {"power", GB_MODE_ENERGY},
+    {"balance_power", GB_MODE_ENERGY},
+    {"default", GB_MODE_BALANCED},
+    {"balance_performance", GB_MODE_BALANCED},
 };
 
 int sched_mode_of_profile(const char *name)

@@ -28,7 +28,8 @@ char *sched_fmt_hello(const struct em_profile *prof, const char *mode, size_t *l
 
 	if (!f)
 		return NULL;
-	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":");
+	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/"
+		   "1\",\"source\":\"scx_gearbox\",\"soc\":");
 	em_stream_put_str(f, prof->soc, sizeof(prof->soc));
 	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,", mode, prof->model.nr_cpus);
 	em_stream_put_domains(f, prof);
@@ -62,11 +63,14 @@ char *sched_fmt_sample(const struct sched_sample_src *src, unsigned long long t_
 				max_util = u > max_util ? u : max_util;
 				sum_util += u;
 			}
-		power_uw = (unsigned long long)pd->opps[idx].power_uw * sum_util / pd->opps[idx].perf;
+		power_uw =
+		    (unsigned long long)pd->opps[idx].power_uw * sum_util / pd->opps[idx].perf;
 		power_total_uw += power_uw;
-		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,\"power_uw\":%llu,\"overutilized\":%s}",
-			d ? "," : "", d, max_util, ds->perf_target, pd->opps[idx].freq_khz, power_uw,
-			ds->overutilized ? "true" : "false");
+		fprintf(f,
+			"%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,\"power_uw\":%"
+			"llu,\"overutilized\":%s}",
+			d ? "," : "", d, max_util, ds->perf_target, pd->opps[idx].freq_khz,
+			power_uw, ds->overutilized ? "true" : "false");
 	}
 	*energy_uj += power_total_uw * interval_us / 1000000;
 	fprintf(f, "],\"energy_uj\":%llu,\"cpus\":[", *energy_uj);
@@ -110,7 +114,9 @@ char *sched_fmt_decision(const struct em_model *m, const struct gb_event *e,
 	cpu_opp(m, e->to, e->opp_idx, &to_cap, &to_khz);
 	fprintf(f, "{\"type\":\"decision\",\"t_us\":%llu,\"pid\":%u,\"comm\":", t_us, e->pid);
 	em_stream_put_str(f, e->comm, GB_COMM_LEN);
-	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u",
+	fprintf(f,
+		",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,"
+		"\"uclamp_min\":%u,\"uclamp_max\":%u",
 		e->from, e->to, gb_reason_name(e->reason), (long long)(e->energy_delta / 10),
 		e->util, e->uclamp_min, e->uclamp_max);
 	if (to_cap)

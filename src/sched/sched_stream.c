@@ -12,12 +12,13 @@
 #include "sched_stream.h"
 
 #define STR_(x) #x
-#define STR(x) STR_(x)
+#define STR(x)	STR_(x)
 
 static int fill_addr(struct sockaddr_un *sa, const char *path, struct gb_err *err)
 {
 	if (strlen(path) >= sizeof(sa->sun_path))
-		return gb_err_set(err, ENAMETOOLONG, "--socket %s: path too long for a Unix socket", path);
+		return gb_err_set(err, ENAMETOOLONG, "--socket %s: path too long for a Unix socket",
+				  path);
 	memcpy(sa->sun_path, path, strlen(path) + 1);
 	return 0;
 }
@@ -39,8 +40,10 @@ static int probe_live(const struct sockaddr_un *sa, const char *path, struct gb_
 
 		close(fd);
 		if (e == EADDRINUSE)
-			return gb_err_set(err, e, "--socket %s: a running process serves this socket "
-					  "(another scx_gearbox?); stop it or choose another path", path);
+			return gb_err_set(err, e,
+					  "--socket %s: a running process serves this socket "
+					  "(another scx_gearbox?); stop it or choose another path",
+					  path);
 		return gb_err_set(err, e, "--socket %s: cannot tell whether it is in use: %s", path,
 				  strerror(e));
 	}
@@ -50,7 +53,7 @@ static int probe_live(const struct sockaddr_un *sa, const char *path, struct gb_
 
 int sched_stream_check(const char *path, bool *stale, struct gb_err *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	struct stat st;
 	int rc;
 
@@ -63,11 +66,14 @@ int sched_stream_check(const char *path, bool *stale, struct gb_err *err)
 		return gb_err_set(err, errno, "--socket %s: %s", path, strerror(errno));
 	}
 	if (!S_ISSOCK(st.st_mode))
-		return gb_err_set(err, EEXIST, "--socket %s: exists and is not a socket (%s); "
-				  "it is left alone: remove it or choose another path", path,
-				  S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ?
-				  "a directory" : S_ISREG(st.st_mode) ? "a regular file" :
-				  "a special file");
+		return gb_err_set(err, EEXIST,
+				  "--socket %s: exists and is not a socket (%s); "
+				  "it is left alone: remove it or choose another path",
+				  path,
+				  S_ISLNK(st.st_mode)	? "a symbolic link"
+				  : S_ISDIR(st.st_mode) ? "a directory"
+				  : S_ISREG(st.st_mode) ? "a regular file"
+							: "a special file");
 	if ((rc = probe_live(&sa, path, err)))
 		return rc;
 	*stale = true;
@@ -76,7 +82,7 @@ int sched_stream_check(const char *path, bool *stale, struct gb_err *err)
 
 int sched_stream_open(struct sched_stream *s, const char *path, mode_t mode, struct gb_err *err)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	mode_t old_umask;
 	bool stale;
 	int fd, i, rc;
@@ -109,8 +115,10 @@ int sched_stream_open(struct sched_stream *s, const char *path, mode_t mode, str
 
 		close(fd);
 		if (e == EADDRINUSE)
-			return gb_err_set(err, e, "--socket %s: created by another process meanwhile; "
-					  "it is left alone", path);
+			return gb_err_set(err, e,
+					  "--socket %s: created by another process meanwhile; "
+					  "it is left alone",
+					  path);
 		return gb_err_set(err, e, "--socket %s: %s", path, strerror(e));
 	}
 	s->listen_fd = fd;
@@ -144,8 +152,8 @@ void sched_stream_accept(struct sched_stream *s)
 			/* one line saying why, rather than an EOF the reader cannot tell from a
 			 * scheduler that went away */
 			static const char full[] = "{\"type\":\"error\",\"message\":\"too many "
-				"readers: scx_gearbox serves at most "
-				STR(SCHED_STREAM_MAX_CLIENTS) " at once\"}\n";
+						   "readers: scx_gearbox serves at most " STR(
+						       SCHED_STREAM_MAX_CLIENTS) " at once\"}\n";
 
 			if (send(fd, full, sizeof(full) - 1, MSG_DONTWAIT | MSG_NOSIGNAL) < 0)
 				s->dropped++;

@@ -32,9 +32,9 @@
 struct sched_stream {
 	int listen_fd;
 	int fds[SCHED_STREAM_MAX_CLIENTS];
-	unsigned long dropped;          /* readers disconnected for not keeping up */
-	unsigned long refused;          /* readers turned away: SCHED_STREAM_MAX_CLIENTS reached */
-	char *hello;                    /* the hello line, newline included */
+	unsigned long dropped; /* readers disconnected for not keeping up */
+	unsigned long refused; /* readers turned away: SCHED_STREAM_MAX_CLIENTS reached */
+	char *hello;	       /* the hello line, newline included */
 	size_t hello_len;
 	char path[108];
 };
@@ -61,7 +61,7 @@ struct sched_sample_src {
 	const struct gb_cpu *cpus;
 	const struct gb_cpu_curr *curr;
 	const struct gb_dom_state *doms;
-	unsigned nr_cpus;               /* CPUs to list: the model's */
+	unsigned nr_cpus; /* CPUs to list: the model's */
 };
 
 /* Record formatting; each returns a malloc'ed line (caller frees) or NULL. */

@@ -82,12 +82,14 @@ static int read_capacities(struct sched_topo *t, struct gb_err *err)
 		fclose(f);
 		errno = 0;
 		v = strtoul(buf, &end, 10);
-		if (end == buf || (*end && *end != '\n') || errno || v == 0 || v > EM_CAPACITY_SCALE)
+		if (end == buf || (*end && *end != '\n') || errno || v == 0 ||
+		    v > EM_CAPACITY_SCALE)
 			return gb_err_set(err, EINVAL, "%s: not a capacity of 1..%d: '%.*s'", path,
 					  EM_CAPACITY_SCALE, (int)strcspn(buf, "\n"), buf);
 		t->capacity[c] = (unsigned)v;
 		t->has_capacity = true;
-		snprintf(path, sizeof(path), "%s/cpu%u/topology/cluster_cpus_list", sysfs_cpu_dir(), c);
+		snprintf(path, sizeof(path), "%s/cpu%u/topology/cluster_cpus_list", sysfs_cpu_dir(),
+			 c);
 		rc = read_cpulist(path, &t->cluster[c], err);
 		if (rc == -ENOENT)
 			continue;
@@ -111,7 +113,7 @@ static int read_capacities(struct sched_topo *t, struct gb_err *err)
 int sched_topo_read(struct sched_topo *t, struct gb_err *err)
 {
 	char path[512];
-	struct em_cpumask possible = { 0 };
+	struct em_cpumask possible = {0};
 	struct dirent *de;
 	DIR *dir;
 	int rc;
@@ -147,7 +149,9 @@ int sched_topo_read(struct sched_topo *t, struct gb_err *err)
 	closedir(dir);
 	/* readdir order is arbitrary: list policies by their first CPU */
 	for (unsigned i = 1; i < t->nr_policies; i++)
-		for (unsigned j = i; j > 0 && first_cpu(&t->policy_cpus[j]) < first_cpu(&t->policy_cpus[j - 1]); j--) {
+		for (unsigned j = i;
+		     j > 0 && first_cpu(&t->policy_cpus[j]) < first_cpu(&t->policy_cpus[j - 1]);
+		     j--) {
 			struct em_cpumask tmp = t->policy_cpus[j];
 
 			t->policy_cpus[j] = t->policy_cpus[j - 1];
@@ -180,7 +184,7 @@ static int first_unmatched_domain(const struct em_model *m, const struct sched_t
 
 /* Appends one assumption to assumed, "; "-separated. */
 static void add_assumed(char *assumed, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+    __attribute__((format(printf, 3, 4)));
 static void add_assumed(char *assumed, size_t len, const char *fmt, ...)
 {
 	size_t n = strlen(assumed);
@@ -228,11 +232,15 @@ static int check_capacities(const struct em_model *m, const struct sched_topo *t
 		return 0;
 	if (!force)
 		return gb_err_set(err, EINVAL,
-				  "CPU %u: the model's capacity is %u (domain %s), this machine's cpu_capacity is %u, more than %d%% and %d apart; %u CPU(s) differ (use --force to use the model's capacities anyway)",
-				  first, want, m->domains[m->cpu_domain[first]].name, t->capacity[first],
-				  SCHED_TOPO_CAP_TOLERANCE_PCT, SCHED_TOPO_CAP_TOLERANCE_MIN, bad);
+				  "CPU %u: the model's capacity is %u (domain %s), this machine's "
+				  "cpu_capacity is %u, more than %d%% and %d apart; %u CPU(s) "
+				  "differ (use --force to use the model's capacities anyway)",
+				  first, want, m->domains[m->cpu_domain[first]].name,
+				  t->capacity[first], SCHED_TOPO_CAP_TOLERANCE_PCT,
+				  SCHED_TOPO_CAP_TOLERANCE_MIN, bad);
 	add_assumed(assumed, assumed_len,
-		    "CPU %u's capacity is %u in the model (domain %s) and %u on this machine (%u CPU(s) differ): the model's capacities are used",
+		    "CPU %u's capacity is %u in the model (domain %s) and %u on this machine (%u "
+		    "CPU(s) differ): the model's capacities are used",
 		    first, want, m->domains[m->cpu_domain[first]].name, t->capacity[first], bad);
 	return 0;
 }
@@ -256,10 +264,14 @@ static int check_clusters(const struct em_model *m, const struct sched_topo *t, 
 			cpulist_format(&t->cluster[f], have, sizeof(have));
 			if (!force)
 				return gb_err_set(err, EINVAL,
-						  "CPU %u: the model puts it in domain %s with CPU %u, this machine's cluster of CPU %u is %s (a frequency domain never spans clusters; use --force to use the model's grouping anyway)",
+						  "CPU %u: the model puts it in domain %s with CPU "
+						  "%u, this machine's cluster of CPU %u is %s (a "
+						  "frequency domain never spans clusters; use "
+						  "--force to use the model's grouping anyway)",
 						  c, pd->name, f, f, have);
 			add_assumed(assumed, assumed_len,
-				    "CPU %u is in model domain %s with CPU %u, outside that CPU's cluster %s: the model's grouping is used",
+				    "CPU %u is in model domain %s with CPU %u, outside that CPU's "
+				    "cluster %s: the model's grouping is used",
 				    c, pd->name, f, have);
 			return 0;
 		}
@@ -277,18 +289,22 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 	assumed[0] = 0;
 	if (m->nr_cpus > max_cpus || m->nr_domains > max_domains)
 		return gb_err_set(err, EINVAL,
-				  "the model has %u CPUs in %u domains; scx_gearbox is built for at most %u CPUs and %u domains",
+				  "the model has %u CPUs in %u domains; scx_gearbox is built for "
+				  "at most %u CPUs and %u domains",
 				  m->nr_cpus, m->nr_domains, max_cpus, max_domains);
 	if (m->nr_cpus != t->nr_cpus) {
 		if (!force)
 			return gb_err_set(err, EINVAL,
-					  "the model has %u CPUs, this machine has %u (use --force to map the model's domains onto CPU ids anyway)",
+					  "the model has %u CPUs, this machine has %u (use --force "
+					  "to map the model's domains onto CPU ids anyway)",
 					  m->nr_cpus, t->nr_cpus);
 		snprintf(assumed, assumed_len,
-			 "the model has %u CPUs, this machine %u: model CPU ids are taken as machine CPU ids, %s",
+			 "the model has %u CPUs, this machine %u: model CPU ids are taken as "
+			 "machine CPU ids, %s",
 			 m->nr_cpus, t->nr_cpus,
-			 m->nr_cpus < t->nr_cpus ? "CPUs beyond the model get no energy-aware placement"
-						 : "model CPUs beyond the machine are never used");
+			 m->nr_cpus < t->nr_cpus
+			     ? "CPUs beyond the model get no energy-aware placement"
+			     : "model CPUs beyond the machine are never used");
 		return 0;
 	}
 	rc = check_capacities(m, t, force, assumed, assumed_len, err);
@@ -296,13 +312,15 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 		return rc;
 	if (t->capacity_default && em_domain_capacity(&m->domains[0]) < EM_CAPACITY_SCALE)
 		add_assumed(assumed, assumed_len,
-			    "every CPU's cpu_capacity is %d, the kernel's default when the firmware describes no capacities: the model's capacities are used",
+			    "every CPU's cpu_capacity is %d, the kernel's default when the "
+			    "firmware describes no capacities: the model's capacities are used",
 			    EM_CAPACITY_SCALE);
 	if (!t->has_cpufreq) {
 		if (t->has_capacity)
 			return check_clusters(m, t, force, assumed, assumed_len, err);
 		add_assumed(assumed, assumed_len,
-			    "no cpufreq on this machine: the model's %u domains are mapped onto CPU ids as they stand",
+			    "no cpufreq on this machine: the model's %u domains are mapped onto "
+			    "CPU ids as they stand",
 			    m->nr_domains);
 		return 0;
 	}
@@ -325,10 +343,12 @@ int sched_topo_check(const struct em_model *m, const struct sched_topo *t, bool 
 	}
 	if (!force)
 		return gb_err_set(err, EINVAL,
-				  "model domain %d CPUs %s match no cpufreq policy of this machine (policies: %s; use --force to use the model's grouping anyway)",
+				  "model domain %d CPUs %s match no cpufreq policy of this machine "
+				  "(policies: %s; use --force to use the model's grouping anyway)",
 				  d, want, have);
 	add_assumed(assumed, assumed_len,
-		    "the model's frequency domains differ from the cpufreq policies (%s): the model's grouping is used",
+		    "the model's frequency domains differ from the cpufreq policies (%s): the "
+		    "model's grouping is used",
 		    have);
 	return 0;
 }

@@ -41,15 +41,15 @@
 #define SCHED_TOPO_CAP_TOLERANCE_MIN 16
 
 struct sched_topo {
-	unsigned nr_cpus;              /* possible CPUs: highest id + 1 */
+	unsigned nr_cpus; /* possible CPUs: highest id + 1 */
 	struct em_cpumask online;
-	bool has_cpufreq;              /* at least one cpufreq policy */
+	bool has_cpufreq; /* at least one cpufreq policy */
 	unsigned nr_policies;
 	struct em_cpumask policy_cpus[EM_MAX_DOMAINS];
-	bool has_capacity;             /* cpuN/cpu_capacity exists for some CPU, not all 1024 */
-	bool capacity_default;         /* every CPU reports 1024: no information, not checked */
-	unsigned capacity[EM_MAX_CPUS];        /* 0: not reported for this CPU */
-	struct em_cpumask cluster[EM_MAX_CPUS];  /* empty: not reported for this CPU */
+	bool has_capacity;		/* cpuN/cpu_capacity exists for some CPU, not all 1024 */
+	bool capacity_default;		/* every CPU reports 1024: no information, not checked */
+	unsigned capacity[EM_MAX_CPUS]; /* 0: not reported for this CPU */
+	struct em_cpumask cluster[EM_MAX_CPUS]; /* empty: not reported for this CPU */
 };
 
 /* sched_topo_read - the machine's CPUs and cpufreq policies. */

@@ -32,15 +32,17 @@
 #include "sched_power.h"
 #include "sched_stream.h"
 #include "sched_topo.h"
+
+/* after the types its maps use */
 #include "gearbox.skel.h"
 
-#define PROG "scx_gearbox"
-#define STR_(x) #x
-#define STR(x) STR_(x)
-#define SCX_EXIT_ERROR 1024                /* enum scx_exit_kind */
+#define PROG		      "scx_gearbox"
+#define STR_(x)		      #x
+#define STR(x)		      STR_(x)
+#define SCX_EXIT_ERROR	      1024	   /* enum scx_exit_kind */
 #define SCX_ECODE_ACT_RESTART (1ull << 48) /* enum scx_exit_code */
-#define DEFAULT_SOCKET "/run/scx_gearbox.sock"
-#define EXIT_REFUSED 3
+#define DEFAULT_SOCKET	      "/run/scx_gearbox.sock"
+#define EXIT_REFUSED	      3
 
 /* The kernel's sched_ext directory; $GEARBOX_SYSFS_SCHED_EXT instead in tests. */
 static const char *scx_dir(void)
@@ -54,7 +56,7 @@ struct opts {
 	const char *profile;
 	const char *socket;
 	unsigned mode;
-	bool mode_auto;     /* --mode auto: follow the platform's power profile (sched_power.h) */
+	bool mode_auto; /* --mode auto: follow the platform's power profile (sched_power.h) */
 	unsigned socket_mode;
 	unsigned interval_ms;
 	bool verbose;
@@ -68,8 +70,8 @@ struct run {
 	struct sched_stream stream;
 	unsigned long long t0_ns;
 	unsigned long long energy_uj;
-	unsigned mode;           /* the mode in force (--mode, or the power profile's) */
-	char mode_why[96];       /* --mode auto: the profile it follows, "" without one */
+	unsigned mode;	   /* the mode in force (--mode, or the power profile's) */
+	char mode_why[96]; /* --mode auto: the profile it follows, "" without one */
 };
 
 static volatile sig_atomic_t stop_requested;
@@ -80,46 +82,64 @@ static void on_signal(int sig)
 	stop_requested = 1;
 }
 
-static const char *const mode_names[] = { "energy", "balanced", "performance" };
+static const char *const mode_names[] = {"energy", "balanced", "performance"};
 
 static void usage(FILE *f, bool full)
 {
 	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
-		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] [--force]\n");
+		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] "
+		   "[--force]\n");
 	if (!full)
 		return;
-	fprintf(f, "\n"
-		"The energy-aware sched_ext scheduler: loads until SIGINT or SIGTERM (or until the kernel\n"
-		"ejects it) and serves its stats stream (gearbox-stream/1) on a Unix socket.\n"
-		"\n"
-		"  -p, --profile P.json    the energy model of this machine (required)\n"
-		"  -m, --mode MODE         energy (no frequency floor), balanced (floor at each domain's\n"
-		"                          cheapest OPP) or performance (top OPP, tasks placed as if\n"
-		"                          uclamp_min were 1024), or auto: follow the platform's power\n"
-		"                          profile (ACPI platform_profile, else cpufreq's\n"
-		"                          energy_performance_preference; checked at every sample;\n"
-		"                          energy when there is neither); default: energy\n"
-		"  -s, --socket PATH       the stats socket; default: " DEFAULT_SOCKET "\n"
-		"                          Only a stale socket there (nobody listening) is replaced;\n"
-		"                          anything else is refused and left alone.  It serves at\n"
-		"                          most " STR(SCHED_STREAM_MAX_CLIENTS) " readers at once; "
-		"one more gets an error line.\n"
-		"  -M, --socket-mode OCTAL the socket's permissions; default: 0600\n"
-		"  -i, --stats-interval MS a sample every MS milliseconds, 10 to 60000; default: 100\n"
-		"  -v, --verbose           the verifier's statistics at load, the counters at each sample\n"
-		"  -f, --force             load a model that does not match this machine's CPUs,\n"
-		"                          capacities, cpufreq policies or clusters (the CPUs beyond it\n"
-		"                          share one global queue);\n"
-		"                          default: refuse\n"
-		"  -h, --help              this help\n"
-		"\n"
-		"Exit status:\n"
-		"  0  stopped by SIGINT or SIGTERM, or unregistered by the kernel (e.g. sysrq-S)\n"
-		"  1  loading or attaching failed (no sched_ext, not root, verifier), the socket could\n"
-		"     not be created, or the kernel ejected the scheduler for an error\n"
-		"  2  bad usage, or a model that is invalid or does not fit this machine\n"
-		"  3  refused: another sched_ext scheduler is loaded, or the socket path is in use\n"
-		"     (a live socket, or something that is not a socket); nothing of it was touched\n");
+	fprintf(
+	    f,
+	    "\n"
+	    "The energy-aware sched_ext scheduler: loads until SIGINT or SIGTERM (or until the "
+	    "kernel\n"
+	    "ejects it) and serves its stats stream (gearbox-stream/1) on a Unix socket.\n"
+	    "\n"
+	    "  -p, --profile P.json    the energy model of this machine (required)\n"
+	    "  -m, --mode MODE         energy (no frequency floor), balanced (floor at each "
+	    "domain's\n"
+	    "                          cheapest OPP) or performance (top OPP, tasks placed as if\n"
+	    "                          uclamp_min were 1024), or auto: follow the platform's "
+	    "power\n"
+	    "                          profile (ACPI platform_profile, else cpufreq's\n"
+	    "                          energy_performance_preference; checked at every sample;\n"
+	    "                          energy when there is neither); default: energy\n"
+	    "  -s, --socket PATH       the stats socket; default: " DEFAULT_SOCKET "\n"
+	    "                          Only a stale socket there (nobody listening) is replaced;\n"
+	    "                          anything else is refused and left alone.  It serves at\n"
+	    "                          most " STR(
+		SCHED_STREAM_MAX_CLIENTS) " readers at once; "
+					  "one more gets an error line.\n"
+					  "  -M, --socket-mode OCTAL the socket's permissions; "
+					  "default: 0600\n"
+					  "  -i, --stats-interval MS a sample every MS "
+					  "milliseconds, 10 to 60000; default: 100\n"
+					  "  -v, --verbose           the verifier's statistics at "
+					  "load, the counters at each sample\n"
+					  "  -f, --force             load a model that does not "
+					  "match this machine's CPUs,\n"
+					  "                          capacities, cpufreq policies "
+					  "or clusters (the CPUs beyond it\n"
+					  "                          share one global queue);\n"
+					  "                          default: refuse\n"
+					  "  -h, --help              this help\n"
+					  "\n"
+					  "Exit status:\n"
+					  "  0  stopped by SIGINT or SIGTERM, or unregistered by "
+					  "the kernel (e.g. sysrq-S)\n"
+					  "  1  loading or attaching failed (no sched_ext, not "
+					  "root, verifier), the socket could\n"
+					  "     not be created, or the kernel ejected the "
+					  "scheduler for an error\n"
+					  "  2  bad usage, or a model that is invalid or does not "
+					  "fit this machine\n"
+					  "  3  refused: another sched_ext scheduler is loaded, or "
+					  "the socket path is in use\n"
+					  "     (a live socket, or something that is not a "
+					  "socket); nothing of it was touched\n");
 }
 
 static int parse_uint(const char *s, unsigned base, unsigned lo, unsigned hi, unsigned *out)
@@ -138,19 +158,19 @@ static int parse_uint(const char *s, unsigned base, unsigned lo, unsigned hi, un
 static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 {
 	static const struct option longopts[] = {
-		{ "profile", required_argument, NULL, 'p' },
-		{ "mode", required_argument, NULL, 'm' },
-		{ "socket", required_argument, NULL, 's' },
-		{ "socket-mode", required_argument, NULL, 'M' },
-		{ "stats-interval", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 },
+	    {"profile", required_argument, NULL, 'p'},
+	    {"mode", required_argument, NULL, 'm'},
+	    {"socket", required_argument, NULL, 's'},
+	    {"socket-mode", required_argument, NULL, 'M'},
+	    {"stats-interval", required_argument, NULL, 'i'},
+	    {"verbose", no_argument, NULL, 'v'},
+	    {"force", no_argument, NULL, 'f'},
+	    {"help", no_argument, NULL, 'h'},
+	    {0},
 	};
 	int c;
 
-	*o = (struct opts){ .socket = DEFAULT_SOCKET, .socket_mode = 0600, .interval_ms = 100 };
+	*o = (struct opts){.socket = DEFAULT_SOCKET, .socket_mode = 0600, .interval_ms = 100};
 	while ((c = getopt_long(argc, argv, "p:m:s:M:i:vfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
@@ -158,24 +178,34 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 			break;
 		case 'm':
 			o->mode_auto = !strcmp(optarg, "auto");
-			for (o->mode = 0; !o->mode_auto && o->mode < 3 && strcmp(optarg, mode_names[o->mode]);
+			for (o->mode = 0;
+			     !o->mode_auto && o->mode < 3 && strcmp(optarg, mode_names[o->mode]);
 			     o->mode++)
 				;
 			if (o->mode_auto)
 				o->mode = GB_MODE_ENERGY;
 			else if (o->mode == 3)
-				return gb_err_set(err, EINVAL, "--mode '%s': expected energy, balanced, performance or auto", optarg);
+				return gb_err_set(
+				    err, EINVAL,
+				    "--mode '%s': expected energy, balanced, performance or auto",
+				    optarg);
 			break;
 		case 's':
 			o->socket = optarg;
 			break;
 		case 'M':
 			if (parse_uint(optarg, 8, 0, 0777, &o->socket_mode))
-				return gb_err_set(err, EINVAL, "--socket-mode '%s': expected an octal mode such as 0600", optarg);
+				return gb_err_set(
+				    err, EINVAL,
+				    "--socket-mode '%s': expected an octal mode such as 0600",
+				    optarg);
 			break;
 		case 'i':
 			if (parse_uint(optarg, 10, 10, 60000, &o->interval_ms))
-				return gb_err_set(err, EINVAL, "--stats-interval '%s': expected milliseconds, 10 to 60000", optarg);
+				return gb_err_set(
+				    err, EINVAL,
+				    "--stats-interval '%s': expected milliseconds, 10 to 60000",
+				    optarg);
 			break;
 		case 'v':
 			o->verbose = true;
@@ -290,13 +320,14 @@ static void read_comm(unsigned pid, char comm[GB_COMM_LEN])
 static void send_sample(struct run *r, struct gearbox *skel)
 {
 	static struct gb_cpu_curr curr[EM_MAX_CPUS];
-	unsigned c, nr = r->prof->model.nr_cpus < EM_MAX_CPUS ? r->prof->model.nr_cpus : EM_MAX_CPUS;
+	unsigned c,
+	    nr = r->prof->model.nr_cpus < EM_MAX_CPUS ? r->prof->model.nr_cpus : EM_MAX_CPUS;
 	struct sched_sample_src src = {
-		.model = &r->prof->model,
-		.cpus = skel->bss->gb_cpus,
-		.curr = curr,
-		.doms = skel->bss->gb_doms,
-		.nr_cpus = r->prof->model.nr_cpus,
+	    .model = &r->prof->model,
+	    .cpus = skel->bss->gb_cpus,
+	    .curr = curr,
+	    .doms = skel->bss->gb_doms,
+	    .nr_cpus = r->prof->model.nr_cpus,
 	};
 	size_t len;
 	char *line;
@@ -320,7 +351,7 @@ static void send_sample(struct run *r, struct gearbox *skel)
 static void print_stats(struct gearbox *skel, const struct run *r)
 {
 #define GB_STAT_NAME(name, str, what) str,
-	static const char *const names[GB_NR_STATS] = { GB_STATS_LIST(GB_STAT_NAME) };
+	static const char *const names[GB_NR_STATS] = {GB_STATS_LIST(GB_STAT_NAME)};
 #undef GB_STAT_NAME
 	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.gb_stats);
 	unsigned long long *vals = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*vals));
@@ -352,7 +383,8 @@ static void verifier_stats_on(struct gearbox *skel)
 	struct bpf_program *p;
 	int i = 0;
 
-	bpf_object__for_each_program(p, skel->obj) {
+	bpf_object__for_each_program(p, skel->obj)
+	{
 		if (i >= 32)
 			break;
 		bpf_program__set_log_level(p, 4);
@@ -365,7 +397,8 @@ static void verifier_stats_print(struct gearbox *skel)
 	struct bpf_program *p;
 	int i = 0;
 
-	bpf_object__for_each_program(p, skel->obj) {
+	bpf_object__for_each_program(p, skel->obj)
+	{
 		const char *l;
 
 		if (i >= 32)
@@ -409,8 +442,8 @@ static void follow_power_profile(struct run *r, struct gearbox *skel)
 		for (unsigned d = 0; d < m->nr_domains; d++)
 			skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], mode);
 		__atomic_store_n(&skel->bss->gb_mode, mode, __ATOMIC_RELEASE);
-		fprintf(stderr, PROG ": mode %s -> %s (%s)\n", mode_names[r->mode], mode_names[mode],
-			why);
+		fprintf(stderr, PROG ": mode %s -> %s (%s)\n", mode_names[r->mode],
+			mode_names[mode], why);
 	}
 	r->mode = mode;
 	snprintf(r->mode_why, sizeof(r->mode_why), "%s", why);
@@ -433,7 +466,9 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	if (r->o->verbose)
 		verifier_stats_on(skel);
 	if (gearbox__load(skel)) {
-		fprintf(stderr, PROG ": error: loading the BPF program: %s (is this a sched_ext kernel? run with root; the verifier log is above)\n",
+		fprintf(stderr,
+			PROG ": error: loading the BPF program: %s (is this a sched_ext kernel? "
+			     "run with root; the verifier log is above)\n",
 			strerror(errno));
 		rc = -1;
 		goto out;
@@ -442,14 +477,15 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 		verifier_stats_print(skel);
 	link = bpf_map__attach_struct_ops(skel->maps.gearbox_ops);
 	if (!link) {
-		fprintf(stderr, PROG ": error: attaching: %s (another sched_ext scheduler loaded?)\n",
+		fprintf(stderr,
+			PROG ": error: attaching: %s (another sched_ext scheduler loaded?)\n",
 			strerror(errno));
 		rc = -1;
 		goto out;
 	}
 	/* the socket only now: a run that cannot attach leaves the path as it found it */
 	if (r->stream.listen_fd < 0) {
-		struct gb_err err = { 0 };
+		struct gb_err err = {0};
 		int e = sched_stream_open(&r->stream, r->o->socket, r->o->socket_mode, &err);
 
 		if (e) {
@@ -461,12 +497,14 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	r->t0_ns = mono_ns();
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.gb_events), on_event, r, NULL);
 	fprintf(stderr, PROG ": attached, mode %s%s%s%s, model %s, stats on %s\n",
-		mode_names[r->mode], r->o->mode_auto ? " (auto: " : "", r->o->mode_auto ? r->mode_why : "",
-		r->o->mode_auto ? ")" : "", r->prof->soc, r->o->socket);
+		mode_names[r->mode], r->o->mode_auto ? " (auto: " : "",
+		r->o->mode_auto ? r->mode_why : "", r->o->mode_auto ? ")" : "", r->prof->soc,
+		r->o->socket);
 	next_ns = mono_ns() + r->o->interval_ms * 1000000ull;
 	while (!stop_requested && !__atomic_load_n(&skel->bss->gb_exit_kind, __ATOMIC_ACQUIRE)) {
-		struct pollfd pf[2] = { { .fd = r->stream.listen_fd, .events = POLLIN },
-					{ .fd = rb ? ring_buffer__epoll_fd(rb) : -1, .events = POLLIN } };
+		struct pollfd pf[2] = {
+		    {.fd = r->stream.listen_fd, .events = POLLIN},
+		    {.fd = rb ? ring_buffer__epoll_fd(rb) : -1, .events = POLLIN}};
 		unsigned long long now = mono_ns();
 		int wait_ms = now >= next_ns ? 0 : (int)((next_ns - now) / 1000000) + 1;
 
@@ -487,11 +525,12 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	}
 	bpf_link__destroy(link);
 	link = NULL;
-	print_stats(skel, r);   /* the counters of the whole run, once */
+	print_stats(skel, r); /* the counters of the whole run, once */
 	*kind = skel->bss->gb_exit_kind;
 	*code = skel->bss->gb_exit_code;
 	if (*kind)
-		fprintf(stderr, PROG ": the kernel %s the scheduler (exit kind %llu, code %#llx): %s\n",
+		fprintf(stderr,
+			PROG ": the kernel %s the scheduler (exit kind %llu, code %#llx): %s\n",
 			*kind >= SCX_EXIT_ERROR ? "ejected" : "unloaded", *kind, *code,
 			skel->bss->gb_exit_msg);
 out:
@@ -532,18 +571,22 @@ static int refuse_if_busy(const struct opts *o, struct gb_err *err)
 
 	read_line(scx_dir(), "state", state, sizeof(state));
 	if (!state[0]) {
-		gb_err_set(err, ENOENT, "this kernel has no sched_ext (%s/state is missing)", scx_dir());
+		gb_err_set(err, ENOENT, "this kernel has no sched_ext (%s/state is missing)",
+			   scx_dir());
 		return 1;
 	}
 	if (strcmp(state, "disabled")) {
 		read_line(scx_dir(), "root/ops", ops, sizeof(ops));
-		gb_err_set(err, EBUSY, "another sched_ext scheduler is loaded (%s, state %s); stop it first",
+		gb_err_set(err, EBUSY,
+			   "another sched_ext scheduler is loaded (%s, state %s); stop it first",
 			   ops[0] ? ops : "name unknown", state);
 		return EXIT_REFUSED;
 	}
 	rc = sched_stream_check(o->socket, &stale, err);
 	if (rc)
-		return rc == -ENAMETOOLONG ? 2 : rc == -EADDRINUSE || rc == -EEXIST ? EXIT_REFUSED : 1;
+		return rc == -ENAMETOOLONG		    ? 2
+		       : rc == -EADDRINUSE || rc == -EEXIST ? EXIT_REFUSED
+							    : 1;
 	return 0;
 }
 
@@ -557,10 +600,10 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 int main(int argc, char **argv)
 {
 	static struct em_profile prof;
-	struct run r = { .prof = &prof };
+	struct run r = {.prof = &prof};
 	unsigned long long kind = 0, code = 0;
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 	struct opts o;
 	int st, i;
 
@@ -592,8 +635,8 @@ int main(int argc, char **argv)
 	for (i = 0; i < SCHED_STREAM_MAX_CLIENTS; i++)
 		r.stream.fds[i] = -1;
 	r.mode = o.mode_auto ? auto_mode(r.mode_why, sizeof(r.mode_why)) : o.mode;
-	r.stream.hello = sched_fmt_hello(&prof, o.mode_auto ? "auto" : mode_names[r.mode],
-					 &r.stream.hello_len);
+	r.stream.hello =
+	    sched_fmt_hello(&prof, o.mode_auto ? "auto" : mode_names[r.mode], &r.stream.hello_len);
 	libbpf_set_print(libbpf_print);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);

@@ -16,77 +16,85 @@
 #include "sim.h"
 
 static const char usage_text[] =
-	"usage: gearbox sim [OPTIONS] --profile MODEL WORKLOAD.json\n"
-	"\n"
-	"Runs an rt-app workload on the CPUs of an energy model under one or more placement\n"
-	"policies and compares energy and quality of service.\n"
-	"\n"
-	"  -p, --profile MODEL     em-profile file (gearbox-em/1), or the name of a shipped model\n"
-	"                          ('gearbox em list' lists them)\n"
-	"  -P, --policy LIST       comma-separated policies, the first is the baseline of the\n"
-	"                          energy ratio (default gearbox,mainline):\n"
-	"                            gearbox      the shared policy of src/policy/ (scx_gearbox)\n"
-	"                            mainline     the kernel's EAS: feec, util_fits_cpu, global\n"
-	"                                         over-utilization, misfit\n"
-	"                            rework       Guittot's OPP-cost feec with push\n"
-	"                            performance  the biggest idle CPU\n"
-	"                            oracle       lowest-energy static placement of periodic\n"
-	"                                         tasks that, simulated, keeps every deadline;\n"
-	"                                         'infeasible' (no bound) or 'skipped' (a task\n"
-	"                                         without timer) otherwise (docs/sim.md)\n"
-	"  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
-	"  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
-	"      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%\n"
-	"                          confidence interval of each figure (default 1, at most 1000)\n"
-	"      --tick-us US        scheduler tick (default 4000)\n"
-	"      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
-	"      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
-	"      --pull-after-us US  gearbox: an idle CPU pulls a task waiting this long wherever it\n"
-	"                          fits or not (default 4000)\n"
-	"      --host HOST         gearbox's host: fair (the fair class's queues with gearbox's\n"
-	"                          placement, default) or scx (sched_ext: scx_gearbox's queues\n"
-	"                          and callbacks on the kernel's dispatch queues, docs/sim.md)\n"
-	"  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
-	"  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
-	"      --trace-interval MS sample interval of the trace (default 10)\n"
-	"      --trace-tasks       include the tasks[] array in trace samples\n"
-	"  -h, --help              this help\n"
-	"\n"
-	"Report: energy (J, total and per domain) and its ratio to the first policy, late\n"
-	"activations (a periodic task reaching its timer after the activation time), missed\n"
-	"periods (late ones, periods skipped, and those an activation still running at the end\n"
-	"has overrun: a starved task counts here), wake-up latency p50/p99, % of time\n"
-	"over-utilized, average frequency and busy time per domain, migrations, misfit moves.\n"
-	"\n"
-	"Tasks: SCHED_OTHER shares CPUs by nice weight; SCHED_FIFO/RR tasks preempt them and are\n"
-	"placed by the RT class under every policy (biggest CPUs, top OPP unless util_min);\n"
-	"SCHED_DEADLINE is refused (docs/sim.md).\n"
-	"\n"
-	"Exit status: 0 success, 1 failure while simulating or writing the trace (a file at\n"
-	"--trace is replaced only when every run succeeded), 2 bad usage or bad input.\n";
+    "usage: gearbox sim [OPTIONS] --profile MODEL WORKLOAD.json\n"
+    "\n"
+    "Runs an rt-app workload on the CPUs of an energy model under one or more placement\n"
+    "policies and compares energy and quality of service.\n"
+    "\n"
+    "  -p, --profile MODEL     em-profile file (gearbox-em/1), or the name of a shipped model\n"
+    "                          ('gearbox em list' lists them)\n"
+    "  -P, --policy LIST       comma-separated policies, the first is the baseline of the\n"
+    "                          energy ratio (default gearbox,mainline):\n"
+    "                            gearbox      the shared policy of src/policy/ (scx_gearbox)\n"
+    "                            mainline     the kernel's EAS: feec, util_fits_cpu, global\n"
+    "                                         over-utilization, misfit\n"
+    "                            rework       Guittot's OPP-cost feec with push\n"
+    "                            performance  the biggest idle CPU\n"
+    "                            oracle       lowest-energy static placement of periodic\n"
+    "                                         tasks that, simulated, keeps every deadline;\n"
+    "                                         'infeasible' (no bound) or 'skipped' (a task\n"
+    "                                         without timer) otherwise (docs/sim.md)\n"
+    "  -d, --duration SEC      simulated time (default: the workload's global duration)\n"
+    "  -s, --seed N            start-time jitter seed, 0 for none (default 1)\n"
+    "      --seeds N           run N seeds (SEED, SEED+1, ...) and report the mean and 95%\n"
+    "                          confidence interval of each figure (default 1, at most 1000)\n"
+    "      --tick-us US        scheduler tick (default 4000)\n"
+    "      --dvfs-rate-us US   minimum time between OPP changes of a domain (default 500)\n"
+    "      --push-after-us US  power-misfit push after running unwoken this long (default 8000)\n"
+    "      --pull-after-us US  gearbox: an idle CPU pulls a task waiting this long wherever it\n"
+    "                          fits or not (default 4000)\n"
+    "      --host HOST         gearbox's host: fair (the fair class's queues with gearbox's\n"
+    "                          placement, default) or scx (sched_ext: scx_gearbox's queues\n"
+    "                          and callbacks on the kernel's dispatch queues, docs/sim.md)\n"
+    "  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
+    "  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
+    "      --trace-interval MS sample interval of the trace (default 10)\n"
+    "      --trace-tasks       include the tasks[] array in trace samples\n"
+    "  -h, --help              this help\n"
+    "\n"
+    "Report: energy (J, total and per domain) and its ratio to the first policy, late\n"
+    "activations (a periodic task reaching its timer after the activation time), missed\n"
+    "periods (late ones, periods skipped, and those an activation still running at the end\n"
+    "has overrun: a starved task counts here), wake-up latency p50/p99, % of time\n"
+    "over-utilized, average frequency and busy time per domain, migrations, misfit moves.\n"
+    "\n"
+    "Tasks: SCHED_OTHER shares CPUs by nice weight; SCHED_FIFO/RR tasks preempt them and are\n"
+    "placed by the RT class under every policy (biggest CPUs, top OPP unless util_min);\n"
+    "SCHED_DEADLINE is refused (docs/sim.md).\n"
+    "\n"
+    "Exit status: 0 success, 1 failure while simulating or writing the trace (a file at\n"
+    "--trace is replaced only when every run succeeded), 2 bad usage or bad input.\n";
 
-enum { OPT_TICK = 256, OPT_DVFS, OPT_PUSH, OPT_PULL, OPT_INTERVAL, OPT_TRACE_TASKS, OPT_SEEDS,
-       OPT_HOST };
+enum {
+	OPT_TICK = 256,
+	OPT_DVFS,
+	OPT_PUSH,
+	OPT_PULL,
+	OPT_INTERVAL,
+	OPT_TRACE_TASKS,
+	OPT_SEEDS,
+	OPT_HOST
+};
 
 #define SIM_MAX_SEEDS 1000
 
 static const struct option long_opts[] = {
-	{ "profile", required_argument, NULL, 'p' },
-	{ "policy", required_argument, NULL, 'P' },
-	{ "duration", required_argument, NULL, 'd' },
-	{ "seed", required_argument, NULL, 's' },
-	{ "seeds", required_argument, NULL, OPT_SEEDS },
-	{ "tick-us", required_argument, NULL, OPT_TICK },
-	{ "dvfs-rate-us", required_argument, NULL, OPT_DVFS },
-	{ "push-after-us", required_argument, NULL, OPT_PUSH },
-	{ "pull-after-us", required_argument, NULL, OPT_PULL },
-	{ "host", required_argument, NULL, OPT_HOST },
-	{ "json", no_argument, NULL, 'j' },
-	{ "trace", required_argument, NULL, 't' },
-	{ "trace-interval", required_argument, NULL, OPT_INTERVAL },
-	{ "trace-tasks", no_argument, NULL, OPT_TRACE_TASKS },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+    {"profile", required_argument, NULL, 'p'},
+    {"policy", required_argument, NULL, 'P'},
+    {"duration", required_argument, NULL, 'd'},
+    {"seed", required_argument, NULL, 's'},
+    {"seeds", required_argument, NULL, OPT_SEEDS},
+    {"tick-us", required_argument, NULL, OPT_TICK},
+    {"dvfs-rate-us", required_argument, NULL, OPT_DVFS},
+    {"push-after-us", required_argument, NULL, OPT_PUSH},
+    {"pull-after-us", required_argument, NULL, OPT_PULL},
+    {"host", required_argument, NULL, OPT_HOST},
+    {"json", no_argument, NULL, 'j'},
+    {"trace", required_argument, NULL, 't'},
+    {"trace-interval", required_argument, NULL, OPT_INTERVAL},
+    {"trace-tasks", no_argument, NULL, OPT_TRACE_TASKS},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
 };
 
 static int bad(const char *fmt, const char *arg)
@@ -120,7 +128,8 @@ static int parse_policies(char *list, enum sim_policy_id *ids, unsigned *n)
 
 		if (id < 0)
 			return bad("unknown policy '%s' (known: gearbox, mainline, rework, "
-				   "performance, oracle)", tok);
+				   "performance, oracle)",
+				   tok);
 		if (*n == SIM_NR_POLICIES * 2)
 			return bad("too many policies in '%s'", tok);
 		ids[(*n)++] = (enum sim_policy_id)id;
@@ -140,18 +149,18 @@ static int load_profile(const char *arg, struct em_profile *prof, struct gb_err 
 
 int cmd_sim(int argc, char **argv)
 {
-	struct sim_options opt = { .seed = 1 };
+	struct sim_options opt = {.seed = 1};
 	enum sim_policy_id ids[SIM_NR_POLICIES * 2];
 	char default_policies[] = "gearbox,mainline";
 	char *policies = default_policies, *trace_path = NULL;
 	const char *profile = NULL;
 	struct em_profile *prof = NULL;
-	struct workload w = { 0 };
+	struct workload w = {0};
 	struct sim_result *res = NULL;
 	struct sim_report *rep = NULL;
 	u64 nr_seeds = 1;
-	struct gb_err err = { { 0 } };
-	struct gb_out trace = { .fd = -1 };
+	struct gb_err err = {{0}};
+	struct gb_out trace = {.fd = -1};
 	unsigned n = 0;
 	bool json = false;
 	int c, ret = GB_EXIT_USAGE;
@@ -193,11 +202,13 @@ int cmd_sim(int argc, char **argv)
 			break;
 		case OPT_PUSH:
 			if (parse_u64(optarg, &opt.push_after_us, 1))
-				return bad("--push-after-us '%s': an integer >= 1 expected", optarg);
+				return bad("--push-after-us '%s': an integer >= 1 expected",
+					   optarg);
 			break;
 		case OPT_PULL:
 			if (parse_u64(optarg, &opt.pull_after_us, 1))
-				return bad("--pull-after-us '%s': an integer >= 1 expected", optarg);
+				return bad("--pull-after-us '%s': an integer >= 1 expected",
+					   optarg);
 			break;
 		case OPT_HOST:
 			if (!strcmp(optarg, "fair"))
@@ -215,7 +226,8 @@ int cmd_sim(int argc, char **argv)
 			break;
 		case OPT_INTERVAL:
 			if (parse_u64(optarg, &ms, 1))
-				return bad("--trace-interval '%s': milliseconds >= 1 expected", optarg);
+				return bad("--trace-interval '%s': milliseconds >= 1 expected",
+					   optarg);
 			opt.sample_us = ms * 1000;
 			break;
 		case OPT_TRACE_TASKS:
@@ -274,13 +286,16 @@ int cmd_sim(int argc, char **argv)
 		    (!i || strcmp(res[i].warning, res[i - 1].warning)))
 			fprintf(stderr, "gearbox sim: warning: %s\n", res[i].warning);
 		if (!r && step == 0 && trace_path && res[0].outcome != SIM_RAN)
-			r = gb_err_set(&err, EINVAL, "--trace: the first policy, %s, has no run to "
+			r = gb_err_set(&err, EINVAL,
+				       "--trace: the first policy, %s, has no run to "
 				       "trace (%s: %s); put a policy that runs first",
-				       sim_policy_name(ids[0]), res[0].outcome == SIM_SKIPPED ?
-				       "skipped" : "infeasible", res[0].note);
+				       sim_policy_name(ids[0]),
+				       res[0].outcome == SIM_SKIPPED ? "skipped" : "infeasible",
+				       res[0].note);
 		if (r) {
 			gb_report_error("gearbox sim", &err);
-			ret = r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
+			ret =
+			    r == -ENOMEM || r == -ELOOP || r == -EIO ? GB_EXIT_FAIL : GB_EXIT_USAGE;
 			goto out;
 		}
 		if (o.trace && gb_out_finish(&trace, &err)) {

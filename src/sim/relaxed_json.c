@@ -45,7 +45,7 @@ struct keyslot {
 
 struct keyset {
 	struct keyslot *slots;
-	size_t n, cap;   /* cap: 0 or a power of two, at most half full */
+	size_t n, cap; /* cap: 0 or a power of two, at most half full */
 };
 
 static void sb_add(struct strbuf *b, const char *p, size_t n)
@@ -253,7 +253,7 @@ static struct keyslot *keyset_find(const struct keyset *ks, const char *key)
 static int keyset_add(struct keyset *ks, char *key)
 {
 	if (2 * (ks->n + 1) > ks->cap) {
-		struct keyset grown = { .cap = ks->cap ? ks->cap * 2 : 16, .n = ks->n };
+		struct keyset grown = {.cap = ks->cap ? ks->cap * 2 : 16, .n = ks->n};
 		size_t i;
 
 		grown.slots = calloc(grown.cap, sizeof(*grown.slots));
@@ -287,8 +287,8 @@ static void rj_shift(struct rj *r, size_t more)
 		m->shifts = ns;
 		r->cap_shifts = cap;
 	}
-	m->shifts[m->nr_shifts++] = (struct relaxed_json_shift){ .out_pos = r->out.len,
-								 .added = added };
+	m->shifts[m->nr_shifts++] =
+	    (struct relaxed_json_shift){.out_pos = r->out.len, .added = added};
 }
 
 /*
@@ -347,7 +347,7 @@ static int rj_separator(struct rj *r, char close, bool *done)
 		if (ret)
 			return ret;
 		if (rj_peek(r, 0) == close) {
-			*done = true;     /* a trailing comma becomes a blank */
+			*done = true; /* a trailing comma becomes a blank */
 			if (!r->out.oom)
 				r->out.p[comma] = ' ';
 		}
@@ -380,8 +380,9 @@ static int rj_object_members(struct rj *r, struct keyset *ks)
 		if (rj_peek(r, 0) != '"')
 			return rj_fail(r, "expected a key in double quotes");
 		if (ks->n >= RELAXED_MAX_KEYS)
-			return rj_fail(r, "more than " RELAXED_STR(RELAXED_MAX_KEYS)
-				       " keys in one object (RELAXED_MAX_KEYS)");
+			return rj_fail(
+			    r, "more than " RELAXED_STR(
+				   RELAXED_MAX_KEYS) " keys in one object (RELAXED_MAX_KEYS)");
 		ret = rj_string_extent(r, &start);
 		if (!ret)
 			ret = rj_emit_key(r, ks, start, r->pos);
@@ -412,7 +413,7 @@ static int rj_object_members(struct rj *r, struct keyset *ks)
 
 static int rj_object(struct rj *r)
 {
-	struct keyset ks = { 0 };
+	struct keyset ks = {0};
 	int ret;
 
 	sb_addc(&r->out, '{');
@@ -488,7 +489,7 @@ static int rj_value(struct rj *r)
 int relaxed_json_to_strict(const char *text, size_t len, char **out, size_t *out_len,
 			   struct relaxed_json_map *map, struct gb_err *err)
 {
-	struct rj r = { .s = text, .len = len, .err = err };
+	struct rj r = {.s = text, .len = len, .err = err};
 	int ret;
 
 	*out = NULL;

@@ -25,11 +25,11 @@
 #include "gb_err.h"
 
 /* The byte that separates a repeated key from its repeat number (U+001F, unit separator). */
-#define RELAXED_DUP_MARK      '\x1f'
-#define RELAXED_MAX_DEPTH     32         /* nesting of objects and arrays */
-#define RELAXED_MAX_KEYS      1048576    /* members of one object (the loader's limits are lower) */
-#define RELAXED_STR_(x)       #x
-#define RELAXED_STR(x)        RELAXED_STR_(x)
+#define RELAXED_DUP_MARK  '\x1f'
+#define RELAXED_MAX_DEPTH 32	  /* nesting of objects and arrays */
+#define RELAXED_MAX_KEYS  1048576 /* members of one object (the loader's limits are lower) */
+#define RELAXED_STR_(x)	  #x
+#define RELAXED_STR(x)	  RELAXED_STR_(x)
 
 /* From out_pos on, the strict text is `added` bytes longer than the source. */
 struct relaxed_json_shift {
@@ -37,7 +37,7 @@ struct relaxed_json_shift {
 };
 
 struct relaxed_json_map {
-	struct relaxed_json_shift *shifts;   /* by out_pos */
+	struct relaxed_json_shift *shifts; /* by out_pos */
 	size_t nr_shifts;
 };
 

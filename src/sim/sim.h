@@ -29,66 +29,66 @@ enum sim_policy_id {
 
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
 enum sim_host {
-	SIM_HOST_DEFAULT,  /* the fair host */
-	SIM_HOST_FAIR,     /* the fair class's per-CPU queues, with gearbox's placement, misfit
-			    * moves at the tick and idle pulls (gb_may_pull) */
-	SIM_HOST_SCX,      /* sched_ext: scx_gearbox's callbacks on the kernel's dispatch queues */
+	SIM_HOST_DEFAULT, /* the fair host */
+	SIM_HOST_FAIR,	  /* the fair class's per-CPU queues, with gearbox's placement, misfit
+			   * moves at the tick and idle pulls (gb_may_pull) */
+	SIM_HOST_SCX,	  /* sched_ext: scx_gearbox's callbacks on the kernel's dispatch queues */
 };
 
 struct sim_options {
-	u64 duration_us;        /* 0: the workload's; without one, until every task has exited
-				 * (refused when a task loops forever) */
-	u64 seed;               /* perturbs the start of each task by up to 1 ms (0: no jitter) */
-	u64 tick_us;            /* scheduler tick, default 4000 (HZ=250) */
-	u64 dvfs_rate_us;       /* minimum time between two OPP requests of a domain, default 500 */
-	u64 dvfs_latency_us;    /* OPP transition latency for every domain; 0: the model's
-				 * transition_latency_us per domain, else 1000 */
-	u64 push_after_us;      /* power-misfit push after running this long unwoken, default 8000 */
-	u64 pull_after_us;      /* gearbox: any idle CPU pulls a task waiting this long, default
-				 * GB_PULL_AFTER_US (scx_gearbox's gb_pull_after_ns) */
-	u64 sample_us;          /* trace sample interval, default 10000 */
-	FILE *trace;            /* NULL: no trace; else NDJSON per docs/stream.md */
-	bool trace_tasks;       /* sample records carry the tasks[] array */
-	enum sim_host host;     /* gearbox's host */
-	bool scx_enq_last;      /* the sched_ext host runs scx_gearbox as if its ops table set
-				 * SCX_OPS_ENQ_LAST (it does not) */
+	u64 duration_us;     /* 0: the workload's; without one, until every task has exited
+			      * (refused when a task loops forever) */
+	u64 seed;	     /* perturbs the start of each task by up to 1 ms (0: no jitter) */
+	u64 tick_us;	     /* scheduler tick, default 4000 (HZ=250) */
+	u64 dvfs_rate_us;    /* minimum time between two OPP requests of a domain, default 500 */
+	u64 dvfs_latency_us; /* OPP transition latency for every domain; 0: the model's
+			      * transition_latency_us per domain, else 1000 */
+	u64 push_after_us;   /* power-misfit push after running this long unwoken, default 8000 */
+	u64 pull_after_us;   /* gearbox: any idle CPU pulls a task waiting this long, default
+			      * GB_PULL_AFTER_US (scx_gearbox's gb_pull_after_ns) */
+	u64 sample_us;	     /* trace sample interval, default 10000 */
+	FILE *trace;	     /* NULL: no trace; else NDJSON per docs/stream.md */
+	bool trace_tasks;    /* sample records carry the tasks[] array */
+	enum sim_host host;  /* gearbox's host */
+	bool scx_enq_last;   /* the sched_ext host runs scx_gearbox as if its ops table set
+			      * SCX_OPS_ENQ_LAST (it does not) */
 };
 
 #define SIM_MAX_REPORT_TASKS 64
 
 struct sim_task_result {
 	char name[WL_NAME_LEN];
-	u64 run_us[EM_MAX_DOMAINS];   /* time running, per domain */
-	u64 activations;              /* timer events reached */
-	u64 late;                     /* timer events reached after their activation time */
-	u64 missed;                   /* periods that ended without their activation done (below) */
+	u64 run_us[EM_MAX_DOMAINS]; /* time running, per domain */
+	u64 activations;	    /* timer events reached */
+	u64 late;		    /* timer events reached after their activation time */
+	u64 missed;		    /* periods that ended without their activation done (below) */
 	u64 migrations;
 	/* work done: running time x the perf of its CPU's OPP at the time (0..1024), so that
 	 * work_perf_us / 1024 is in us at capacity 1024 (a CPU of capacity 1024 at its top OPP) */
 	u64 work_perf_us;
-	bool periodic;                /* has a timer event (else throughput_pct is its figure) */
-	double throughput_pct;        /* work done per us of the run, % of capacity 1024 */
+	bool periodic;	       /* has a timer event (else throughput_pct is its figure) */
+	double throughput_pct; /* work done per us of the run, % of capacity 1024 */
 };
 
 struct sim_domain_result {
 	char name[EM_NAME_LEN];
 	double energy_j;
-	double avg_freq_khz;          /* time-weighted over the run */
-	double overutilized_pct;      /* time the domain was over its tipping point */
-	double busy_pct;              /* CPU-time busy / (CPUs x duration) */
+	double avg_freq_khz;	 /* time-weighted over the run */
+	double overutilized_pct; /* time the domain was over its tipping point */
+	double busy_pct;	 /* CPU-time busy / (CPUs x duration) */
 };
 
 /* What became of a policy's run.  Only SIM_RAN has figures. */
 enum sim_outcome {
 	SIM_RAN,
-	SIM_INFEASIBLE,    /* oracle: no plan it tried keeps every deadline: no bound */
-	SIM_SKIPPED,       /* oracle: the workload has a non-periodic task */
+	SIM_INFEASIBLE, /* oracle: no plan it tried keeps every deadline: no bound */
+	SIM_SKIPPED,	/* oracle: the workload has a non-periodic task */
 };
 
 struct sim_result {
 	enum sim_policy_id policy;
 	enum sim_outcome outcome;
-	char note[256];               /* why infeasible or skipped; the oracle's plan when it ran */
+	char note[256]; /* why infeasible or skipped; the oracle's plan when it ran */
 	u64 duration_us;
 	u32 nr_domains;
 	struct sim_domain_result domains[EM_MAX_DOMAINS];
@@ -105,17 +105,18 @@ struct sim_result {
 	u64 wakeups;
 	double wake_lat_p50_us;
 	double wake_lat_p99_us;
-	double overutilized_pct;      /* time any domain was over-utilized (mainline: rd->overutilized) */
+	double
+	    overutilized_pct; /* time any domain was over-utilized (mainline: rd->overutilized) */
 	u64 migrations;
-	double work_s;                /* work done by every task, s at capacity 1024 */
-	double energy_per_work;       /* energy_j / work_s: J per second of capacity-1024 work */
-	u64 misfit_moves;             /* capacity or power misfit migrations */
+	double work_s;		/* work done by every task, s at capacity 1024 */
+	double energy_per_work; /* energy_j / work_s: J per second of capacity-1024 work */
+	u64 misfit_moves;	/* capacity or power misfit migrations */
 	/* gearbox on the sched_ext host: tasks a CPU took from another domain's queue, and those
 	 * of them taken to a CPU no bigger than the one a capacity-misfit move took them off while
 	 * their demand still saturates it (a pull undoing the move) */
 	u64 pulls, misfit_undone;
-	u64 decisions;                /* placement decisions taken */
-	u32 nr_tasks;                 /* in tasks[], at most SIM_MAX_REPORT_TASKS */
+	u64 decisions; /* placement decisions taken */
+	u32 nr_tasks;  /* in tasks[], at most SIM_MAX_REPORT_TASKS */
 	struct sim_task_result tasks[SIM_MAX_REPORT_TASKS];
 	/* the first thing the run had to decide that the workload did not say, "" if none
 	 * (a task whose loop takes no time, stopped); the command prints it as a warning */
@@ -143,20 +144,20 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
  * JSON name and its value in a result r (base: the first policy's energy in the same seed,
  * 0 when it did not run).  Ratios are taken per seed, then summarised.
  */
-#define SIM_FIGURES(X)                                                             \
-	X(SIM_FIG_ENERGY, "energy_j", r->energy_j)                                 \
-	X(SIM_FIG_RATIO, "energy_ratio", base > 0 ? r->energy_j / base : NAN)      \
-	X(SIM_FIG_LATE, "late_activations", (double)r->late)                       \
-	X(SIM_FIG_MISSED, "missed_periods", (double)r->missed)                     \
-	X(SIM_FIG_MIGRATIONS, "migrations", (double)r->migrations)                 \
-	X(SIM_FIG_WORK, "work_s", r->work_s)                                       \
+#define SIM_FIGURES(X)                                                                             \
+	X(SIM_FIG_ENERGY, "energy_j", r->energy_j)                                                 \
+	X(SIM_FIG_RATIO, "energy_ratio", base > 0 ? r->energy_j / base : NAN)                      \
+	X(SIM_FIG_LATE, "late_activations", (double)r->late)                                       \
+	X(SIM_FIG_MISSED, "missed_periods", (double)r->missed)                                     \
+	X(SIM_FIG_MIGRATIONS, "migrations", (double)r->migrations)                                 \
+	X(SIM_FIG_WORK, "work_s", r->work_s)                                                       \
 	X(SIM_FIG_EPW, "energy_j_per_work_s", r->energy_per_work)
 
 enum sim_figure {
 #define X(id, name, expr) id,
 	SIM_FIGURES(X)
 #undef X
-	SIM_NR_FIGURES
+	    SIM_NR_FIGURES
 };
 
 /* A mean and its 95% confidence interval; lo and hi are NaN with fewer than 2 values. */

@@ -5,10 +5,10 @@
  * State changes only at events: a task's run completes (its remaining work divided by the
  * perf of its domain's OPP), a sleep or timer expires, a woken CPU finishes leaving its idle
  * state, a domain's OPP transition completes or its DVFS rate limit expires, the tick (rotation
- * of runnable tasks, over-utilization, misfit), a trace sample.  Between two events everything is constant, so time jumps to the next event
- * and energy, PELT signals and counters are integrated exactly over the gap.  Ties are broken
- * by a fixed order (DVFS, completions by CPU id, wake-ups by task id, tick), which with integer
- * arithmetic makes a run reproducible bit for bit.
+ * of runnable tasks, over-utilization, misfit), a trace sample.  Between two events everything is
+ * constant, so time jumps to the next event and energy, PELT signals and counters are integrated
+ * exactly over the gap.  Ties are broken by a fixed order (DVFS, completions by CPU id, wake-ups by
+ * task id, tick), which with integer arithmetic makes a run reproducible bit for bit.
  *
  * Power (docs/em-profile.md): each running CPU draws its OPP's power_uw.  With idle_states in
  * the model, idle CPUs draw their idle state's power and the domain its static power unless its
@@ -25,10 +25,10 @@
 static u32 nice_weight(s32 nice)
 {
 	static const u32 w[40] = {
-		88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
-		9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
-		1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
-		110, 87, 70, 56, 45, 36, 29, 23, 18, 15,
+	    88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+	    9548,  7620,  6100,	 4904,	3906,  3121,  2501,  1991,  1586,  1277,
+	    1024,  820,	  655,	 526,	423,   335,   272,   215,   172,   137,
+	    110,   87,	  70,	 56,	45,    36,    29,    23,    18,	   15,
 	};
 
 	return w[(nice < -20 ? -20 : nice > 19 ? 19 : nice) + 20];
@@ -385,7 +385,7 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 		t->last_ran_us = s->now_us;
 		t->ran_once = 1;
 		t->cpu = (s32)cpu;
-		t->state = TS_QUEUED;     /* off the CPU before pick_next looks at it */
+		t->state = TS_QUEUED; /* off the CPU before pick_next looks at it */
 		pick_next(s, (u32)from);
 	} else if (t->state == TS_QUEUED) {
 		queue_remove(s, t, (u32)from);
@@ -462,7 +462,8 @@ static s32 rt_select(struct sim *s, struct sim_task *t)
 		return fit;
 	if (any >= 0)
 		return any;
-	return prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) ? prev : sim_first_allowed(s, t);
+	return prev >= 0 && em_cpumask_test(&t->allowed, (u32)prev) ? prev
+								    : sim_first_allowed(s, t);
 }
 
 /* post_init_entity_util_avg(): a new task starts with half of its CPU's spare capacity. */
@@ -508,7 +509,7 @@ static void place(struct sim *s, struct sim_task *t)
 		s->decisions++;
 	}
 	if (cpu < 0 || !em_cpumask_test(&t->allowed, (u32)cpu))
-		cpu = sim_first_allowed(s, t);   /* a policy bug must not break affinity */
+		cpu = sim_first_allowed(s, t); /* a policy bug must not break affinity */
 	if (fork || cpu != t->cpu) {
 		if (!fork) {
 			t->st.migrations++;
@@ -597,7 +598,7 @@ static void complete(struct sim *s, u32 cpu)
 		fair_leave(s, t, cpu, true);
 	t->last_ran_us = s->now_us;
 	t->ran_once = 1;
-	t->state = TS_SLEEP;   /* off the CPU before the next one is picked */
+	t->state = TS_SLEEP; /* off the CPU before the next one is picked */
 	pick_next(s, cpu);
 	after_prog_offcpu(s, t, r);
 }
@@ -769,19 +770,23 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 		const struct wl_task *forever = workload_forever_task(w);
 
 		if (forever)
-			return gb_err_set(err, EINVAL, "%s: task %s loops forever (loop -1) and the "
+			return gb_err_set(err, EINVAL,
+					  "%s: task %s loops forever (loop -1) and the "
 					  "workload has no global duration: give --duration",
 					  w->name, forever->name);
-		s->until_done = true;   /* until the last task exits (sim_prog_finished) */
+		s->until_done = true; /* until the last task exits (sim_prog_finished) */
 		s->end_us = WL_MAX_DURATION_US;
 	}
-	s->pcal = w->global.calibration_cpu >= 0 ? sim_cpu_capacity(s, (u32)w->global.calibration_cpu)
-						 : EM_CAPACITY_SCALE;
+	s->pcal = w->global.calibration_cpu >= 0
+		      ? sim_cpu_capacity(s, (u32)w->global.calibration_cpu)
+		      : EM_CAPACITY_SCALE;
 	for (u32 i = 0; i < w->nr_tasks; i++)
 		if (w->tasks[i].sched.policy == WL_SCHED_DEADLINE)
-			return gb_err_set(err, EINVAL, "%s: task %s: 'policy' SCHED_DEADLINE is not "
-					  "simulated (SCHED_OTHER, SCHED_FIFO and SCHED_RR are; docs/sim.md)",
-					  w->name, w->tasks[i].base);
+			return gb_err_set(
+			    err, EINVAL,
+			    "%s: task %s: 'policy' SCHED_DEADLINE is not "
+			    "simulated (SCHED_OTHER, SCHED_FIFO and SCHED_RR are; docs/sim.md)",
+			    w->name, w->tasks[i].base);
 	s->nr_tasks = w->nr_tasks;
 	s->tasks = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->tasks));
 	s->timer_next_us = calloc(w->nr_timers + 1, sizeof(u64));
@@ -807,11 +812,12 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 		t->rr = t->wt->sched.policy == WL_SCHED_RR;
 		t->rt_prio = t->rt ? t->wt->sched.rt_priority : 0;
 		t->weight = nice_weight(t->wt->sched.nice);
-		/* RT tasks run at the top OPP unless clamped: sysctl_sched_util_clamp_min_rt_default */
+		/* RT tasks run at the top OPP unless clamped:
+		 * sysctl_sched_util_clamp_min_rt_default */
 		t->uclamp_min = (t->wt->uclamp.set & WL_UCLAMP_MIN) || !t->rt ? t->wt->uclamp.min
-									     : EM_CAPACITY_SCALE;
-		t->uclamp_max = t->wt->uclamp.set & WL_UCLAMP_MAX ? t->wt->uclamp.max
-								  : EM_CAPACITY_SCALE;
+									      : EM_CAPACITY_SCALE;
+		t->uclamp_max =
+		    t->wt->uclamp.set & WL_UCLAMP_MAX ? t->wt->uclamp.max : EM_CAPACITY_SCALE;
 		if (opt->seed) {
 			u64 x = (opt->seed + i + 1) * 0x9e3779b97f4a7c15ull;
 
@@ -833,13 +839,13 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err)
 {
 	if (policy == SIM_POLICY_ORACLE)
-		return sim_oracle_run(prof, w, opt, res, err);   /* plans, then sim_run_plan() */
+		return sim_oracle_run(prof, w, opt, res, err); /* plans, then sim_run_plan() */
 	return sim_run_plan(prof, w, policy, opt, NULL, res, err);
 }
 
-int sim_run_plan(const struct em_profile *prof, const struct workload *w,
-		 enum sim_policy_id policy, const struct sim_options *opt, const s32 *plan,
-		 struct sim_result *res, struct gb_err *err)
+int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
+		 const struct sim_options *opt, const s32 *plan, struct sim_result *res,
+		 struct gb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	u64 next_tick, same = 0, last = ~0ull;

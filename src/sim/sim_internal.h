@@ -13,16 +13,16 @@
 #include "sim.h"
 #include "sim_scx.h"
 
-#define SIM_LAT_BUCKETS 6144   /* 1 us up to 2 ms, then 64 us buckets up to ~264 ms */
-#define SIM_IDLE_HIST 8          /* idle periods kept per CPU (menu's INTERVALS) */
-#define SIM_DVFS_LATENCY_US 1000 /* cpufreq's CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS, in us */
-#define SIM_MIGRATION_COST_US 500   /* sysctl_sched_migration_cost: how long a cache stays hot */
+#define SIM_LAT_BUCKETS	      6144 /* 1 us up to 2 ms, then 64 us buckets up to ~264 ms */
+#define SIM_IDLE_HIST	      8	   /* idle periods kept per CPU (menu's INTERVALS) */
+#define SIM_DVFS_LATENCY_US   1000 /* cpufreq's CPUFREQ_DEFAULT_TRANSITION_LATENCY_NS, in us */
+#define SIM_MIGRATION_COST_US 500  /* sysctl_sched_migration_cost: how long a cache stays hot */
 
 enum sim_task_state {
-	TS_DELAY,        /* waiting for its start delay */
-	TS_SLEEP,        /* sleeping until wake_at */
-	TS_BLOCKED,      /* suspend or barrier */
-	TS_QUEUED,       /* runnable, waiting on its CPU */
+	TS_DELAY,   /* waiting for its start delay */
+	TS_SLEEP,   /* sleeping until wake_at */
+	TS_BLOCKED, /* suspend or barrier */
+	TS_QUEUED,  /* runnable, waiting on its CPU */
 	TS_RUNNING,
 	TS_DONE,
 };
@@ -31,8 +31,8 @@ struct sim_task {
 	const struct wl_task *wt;
 	u32 id;
 	enum sim_task_state state;
-	s32 cpu;                 /* CPU it runs or waits on, or last ran on; -1 before first */
-	s32 next;                /* next in its CPU's queue */
+	s32 cpu;  /* CPU it runs or waits on, or last ran on; -1 before first */
+	s32 next; /* next in its CPU's queue */
 	struct gb_pelt pelt;
 	u32 uclamp_min, uclamp_max;
 	struct em_cpumask allowed;
@@ -40,69 +40,69 @@ struct sim_task {
 	u32 phase, ev;
 	s64 phase_iter, task_iter;
 	u64 iter_start_us;
-	u64 work_left;           /* RUN: perf x us still to do */
-	u64 run_end_us;          /* RUNTIME: end of the event; 0 for RUN */
-	u64 wake_at_us;          /* SLEEP / DELAY */
-	u64 runnable_since_us;   /* for wake-up latency; 0 when not measuring */
-	u64 woke_us;             /* last wake-up, for power-misfit push */
-	u64 stint_us;            /* start of the current time on the CPU */
-	u64 queued_us;           /* when it last joined its CPU's queue (TS_QUEUED) */
-	u64 deadline_us;         /* current activation's end: its reference + period; 0 before one */
-	u64 period_us;           /* of the timer that set deadline_us */
-	u32 misfit_cap;          /* gearbox: capacity it was last moved off as a misfit, 0 none */
-	u32 misfit_work;         /* gearbox: its demand (gb_task_work) at that move */
+	u64 work_left;	       /* RUN: perf x us still to do */
+	u64 run_end_us;	       /* RUNTIME: end of the event; 0 for RUN */
+	u64 wake_at_us;	       /* SLEEP / DELAY */
+	u64 runnable_since_us; /* for wake-up latency; 0 when not measuring */
+	u64 woke_us;	       /* last wake-up, for power-misfit push */
+	u64 stint_us;	       /* start of the current time on the CPU */
+	u64 queued_us;	       /* when it last joined its CPU's queue (TS_QUEUED) */
+	u64 deadline_us;       /* current activation's end: its reference + period; 0 before one */
+	u64 period_us;	       /* of the timer that set deadline_us */
+	u32 misfit_cap;	       /* gearbox: capacity it was last moved off as a misfit, 0 none */
+	u32 misfit_work;       /* gearbox: its demand (gb_task_work) at that move */
 	/* scheduling class: fair (SCHED_OTHER, by nice) or RT (SCHED_FIFO/RR, by priority) */
-	u32 weight;              /* fair: the load weight of its nice value, 1024 at nice 0 */
-	u64 vruntime;            /* fair: run time x 1024 / weight, in 1/1024 us */
-	s64 lag;                 /* fair: vruntime - its CPU's min_vruntime when it left it */
-	u64 deadline;            /* fair: virtual deadline of its slice (EEVDF), same unit */
-	u32 rt_prio;             /* RT: 1..99, higher runs first; 0 for a fair task */
-	u8 rt;                   /* SCHED_FIFO or SCHED_RR: placed by the RT class */
-	u8 rr;                   /* SCHED_RR: rotated among equals every SIM_RR_SLICE_US */
-	s32 oracle_cpu;          /* the oracle's placement, -1 if none */
-	u8 block_kind;           /* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
+	u32 weight;	/* fair: the load weight of its nice value, 1024 at nice 0 */
+	u64 vruntime;	/* fair: run time x 1024 / weight, in 1/1024 us */
+	s64 lag;	/* fair: vruntime - its CPU's min_vruntime when it left it */
+	u64 deadline;	/* fair: virtual deadline of its slice (EEVDF), same unit */
+	u32 rt_prio;	/* RT: 1..99, higher runs first; 0 for a fair task */
+	u8 rt;		/* SCHED_FIFO or SCHED_RR: placed by the RT class */
+	u8 rr;		/* SCHED_RR: rotated among equals every SIM_RR_SLICE_US */
+	s32 oracle_cpu; /* the oracle's placement, -1 if none */
+	u8 block_kind;	/* TS_BLOCKED on: 1 a suspend queue, 2 a barrier */
 	u8 yield_pending;
-	u8 iter_started;         /* the current phase iteration's attributes are applied */
+	u8 iter_started; /* the current phase iteration's attributes are applied */
 	u32 block_ref;
 	/* migration cost (sim_physics.c) */
-	u64 slow_us;             /* running time left at half speed (cache refill after a move) */
-	u64 last_ran_us;         /* when it last left a CPU */
+	u64 slow_us;	 /* running time left at half speed (cache refill after a move) */
+	u64 last_ran_us; /* when it last left a CPU */
 	u8 ran_once;
-	struct sim_scx_task x;   /* gearbox: its state on the sched_ext host (sim_scx.c) */
+	struct sim_scx_task x; /* gearbox: its state on the sched_ext host (sim_scx.c) */
 	struct sim_task_result st;
 };
 
-#define SIM_RR_SLICE_US 100000   /* sched_rr_timeslice_ms */
-#define SIM_BASE_SLICE_US 3000   /* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(8 CPUs)) */
+#define SIM_RR_SLICE_US	  100000 /* sched_rr_timeslice_ms */
+#define SIM_BASE_SLICE_US 3000	 /* sysctl_sched_base_slice: 0.75 ms x (1 + ilog2(8 CPUs)) */
 
 struct sim_cpu {
-	s32 curr;                /* running task, -1 idle */
-	u64 min_vruntime;        /* monotonic floor of its fair tasks' vruntime */
-	s32 head, tail;          /* queue of waiting tasks */
+	s32 curr;	  /* running task, -1 idle */
+	u64 min_vruntime; /* monotonic floor of its fair tasks' vruntime */
+	s32 head, tail;	  /* queue of waiting tasks */
 	u32 nr_queued;
-	u32 last_uclamp_max;     /* uclamp_max of the last task that ran, kept while idle */
+	u32 last_uclamp_max; /* uclamp_max of the last task that ran, kept while idle */
 	u64 busy_us;
 	/* idle (sim_physics.c) */
-	bool in_idle;            /* in an idle state: a task placed here pays its exit latency */
-	u32 idle_state;          /* index in the domain's idle_states.cpu[] */
+	bool in_idle;	/* in an idle state: a task placed here pays its exit latency */
+	u32 idle_state; /* index in the domain's idle_states.cpu[] */
 	u64 idle_since_us;
-	u64 ready_us;            /* the running task makes progress from here (exit latency) */
-	u32 idle_hist_us[SIM_IDLE_HIST];   /* the last idle periods, for the menu-like choice */
+	u64 ready_us; /* the running task makes progress from here (exit latency) */
+	u32 idle_hist_us[SIM_IDLE_HIST]; /* the last idle periods, for the menu-like choice */
 	u32 idle_hist_i, idle_hist_n;
 };
 
 struct sim_domain {
-	u32 opp;                 /* index the domain runs at */
-	u32 target;              /* index the governor wants */
-	bool requested;          /* a request was made (last_request_us is valid) */
-	u64 last_request_us;     /* the rate limit runs from here */
-	bool pending;            /* a transition to pending_opp is under way */
+	u32 opp;	     /* index the domain runs at */
+	u32 target;	     /* index the governor wants */
+	bool requested;	     /* a request was made (last_request_us is valid) */
+	u64 last_request_us; /* the rate limit runs from here */
+	bool pending;	     /* a transition to pending_opp is under way */
 	u32 pending_opp;
-	u64 pending_at_us;       /* when it takes effect */
-	s32 cluster_state;       /* index in idle_states.cluster[], -1 when up */
+	u64 pending_at_us; /* when it takes effect */
+	s32 cluster_state; /* index in idle_states.cluster[], -1 when up */
 	u64 cluster_since_us;
-	u64 energy_puj;          /* pJ: uW x us */
-	u64 freq_khz_us;         /* integral of frequency over time */
+	u64 energy_puj;	 /* pJ: uW x us */
+	u64 freq_khz_us; /* integral of frequency over time */
 	u64 ou_us;
 	bool ou;
 };
@@ -120,7 +120,8 @@ struct sim_policy_ops {
 	void (*enqueued)(struct sim *s, struct sim_task *t, u32 cpu, bool fork, s32 preempted);
 	/* the policy keeps rd_overutilized itself, as fair.c does (set at enqueue and tick, set or
 	 * cleared by the root domain's load balance); else the engine sets it at every tick to
-	 * whether any domain is over-utilized.  The report's over-utilized time is then the flag's */
+	 * whether any domain is over-utilized.  The report's over-utilized time is then the flag's
+	 */
 	bool root_overutilized;
 	/* may an idle CPU dst pull t, waiting on src? */
 	bool (*may_pull)(struct sim *s, u32 dst, u32 src, const struct sim_task *t);
@@ -147,26 +148,26 @@ struct sim {
 	const struct sim_policy_ops *ops;
 	enum sim_policy_id policy;
 	u64 now_us, end_us;
-	bool until_done;         /* no duration: the run ends when every task has exited */
-	const s32 *plan;         /* oracle: the CPU of each task (sim_run_plan), else NULL */
-	char warning[256];       /* the first warning (sim_result.warning) */
-	u32 pcal;                /* perf of the calibration CPU at its top OPP */
+	bool until_done;   /* no duration: the run ends when every task has exited */
+	const s32 *plan;   /* oracle: the CPU of each task (sim_run_plan), else NULL */
+	char warning[256]; /* the first warning (sim_result.warning) */
+	u32 pcal;	   /* perf of the calibration CPU at its top OPP */
 	u32 nr_tasks;
 	struct sim_task *tasks;
 	struct sim_cpu cpus[EM_MAX_CPUS];
 	struct sim_domain doms[EM_MAX_DOMAINS];
-	struct gb_cpu gcpu[EM_MAX_CPUS];   /* policy view, refreshed by sim_refresh() */
+	struct gb_cpu gcpu[EM_MAX_CPUS]; /* policy view, refreshed by sim_refresh() */
 	struct gb_scratch scratch;
-	u64 *timer_next_us;      /* per timer: next activation, 0 = unset */
+	u64 *timer_next_us; /* per timer: next activation, 0 = unset */
 	u32 *barrier_arrived;
-	bool rd_overutilized;    /* the root domain's flag (mainline, rework) */
-	u64 rd_balance_us;       /* last load balance at the root domain (mainline, rework) */
+	bool rd_overutilized; /* the root domain's flag (mainline, rework) */
+	u64 rd_balance_us;    /* last load balance at the root domain (mainline, rework) */
 	u64 ou_any_us;
 	u64 lat_hist[SIM_LAT_BUCKETS];
 	u64 wakeups, decisions, migrations, misfit_moves;
 	u64 next_sample_us;
-	struct gb_pelt *pelt_save;   /* --trace: the tasks' PELT state kept across a sample */
-	struct sim_scx scx;          /* the sched_ext host, when ops->scx */
+	struct gb_pelt *pelt_save; /* --trace: the tasks' PELT state kept across a sample */
+	struct sim_scx scx;	   /* the sched_ext host, when ops->scx */
 };
 
 /* what a task needs after sim_prog_step() */
@@ -187,9 +188,9 @@ void sim_wake(struct sim *s, struct sim_task *t);
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
 
 /* One run; under the oracle, plan gives each task's CPU (NULL for the other policies). */
-int sim_run_plan(const struct em_profile *prof, const struct workload *w,
-		 enum sim_policy_id policy, const struct sim_options *opt, const s32 *plan,
-		 struct sim_result *res, struct gb_err *err);
+int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
+		 const struct sim_options *opt, const s32 *plan, struct sim_result *res,
+		 struct gb_err *err);
 /* The oracle (sim_oracle.c): plans static placements, runs them, keeps the best feasible. */
 int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 		   const struct sim_options *opt, struct sim_result *res, struct gb_err *err);
@@ -214,7 +215,7 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 			s64 delta);
 
 extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_rework,
-	sim_ops_performance, sim_ops_oracle;
+    sim_ops_performance, sim_ops_oracle;
 
 /* the engine's services for the sched_ext host */
 /* t starts running on cpu (an idle CPU first leaves its idle state) */

@@ -36,15 +36,15 @@
 #include "sim_internal.h"
 
 #define ORACLE_EXHAUSTIVE 65536u
-#define ORACLE_ROUNDS 64
-#define ORACLE_OVERLOAD 1e12   /* per unit of busy beyond the limit: worse than any plan within */
+#define ORACLE_ROUNDS	  64
+#define ORACLE_OVERLOAD	  1e12 /* per unit of busy beyond the limit: worse than any plan within */
 
 /* The most of its OPP's performance a CPU's planned load may take, per candidate. */
-static const double oracle_headroom[] = { 1.00, 0.95, 0.90, 0.85, 0.80, 0.70, 0.60, 0.50 };
+static const double oracle_headroom[] = {1.00, 0.95, 0.90, 0.85, 0.80, 0.70, 0.60, 0.50};
 #define ORACLE_NR_CANDIDATES (sizeof(oracle_headroom) / sizeof(oracle_headroom[0]))
 
 struct oracle_task {
-	u64 demand;                /* perf units x 1024 (fixed point) */
+	u64 demand; /* perf units x 1024 (fixed point) */
 	u32 uclamp_min, uclamp_max;
 	struct em_cpumask allowed; /* the affinity of its first phase */
 };
@@ -53,12 +53,12 @@ struct oracle {
 	const struct em_model *m;
 	u32 n;
 	struct oracle_task *t;
-	u32 *order;      /* tasks by demand, heaviest first */
-	u32 *dom;        /* assignment */
-	s32 *cpu;        /* resulting CPU per task */
-	double limit;    /* the candidate's busy limit */
+	u32 *order;	 /* tasks by demand, heaviest first */
+	u32 *dom;	 /* assignment */
+	s32 *cpu;	 /* resulting CPU per task */
+	double limit;	 /* the candidate's busy limit */
 	double max_busy; /* of the last evaluation */
-	double best_e;   /* estimate of the plan search() found */
+	double best_e;	 /* estimate of the plan search() found */
 };
 
 /* The demand of wt (perf x 1024 per us), or false when a phase has no timer. */
@@ -99,8 +99,8 @@ static bool task_demand(const struct wl_task *wt, u32 pcal, u64 *demand, const c
 static double evaluate(struct oracle *o)
 {
 	const struct em_model *m = o->m;
-	u64 load[EM_MAX_CPUS] = { 0 };
-	u32 umax[EM_MAX_CPUS] = { 0 };
+	u64 load[EM_MAX_CPUS] = {0};
+	u32 umax[EM_MAX_CPUS] = {0};
 	double total = 0;
 
 	o->max_busy = 0;
@@ -129,7 +129,8 @@ static double evaluate(struct oracle *o)
 		/* the governor: util x 1.25 within the CPU's uclamp_max, busiest CPU */
 		for (u32 c = 0; c < m->nr_cpus; c++)
 			if (m->cpu_domain[c] == d && load[c])
-				need = gb_max(need, gb_perf_request((u32)(load[c] / 1024), 0, umax[c]));
+				need = gb_max(need,
+					      gb_perf_request((u32)(load[c] / 1024), 0, umax[c]));
 		idx = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
 		perf = pd->opps[idx].perf;
 		for (u32 c = 0; c < m->nr_cpus; c++) {
@@ -233,13 +234,15 @@ static int oracle_tasks(struct oracle *o, const struct workload *w, u32 pcal, ch
 		const char *phase = "";
 
 		if (!task_demand(wt, pcal, &t->demand, &phase)) {
-			snprintf(note, note_len, "task %s has no timer in %s%s%s: the oracle plans "
-				 "periodic tasks only", wt->name, phase[0] ? "phase '" : "its loop",
-				 phase, phase[0] ? "'" : "");
+			snprintf(note, note_len,
+				 "task %s has no timer in %s%s%s: the oracle plans "
+				 "periodic tasks only",
+				 wt->name, phase[0] ? "phase '" : "its loop", phase,
+				 phase[0] ? "'" : "");
 			return 1;
 		}
-		t->uclamp_min = (wt->uclamp.set & WL_UCLAMP_MIN) || !rt ? wt->uclamp.min
-									 : EM_CAPACITY_SCALE;
+		t->uclamp_min =
+		    (wt->uclamp.set & WL_UCLAMP_MIN) || !rt ? wt->uclamp.min : EM_CAPACITY_SCALE;
 		t->uclamp_max = wt->uclamp.set & WL_UCLAMP_MAX ? wt->uclamp.max : EM_CAPACITY_SCALE;
 		if (ph->uclamp.set & WL_UCLAMP_MIN)
 			t->uclamp_min = ph->uclamp.min;
@@ -254,8 +257,9 @@ static int oracle_tasks(struct oracle *o, const struct workload *w, u32 pcal, ch
 		}
 		o->order[i] = i;
 	}
-	for (u32 a = 1; a < o->n; a++)        /* insertion sort: stable */
-		for (u32 b = a; b > 0 && o->t[o->order[b]].demand > o->t[o->order[b - 1]].demand; b--) {
+	for (u32 a = 1; a < o->n; a++) /* insertion sort: stable */
+		for (u32 b = a; b > 0 && o->t[o->order[b]].demand > o->t[o->order[b - 1]].demand;
+		     b--) {
 			u32 x = o->order[b];
 
 			o->order[b] = o->order[b - 1];
@@ -268,7 +272,7 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 		   const struct sim_options *opt, struct sim_result *res, struct gb_err *err)
 {
 	const struct em_model *m = &prof->model;
-	struct oracle o = { .m = m, .n = w->nr_tasks };
+	struct oracle o = {.m = m, .n = w->nr_tasks};
 	s32 *plans = NULL;
 	struct sim_result *run = NULL, *kept = NULL;
 	struct sim_options quiet = *opt;
@@ -282,8 +286,8 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 	memset(res, 0, sizeof(*res));
 	res->policy = SIM_POLICY_ORACLE;
 	pcal = w->global.calibration_cpu >= 0
-		       ? em_domain_capacity(&m->domains[m->cpu_domain[w->global.calibration_cpu]])
-		       : EM_CAPACITY_SCALE;
+		   ? em_domain_capacity(&m->domains[m->cpu_domain[w->global.calibration_cpu]])
+		   : EM_CAPACITY_SCALE;
 	o.t = calloc(o.n + 1, sizeof(*o.t));
 	o.order = calloc(o.n + 1, sizeof(u32));
 	o.dom = calloc(o.n + 1, sizeof(u32));
@@ -318,7 +322,7 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 		if (o.max_busy > o.limit || o.best_e >= 1e300)
 			break;
 		memcpy(plan, o.cpu, o.n * sizeof(s32));
-		plan[o.n] = (s32)(oracle_headroom[k] * 100 + 0.5);   /* its limit, in % */
+		plan[o.n] = (s32)(oracle_headroom[k] * 100 + 0.5); /* its limit, in % */
 		for (u32 p = 0; p < nr_plans && !dup; p++)
 			dup = !memcmp(&plans[p * (o.n + 1)], plan, o.n * sizeof(s32));
 		if (!dup)
@@ -326,7 +330,8 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 	}
 	if (!nr_plans) {
 		res->outcome = SIM_INFEASIBLE;
-		snprintf(res->note, sizeof(res->note), "no placement keeps every CPU's planned load "
+		snprintf(res->note, sizeof(res->note),
+			 "no placement keeps every CPU's planned load "
 			 "within what its OPP delivers: no plan can keep every deadline");
 		goto out;
 	}
@@ -359,10 +364,12 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 
 		snprintf(range, sizeof(range), lo == hi ? "%d%%" : "%d%% down to %d%%", hi, lo);
 		res->outcome = SIM_INFEASIBLE;
-		snprintf(res->note, sizeof(res->note), "none of the %u distinct plans run (the "
+		snprintf(res->note, sizeof(res->note),
+			 "none of the %u distinct plans run (the "
 			 "cheapest with each CPU's planned load within %s of its OPP) kept every "
-			 "deadline; the best had %llu late activations, %llu missed periods", tried,
-			 range, (unsigned long long)least_late, (unsigned long long)least_missed);
+			 "deadline; the best had %llu late activations, %llu missed periods",
+			 tried, range, (unsigned long long)least_late,
+			 (unsigned long long)least_missed);
 		goto out;
 	}
 	/* the chosen plan's run is the result; run once more when a trace is asked for */
@@ -372,9 +379,11 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 	else
 		memcpy(res, kept, sizeof(*res));
 	if (!ret)
-		snprintf(res->note, sizeof(res->note), "the plan with each CPU's planned load "
+		snprintf(res->note, sizeof(res->note),
+			 "the plan with each CPU's planned load "
 			 "within %d%% of its OPP, the cheapest of %u distinct plans run that kept "
-			 "every deadline", plans[best * (o.n + 1) + o.n], tried);
+			 "every deadline",
+			 plans[best * (o.n + 1) + o.n], tried);
 out:
 	free(o.t);
 	free(o.order);
@@ -413,8 +422,8 @@ static bool oracle_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_ta
 }
 
 const struct sim_policy_ops sim_ops_oracle = {
-	.name = "oracle",
-	.select = oracle_select,
-	.may_pull = oracle_may_pull,
-	.prepare = oracle_prepare,
+    .name = "oracle",
+    .select = oracle_select,
+    .may_pull = oracle_may_pull,
+    .prepare = oracle_prepare,
 };

@@ -185,7 +185,8 @@ u64 sim_idle_exit(struct sim *s, u32 cpu)
 	sd = &s->doms[d];
 	is = &s->prof->idle[d];
 	st = &is->cpu[c->idle_state];
-	lat = st->exit_latency_us + entry_left_us(c->idle_since_us, st->entry_latency_us, s->now_us);
+	lat =
+	    st->exit_latency_us + entry_left_us(c->idle_since_us, st->entry_latency_us, s->now_us);
 	sd->energy_puj += transition_energy_puj(st, is->cpu[0].power_uw);
 	if (sd->cluster_state >= 0) {
 		const struct em_idle_state *cl = &is->cluster[sd->cluster_state];
@@ -265,7 +266,7 @@ u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt)
 		if (s->m->cpu_domain[c] != d)
 			continue;
 		if (sc->curr >= 0 && sc->ready_us > s->now_us) {
-			e += (u64)is->cpu[0].power_uw * dt;   /* still leaving its idle state */
+			e += (u64)is->cpu[0].power_uw * dt; /* still leaving its idle state */
 		} else if (sc->curr >= 0) {
 			e += (u64)busy_power_uw(s, d) * dt;
 			busy = true;

@@ -76,13 +76,13 @@ static bool gearbox_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_t
 }
 
 const struct sim_policy_ops sim_ops_gearbox = {
-	.name = "gearbox",
-	.select = gearbox_select,
-	.tick = gearbox_tick,
-	.may_pull = gearbox_may_pull,
-	.pull_before_rotation = true,
-	.scx = true,
-	.scx_view = true,
+    .name = "gearbox",
+    .select = gearbox_select,
+    .tick = gearbox_tick,
+    .may_pull = gearbox_may_pull,
+    .pull_before_rotation = true,
+    .scx = true,
+    .scx_view = true,
 };
 
 /* ---- mainline ---- */
@@ -153,8 +153,8 @@ static void rq_clamps(const struct sim *s, u32 cpu, const struct sim_task *p, u3
 }
 
 /* feec's per-CPU fit: p's util on cpu with p there, the rq's clamps, and util_fits_cpu() */
-static int task_fits_cpu_eas(const struct sim *s, u32 cpu, const struct sim_task *p,
-			     const u32 *est, u32 *util, u32 *umin, u32 *umax)
+static int task_fits_cpu_eas(const struct sim *s, u32 cpu, const struct sim_task *p, const u32 *est,
+			     u32 *util, u32 *umin, u32 *umax)
 {
 	*util = cpu_util(s, cpu, p, (s32)cpu, false, est);
 	rq_clamps(s, cpu, p, umin, umax);
@@ -277,11 +277,11 @@ static s32 feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 			best_cap = cap;
 		}
 	}
-	if (best_cpu >= 0 &&
-	    (best_fits > prev_fits || (best_fits > 0 && best_delta < prev_delta) ||
-	     (best_fits < 0 && best_cap > prev_cap))) {
+	if (best_cpu >= 0 && (best_fits > prev_fits || (best_fits > 0 && best_delta < prev_delta) ||
+			      (best_fits < 0 && best_cap > prev_cap))) {
 		target = best_cpu;
-		*delta_out = prev_delta != ~0ull ? (s64)best_delta - (s64)prev_delta : (s64)best_delta;
+		*delta_out =
+		    prev_delta != ~0ull ? (s64)best_delta - (s64)prev_delta : (s64)best_delta;
 	}
 	if (target < 0 || !em_cpumask_test(&t->allowed, (u32)target))
 		return best_cpu;
@@ -310,8 +310,8 @@ static u32 nr_running_without(const struct sim *s, u32 cpu, const struct sim_tas
 	u32 nr = s->gcpu[cpu].nr_running;
 
 	return t->cpu == (s32)cpu && nr && (t->state == TS_RUNNING || t->state == TS_QUEUED)
-		       ? nr - 1
-		       : nr;
+		   ? nr - 1
+		   : nr;
 }
 
 static u32 runnable_without(const struct sim *s, u32 cpu, const struct sim_task *t)
@@ -349,8 +349,9 @@ static s32 rework_feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 			if (s->m->cpu_domain[c] != d)
 				continue;
 			pd_busy += cpu_util(s, c, t, -1, false, est);
-			base_perf = gb_max(base_perf, gb_perf_request(cpu_util(s, c, t, -1, true, est),
-								      gb_rq_umin(g), gb_rq_umax(g)));
+			base_perf =
+			    gb_max(base_perf, gb_perf_request(cpu_util(s, c, t, -1, true, est),
+							      gb_rq_umin(g), gb_rq_umax(g)));
 			if (!em_cpumask_test(&t->allowed, c))
 				continue;
 			fits = task_fits_cpu_eas(s, c, t, est, &util, &umin, &umax);
@@ -358,7 +359,8 @@ static s32 rework_feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 				continue;
 			perf = gb_perf_request(cpu_util(s, c, t, (s32)c, true, est), umin, umax);
 			cost = pd->opps[em_efficient_state(pd, gb_min(perf, cap))].cost;
-			better = cand < 0 || fits > cand_fits || (fits == cand_fits && cost < cand_cost);
+			better =
+			    cand < 0 || fits > cand_fits || (fits == cand_fits && cost < cand_cost);
 			if (!better && fits == cand_fits && cost == cand_cost) {
 				u32 nr_c = nr_running_without(s, c, t);
 				u32 nr_a = nr_running_without(s, (u32)cand, t);
@@ -366,9 +368,10 @@ static s32 rework_feec(struct sim *s, const struct sim_task *t, s64 *delta_out)
 				if (nr_c != nr_a) {
 					better = nr_c < nr_a;
 				} else if (cand != t->cpu) {
-					better = (s32)c == t->cpu ||
-						 (u64)runnable_without(s, c, t) * SIM_IMBALANCE_PCT <
-							 (u64)runnable_without(s, (u32)cand, t) * 100;
+					better =
+					    (s32)c == t->cpu ||
+					    (u64)runnable_without(s, c, t) * SIM_IMBALANCE_PCT <
+						(u64)runnable_without(s, (u32)cand, t) * 100;
 				}
 			}
 			if (better) {
@@ -408,7 +411,8 @@ static s32 fork_idlest(const struct sim *s, const struct sim_task *t)
 			if (s->m->cpu_domain[c] != d || !em_cpumask_test(&t->allowed, c) ||
 			    !s->gcpu[c].idle)
 				continue;
-			if (util_fits_cpu(s, task_util_est(t), t->uclamp_min, t->uclamp_max, c) <= 0)
+			if (util_fits_cpu(s, task_util_est(t), t->uclamp_min, t->uclamp_max, c) <=
+			    0)
 				continue;
 			idle++;
 			if (first < 0)
@@ -499,8 +503,7 @@ static void fair_check_overutilized(struct sim *s, const struct sim_task *t, u32
 		s->rd_overutilized = true;
 }
 
-static void mainline_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool fork,
-			      s32 preempted)
+static void mainline_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool fork, s32 preempted)
 {
 	(void)preempted;
 	fair_check_overutilized(s, t, cpu, fork);
@@ -552,12 +555,12 @@ static void mainline_tick(struct sim *s)
 }
 
 const struct sim_policy_ops sim_ops_mainline = {
-	.name = "mainline",
-	.select = mainline_select,
-	.tick = mainline_tick,
-	.enqueued = mainline_enqueued,
-	.root_overutilized = true,
-	.may_pull = fair_may_pull,
+    .name = "mainline",
+    .select = mainline_select,
+    .tick = mainline_tick,
+    .enqueued = mainline_enqueued,
+    .root_overutilized = true,
+    .may_pull = fair_may_pull,
 };
 
 /* ---- rework ---- */
@@ -634,18 +637,17 @@ static void rework_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool for
 }
 
 const struct sim_policy_ops sim_ops_rework = {
-	.name = "rework",
-	.select = rework_select,
-	.tick = rework_tick,
-	.enqueued = rework_enqueued,
-	.root_overutilized = true,
-	.may_pull = fair_may_pull,
+    .name = "rework",
+    .select = rework_select,
+    .tick = rework_tick,
+    .enqueued = rework_enqueued,
+    .root_overutilized = true,
+    .may_pull = fair_may_pull,
 };
 
 /* ---- performance ---- */
 
-static s32 performance_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason,
-			      s64 *delta)
+static s32 performance_select(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta)
 {
 	s32 best = -1;
 	u64 best_key = 0;
@@ -680,7 +682,7 @@ static bool performance_may_pull(struct sim *s, u32 dst, u32 src, const struct s
 }
 
 const struct sim_policy_ops sim_ops_performance = {
-	.name = "performance",
-	.select = performance_select,
-	.may_pull = performance_may_pull,
+    .name = "performance",
+    .select = performance_select,
+    .may_pull = performance_may_pull,
 };

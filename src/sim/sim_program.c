@@ -42,7 +42,7 @@ static bool prog_normalize(struct sim *s, struct sim_task *t)
 		}
 		if (t->ev < ph->nr_events)
 			return true;
-		if (++empty > 4096)   /* phases without events looping forever */
+		if (++empty > 4096) /* phases without events looping forever */
 			return false;
 		t->ev = 0;
 		t->iter_started = 0;
@@ -114,7 +114,8 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 					*next = s->now_us;
 				}
 			}
-			/* the next activation starts at *next (or now, when late) and ends a period on */
+			/* the next activation starts at *next (or now, when late) and ends a period
+			 * on */
 			t->deadline_us = *next + e->period_us;
 			t->period_us = e->period_us;
 			if (*next > s->now_us) {
@@ -147,10 +148,12 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 		t->ev++;
 	}
 	if (!s->warning[0])
-		snprintf(s->warning, sizeof(s->warning), "%s: task %s: %u events in a row at t=%llu us "
+		snprintf(s->warning, sizeof(s->warning),
+			 "%s: task %s: %u events in a row at t=%llu us "
 			 "took no time (its loop has no run, runtime, sleep or timer of non-zero "
-			 "length): the task was stopped there", s->w->name, t->wt->name,
-			 SIM_PROG_MAX_STEPS, (unsigned long long)s->now_us);
+			 "length): the task was stopped there",
+			 s->w->name, t->wt->name, SIM_PROG_MAX_STEPS,
+			 (unsigned long long)s->now_us);
 	return PROG_DONE;
 }
 
@@ -168,9 +171,10 @@ int sim_prog_finished(const struct sim *s, struct gb_err *err)
 	}
 	if (!waiting)
 		return 1;
-	return gb_err_set(err, EINVAL, "%s: at t=%llu us every task left waits (task %s on %s '%s') "
-			  "and none can wake it: the workload never ends", s->w->name,
-			  (unsigned long long)s->now_us, waiting->wt->name,
+	return gb_err_set(err, EINVAL,
+			  "%s: at t=%llu us every task left waits (task %s on %s '%s') "
+			  "and none can wake it: the workload never ends",
+			  s->w->name, (unsigned long long)s->now_us, waiting->wt->name,
 			  waiting->block_kind == 1 ? "suspend" : "barrier",
 			  waiting->block_kind == 1 ? s->w->queues[waiting->block_ref].name
 						   : s->w->barriers[waiting->block_ref].name);

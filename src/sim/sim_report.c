@@ -86,8 +86,10 @@ static void print_task_migrations(FILE *out, const struct sim_result *res, unsig
 		fprintf(out, "%-16s", ran->tasks[k].name);
 		for (unsigned i = 0; i < n; i++)
 			if (res[i].outcome == SIM_RAN)
-				fprintf(out, " %12llu", k < res[i].nr_tasks ?
-					(unsigned long long)res[i].tasks[k].migrations : 0ull);
+				fprintf(out, " %12llu",
+					k < res[i].nr_tasks
+					    ? (unsigned long long)res[i].tasks[k].migrations
+					    : 0ull);
 		fputc('\n', out);
 	}
 }
@@ -109,8 +111,8 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 	fprintf(out, "idle: %s\n\n", idle_model_text(prof));
 	ran = NULL;
 	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
-		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%", "migr",
-		"misfit", "work_s", "J/work_s");
+		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%",
+		"migr", "misfit", "work_s", "J/work_s");
 	for (unsigned i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 		char ratio[16] = "-";
@@ -124,21 +126,22 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 			ran = r;
 		if (base > 0)
 			snprintf(ratio, sizeof(ratio), "%.3f", r->energy_j / base);
-		fprintf(out, "%-12s %10.4f %7s %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
+		fprintf(out,
+			"%-12s %10.4f %7s %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
 			"%9.4f %9.4f\n",
-			sim_policy_name(r->policy), r->energy_j, ratio,
-			(unsigned long long)r->late, (unsigned long long)r->missed,
-			(unsigned long long)r->activations,
+			sim_policy_name(r->policy), r->energy_j, ratio, (unsigned long long)r->late,
+			(unsigned long long)r->missed, (unsigned long long)r->activations,
 			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
 			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves,
 			r->work_s, r->energy_per_work);
 	}
 	fprintf(out, "\nwork_s: work done, s at capacity 1024 (run time x OPP perf / 1024); "
-		"J/work_s: energy per unit of it\n");
+		     "J/work_s: energy per unit of it\n");
 	for (unsigned i = 0; i < n; i++)
 		if (res[i].outcome == SIM_RAN && res[i].note[0])
 			fprintf(out, "%s: %s\n", sim_policy_name(res[i].policy), res[i].note);
-	fprintf(out, "\nper domain: energy J / average frequency MHz / busy %% / over-utilized %%\n");
+	fprintf(out,
+		"\nper domain: energy J / average frequency MHz / busy %% / over-utilized %%\n");
 	fprintf(out, "%-12s", "policy");
 	for (u32 d = 0; ran && d < ran->nr_domains; d++)
 		fprintf(out, " %27s", ran->domains[d].name);
@@ -150,8 +153,8 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		for (u32 d = 0; d < res[i].nr_domains; d++) {
 			const struct sim_domain_result *dr = &res[i].domains[d];
 
-			fprintf(out, " %8.4f/%6.0f/%5.1f/%5.1f", dr->energy_j, dr->avg_freq_khz / 1000,
-				dr->busy_pct, dr->overutilized_pct);
+			fprintf(out, " %8.4f/%6.0f/%5.1f/%5.1f", dr->energy_j,
+				dr->avg_freq_khz / 1000, dr->busy_pct, dr->overutilized_pct);
 		}
 		fputc('\n', out);
 	}
@@ -177,7 +180,8 @@ static json_t *result_json(const struct sim_result *r, double base)
 	tasks = json_array();
 	json_object_set_new(o, "duration_us", json_integer((json_int_t)r->duration_us));
 	json_object_set_new(o, "energy_j", json_real(r->energy_j));
-	json_object_set_new(o, "energy_ratio", base > 0 ? json_real(r->energy_j / base) : json_null());
+	json_object_set_new(o, "energy_ratio",
+			    base > 0 ? json_real(r->energy_j / base) : json_null());
 	json_object_set_new(o, "activations", json_integer((json_int_t)r->activations));
 	json_object_set_new(o, "late_activations", json_integer((json_int_t)r->late));
 	json_object_set_new(o, "missed_periods", json_integer((json_int_t)r->missed));
@@ -230,7 +234,9 @@ static json_t *result_json(const struct sim_result *r, double base)
 static double figure_of(const struct sim_result *r, double base, enum sim_figure f)
 {
 	switch (f) {
-#define X(id, name, expr) case id: return (expr);
+#define X(id, name, expr)                                                                          \
+	case id:                                                                                   \
+		return (expr);
 		SIM_FIGURES(X)
 #undef X
 	default:
@@ -240,21 +246,21 @@ static double figure_of(const struct sim_result *r, double base, enum sim_figure
 
 static const char *const figure_names[] = {
 #define X(id, name, expr) [id] = name,
-	SIM_FIGURES(X)
+    SIM_FIGURES(X)
 #undef X
 };
 
 struct sim_report {
 	const struct em_profile *prof;
 	const struct workload *w;
-	unsigned n;                   /* policies */
+	unsigned n; /* policies */
 	u64 first_seed;
 	u32 nr_seeds, added;
-	struct sim_result *first;     /* the first seed's results, n of them */
-	json_t **acc;                 /* per policy: sum of its per-seed objects (seeds it ran) */
-	json_t **not_ran;             /* per policy: its object of the first seed it did not run */
+	struct sim_result *first; /* the first seed's results, n of them */
+	json_t **acc;		  /* per policy: sum of its per-seed objects (seeds it ran) */
+	json_t **not_ran;	  /* per policy: its object of the first seed it did not run */
 	u32 *nr_not_ran;
-	double *fig;                  /* [policy][seed][SIM_NR_FIGURES] */
+	double *fig; /* [policy][seed][SIM_NR_FIGURES] */
 };
 
 struct sim_report *sim_report_new(const struct em_profile *prof, const struct workload *w,
@@ -306,7 +312,7 @@ static json_t *json_sum(json_t *acc, const json_t *x)
 		const char *key;
 		json_t *v;
 
-		json_object_foreach(acc, key, v) {
+		json_object_foreach (acc, key, v) {
 			const json_t *xv = json_object_get(x, key);
 
 			if (xv)
@@ -314,8 +320,8 @@ static json_t *json_sum(json_t *acc, const json_t *x)
 		}
 	} else if (json_is_array(acc) && json_is_array(x)) {
 		for (size_t i = 0; i < json_array_size(acc) && i < json_array_size(x); i++)
-			json_array_set_new(acc, i, json_sum(json_array_get(acc, i),
-							    json_array_get(x, i)));
+			json_array_set_new(acc, i,
+					   json_sum(json_array_get(acc, i), json_array_get(x, i)));
 	}
 	return json_incref(acc);
 }
@@ -329,7 +335,7 @@ static json_t *json_scale(json_t *v, double n)
 		const char *key;
 		json_t *x;
 
-		json_object_foreach(v, key, x)
+		json_object_foreach (v, key, x)
 			json_object_set_new(v, key, json_scale(x, n));
 	} else if (json_is_array(v)) {
 		for (size_t i = 0; i < json_array_size(v); i++)
@@ -376,10 +382,10 @@ static json_t *interval_json(struct sim_interval iv)
 
 /* The interval of figure f of policy i over the seeds; NaN when a seed has none. */
 static struct sim_interval figure_interval(const struct sim_report *r, unsigned i,
-					    enum sim_figure f)
+					   enum sim_figure f)
 {
 	double *x = malloc(r->added * sizeof(double) + 1);
-	struct sim_interval iv = { NAN, NAN, NAN };
+	struct sim_interval iv = {NAN, NAN, NAN};
 	bool all = true;
 
 	if (!x)
@@ -402,11 +408,12 @@ static json_t *summary_json(const struct sim_report *r, unsigned i)
 	if (r->nr_not_ran[i]) {
 		o = json_deep_copy(r->not_ran[i]);
 		if (r->added > 1) {
-			json_t *note = json_object_get(o, json_object_get(o, "skipped") ? "skipped" : "note");
+			json_t *note =
+			    json_object_get(o, json_object_get(o, "skipped") ? "skipped" : "note");
 			char buf[512];
 
-			snprintf(buf, sizeof(buf), "%s (in %u of %u seeds)", json_string_value(note),
-				 r->nr_not_ran[i], r->added);
+			snprintf(buf, sizeof(buf), "%s (in %u of %u seeds)",
+				 json_string_value(note), r->nr_not_ran[i], r->added);
 			json_object_set_new(o, json_object_get(o, "skipped") ? "skipped" : "note",
 					    json_string(buf));
 		}
@@ -417,7 +424,7 @@ static json_t *summary_json(const struct sim_report *r, unsigned i)
 		const char *key;
 		json_t *v;
 
-		json_object_foreach(o, key, v)
+		json_object_foreach (o, key, v)
 			json_object_set_new(o, key, json_scale(v, r->added));
 	}
 	for (int f = 0; f < SIM_NR_FIGURES; f++) {
@@ -482,11 +489,15 @@ static void print_interval(FILE *out, struct sim_interval iv, int width, int pre
 
 void sim_report_table(FILE *out, const struct sim_report *r)
 {
-	static const struct { enum sim_figure f; const char *title; int prec; } cols[] = {
-		{ SIM_FIG_ENERGY, "energy_J", 4 }, { SIM_FIG_RATIO, "ratio", 3 },
-		{ SIM_FIG_LATE, "late", 1 }, { SIM_FIG_MISSED, "missed", 1 },
-		{ SIM_FIG_MIGRATIONS, "migr", 1 }, { SIM_FIG_WORK, "work_s", 4 },
-		{ SIM_FIG_EPW, "J/work_s", 4 },
+	static const struct {
+		enum sim_figure f;
+		const char *title;
+		int prec;
+	} cols[] = {
+	    {SIM_FIG_ENERGY, "energy_J", 4}, {SIM_FIG_RATIO, "ratio", 3},
+	    {SIM_FIG_LATE, "late", 1},	     {SIM_FIG_MISSED, "missed", 1},
+	    {SIM_FIG_MIGRATIONS, "migr", 1}, {SIM_FIG_WORK, "work_s", 4},
+	    {SIM_FIG_EPW, "J/work_s", 4},
 	};
 	double dur = 0;
 
@@ -496,10 +507,12 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 	}
 	for (unsigned i = 0; i < r->n && !dur; i++)
 		if (!r->nr_not_ran[i])
-			dur = json_number_value(json_object_get(r->acc[i], "duration_us")) / r->added;
-	fprintf(out, "%s on %s, %.3f s simulated (mean), %u seeds (%llu to %llu): mean and "
-		"half-width of the 95%% confidence interval (Student t)\n", r->w->name,
-		r->prof->soc, dur / 1e6, r->added, (unsigned long long)r->first_seed,
+			dur =
+			    json_number_value(json_object_get(r->acc[i], "duration_us")) / r->added;
+	fprintf(out,
+		"%s on %s, %.3f s simulated (mean), %u seeds (%llu to %llu): mean and "
+		"half-width of the 95%% confidence interval (Student t)\n",
+		r->w->name, r->prof->soc, dur / 1e6, r->added, (unsigned long long)r->first_seed,
 		(unsigned long long)(r->first_seed + r->added - 1));
 	fprintf(out, "idle: %s\n\n", idle_model_text(r->prof));
 	fprintf(out, "%-12s", "policy");
@@ -522,6 +535,8 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 			print_interval(out, figure_interval(r, i, cols[c].f), 9, cols[c].prec);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nratio: energy over the first policy's, per seed; work_s: work done, s at "
-		"capacity 1024; J/work_s: energy per unit of it; per domain and per task: --json\n");
+	fprintf(
+	    out,
+	    "\nratio: energy over the first policy's, per seed; work_s: work done, s at "
+	    "capacity 1024; J/work_s: energy per unit of it; per domain and per task: --json\n");
 }

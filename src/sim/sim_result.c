@@ -6,11 +6,9 @@
 #include "sim_internal.h"
 
 static const struct sim_policy_ops *const policy_ops[SIM_NR_POLICIES] = {
-	[SIM_POLICY_GEARBOX] = &sim_ops_gearbox,
-	[SIM_POLICY_MAINLINE] = &sim_ops_mainline,
-	[SIM_POLICY_REWORK] = &sim_ops_rework,
-	[SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
-	[SIM_POLICY_ORACLE] = &sim_ops_oracle,
+    [SIM_POLICY_GEARBOX] = &sim_ops_gearbox, [SIM_POLICY_MAINLINE] = &sim_ops_mainline,
+    [SIM_POLICY_REWORK] = &sim_ops_rework,   [SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
+    [SIM_POLICY_ORACLE] = &sim_ops_oracle,
 };
 
 int sim_policy_parse(const char *name)
@@ -74,7 +72,7 @@ static bool has_timer(const struct wl_task *wt)
 
 void sim_collect_results(const struct sim *s, struct sim_result *res)
 {
-	double dur = s->end_us ? (double)s->end_us : 1.0;   /* tasks that all ended at t=0 */
+	double dur = s->end_us ? (double)s->end_us : 1.0; /* tasks that all ended at t=0 */
 	double work_perf_us = 0;
 
 	memset(res, 0, sizeof(*res));
@@ -126,4 +124,3 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	res->misfit_undone = s->scx.misfit_undone;
 	res->decisions = s->decisions;
 }
-

@@ -41,19 +41,19 @@
  */
 #include "sim_internal.h"
 
-#define SIM_SCX_SLICE_NS     5000000ull   /* scx_gearbox's gb_slice_ns */
-#define SIM_SCX_SLICE_DFL_NS 20000000ull  /* SCX_SLICE_DFL */
-#define SIM_SCX_MAX_LOOPS    32           /* SCX_DSP_MAX_LOOPS */
+#define SIM_SCX_SLICE_NS     5000000ull	 /* scx_gearbox's gb_slice_ns */
+#define SIM_SCX_SLICE_DFL_NS 20000000ull /* SCX_SLICE_DFL */
+#define SIM_SCX_MAX_LOOPS    32		 /* SCX_DSP_MAX_LOOPS */
 
 /* ops.flags: bpf/gearbox.bpf.c's ops table sets none; sim_options.scx_enq_last runs it as if
  * it set SCX_OPS_ENQ_LAST (a runnable prev that dispatch found nothing to replace with is then
  * re-enqueued with SCX_ENQ_LAST rather than kept running). */
 #define SCX_OPS_ENQ_LAST 1u
 
-#define SCX_ENQ_WAKEUP  1u
-#define SCX_ENQ_HEAD    2u
-#define SCX_ENQ_LAST    4u
-#define SCX_KICK_IDLE    1u
+#define SCX_ENQ_WAKEUP	 1u
+#define SCX_ENQ_HEAD	 2u
+#define SCX_ENQ_LAST	 4u
+#define SCX_KICK_IDLE	 1u
 #define SCX_KICK_PREEMPT 2u
 
 static u64 now_ns(const struct sim *s)
@@ -297,7 +297,7 @@ static s32 select_cpu_dfl(struct sim *s, const struct sim_task *t, s32 prev, boo
 /* ops.select_cpu */
 static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, bool fork)
 {
-	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_decision dec = {.cpu = GB_NO_CPU, .reason = GB_REASON_NONE};
 	struct gb_tstate *ts = tstate(t);
 	struct gb_task gt;
 	bool is_idle;
@@ -351,7 +351,7 @@ static void gearbox_kick_domain(struct sim *s, const struct sim_task *t, s32 cpu
 /* ops.enqueue; self is the CPU running the callback, -1 for a wake-up from elsewhere. */
 static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s32 self)
 {
-	struct gb_enq_in in = { .task_cpu = t->cpu, .may_kick = 1 };
+	struct gb_enq_in in = {.task_cpu = t->cpu, .may_kick = 1};
 	struct gb_tstate *ts;
 	struct gb_enq_out out;
 	s32 to;
@@ -469,7 +469,7 @@ static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
 /* ops.tick: the misfit check; a misfit gets its slice cut and is re-queued at its target. */
 static void gearbox_tick(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	struct gb_decision dec = { .cpu = GB_NO_CPU, .reason = GB_REASON_NONE };
+	struct gb_decision dec = {.cpu = GB_NO_CPU, .reason = GB_REASON_NONE};
 	struct gb_tstate *ts;
 	struct gb_task gt;
 	s32 to;
@@ -536,7 +536,7 @@ static void schedule(struct sim *s, u32 cpu)
 	bool keep = false;
 
 	if (cur >= 0 && s->tasks[cur].rt)
-		return;   /* the RT class runs first; it has its own queues */
+		return; /* the RT class runs first; it has its own queues */
 	s->scx.depth++;
 	s->scx.sched_cpu = (s32)cpu;
 	if (cur >= 0) {
@@ -545,7 +545,7 @@ static void schedule(struct sim *s, u32 cpu)
 		if (prev->x.slice_ns) {
 			s->scx.sched_cpu = -1;
 			s->scx.depth--;
-			return;   /* SCX_RQ_BAL_KEEP: it has slice left */
+			return; /* SCX_RQ_BAL_KEEP: it has slice left */
 		}
 	}
 	next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
@@ -563,7 +563,7 @@ static void schedule(struct sim *s, u32 cpu)
 		if (!next && move_to_local(s, SIM_DSQ_GLOBAL, cpu))
 			next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
 		if (s->scx.seq_tail == before)
-			break;   /* dispatch moved nothing */
+			break; /* dispatch moved nothing */
 	}
 	/* nothing else: without SCX_OPS_ENQ_LAST prev runs on, its slice refilled */
 	if (!next && prev && !(s->scx.ops_flags & SCX_OPS_ENQ_LAST))
@@ -631,7 +631,7 @@ s32 sim_scx_select(struct sim *s, struct sim_task *t, bool fork)
 {
 	s32 prev = t->cpu >= 0 ? t->cpu : sim_first_allowed(s, t);
 
-	if (fork)   /* ops.enable */
+	if (fork) /* ops.enable */
 		gb_track_enable(&t->x.ts, dom_of(s, prev), s->m->nr_domains, s->scx.dom_vtime);
 	t->x.ddsp = false;
 	/* select_task_rq(): the class is asked only when the task may run on several CPUs */
@@ -691,7 +691,7 @@ void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu)
 	s->scx.depth++;
 	charge_slice(s, t);
 	gearbox_stopping(s, t, cpu);
-	gb_hold_drop(&t->x.ts.hold);   /* ops.set_cpumask */
+	gb_hold_drop(&t->x.ts.hold); /* ops.set_cpumask */
 	t->last_ran_us = s->now_us;
 	t->ran_once = 1;
 	s->cpus[cpu].curr = -1;

@@ -4,8 +4,8 @@
  * (hello, sample every --trace-interval, decision per move, end).  pid is the task index + 1,
  * so that pid 0 keeps meaning "idle".
  */
-#include "gb_reason.h"
 #include "em_stream.h"
+#include "gb_reason.h"
 #include "sim_internal.h"
 
 static void put_str(FILE *f, const char *s)
@@ -28,7 +28,8 @@ void sim_trace_hello(struct sim *s)
 {
 	FILE *f = s->opt.trace;
 
-	fprintf(f, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":");
+	fprintf(f,
+		"{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":");
 	put_str(f, s->prof->soc);
 	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,", s->ops->name, s->m->nr_cpus);
 	em_stream_put_domains(f, s->prof);
@@ -61,9 +62,11 @@ static void sample(struct sim *s, u64 t_us)
 		for (u32 c = 0; c < s->m->nr_cpus; c++)
 			if (s->m->cpu_domain[c] == d)
 				util = gb_max(util, s->gcpu[c].util);
-		fprintf(f, "%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
-			   "\"power_uw\":%llu,\"overutilized\":%s}", d ? "," : "", d, util, perf,
-			pd->opps[s->doms[d].opp].freq_khz, (unsigned long long)sim_domain_power_uw(s, d),
+		fprintf(f,
+			"%s{\"id\":%u,\"util\":%u,\"perf_target\":%u,\"freq_khz\":%u,"
+			"\"power_uw\":%llu,\"overutilized\":%s}",
+			d ? "," : "", d, util, perf, pd->opps[s->doms[d].opp].freq_khz,
+			(unsigned long long)sim_domain_power_uw(s, d),
 			s->doms[d].ou ? "true" : "false");
 	}
 	fprintf(f, "],\"cpus\":[");
@@ -89,7 +92,8 @@ static void sample(struct sim *s, u64 t_us)
 					continue;
 				n--;
 			}
-			for (k = n; k > 0 && s->tasks[order[k - 1]].pelt.util_avg < t->pelt.util_avg; k--)
+			for (k = n;
+			     k > 0 && s->tasks[order[k - 1]].pelt.util_avg < t->pelt.util_avg; k--)
 				order[k] = order[k - 1];
 			order[k] = i;
 			n++;
@@ -100,9 +104,11 @@ static void sample(struct sim *s, u64 t_us)
 
 			fprintf(f, "%s{\"pid\":%u,\"comm\":", k ? "," : "", t->id + 1);
 			put_str(f, t->wt->name);
-			fprintf(f, ",\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u,\"cpu\":%d,"
-				   "\"migrations\":%llu}", t->pelt.util_avg, t->uclamp_min,
-				t->uclamp_max, t->cpu, (unsigned long long)t->st.migrations);
+			fprintf(f,
+				",\"util\":%u,\"uclamp_min\":%u,\"uclamp_max\":%u,\"cpu\":%d,"
+				"\"migrations\":%llu}",
+				t->pelt.util_avg, t->uclamp_min, t->uclamp_max, t->cpu,
+				(unsigned long long)t->st.migrations);
 		}
 		fputc(']', f);
 	}
@@ -146,8 +152,9 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 	fprintf(f, "{\"type\":\"decision\",\"t_us\":%llu,\"pid\":%u,\"comm\":",
 		(unsigned long long)s->now_us, t->id + 1);
 	put_str(f, t->wt->name);
-	fprintf(f, ",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,"
-		   "\"uclamp_min\":%u,\"uclamp_max\":%u,\"to_cap\":%u",
+	fprintf(f,
+		",\"from\":%d,\"to\":%d,\"reason\":\"%s\",\"power_delta_uw\":%lld,\"util\":%u,"
+		"\"uclamp_min\":%u,\"uclamp_max\":%u,\"to_cap\":%u",
 		from, to, gb_reason_name(reason), (long long)(delta / 10), t->pelt.util_avg,
 		t->uclamp_min, t->uclamp_max, sim_cpu_capacity(s, (u32)to));
 	if (from >= 0)

@@ -74,8 +74,8 @@ static int parse_phase_member(struct wl_ctx *c, struct wl_tphase *tp, const char
 		return wl_fail(c, EINVAL, "key '%s' given twice", base);
 	if (in_task)
 		return 1;
-	ret = parse_common_key(c, base, v, &tp->p.loop, &tp->p.cpus_own, &tp->p.cpus,
-			       &tp->p.uclamp);
+	ret =
+	    parse_common_key(c, base, v, &tp->p.loop, &tp->p.cpus_own, &tp->p.cpus, &tp->p.uclamp);
 	if (ret)
 		return ret < 0 ? ret : 0;
 	if (is_sched_key(base))
@@ -100,7 +100,8 @@ static int parse_phases(struct wl_ctx *c, struct wl_ttask *tt, const json_t *pha
 	json_t *val;
 
 	if (!json_is_object(phases))
-		return wl_fail(c, EINVAL, "'phases' must be an object, not %s", wl_json_type_name(phases));
+		return wl_fail(c, EINVAL, "'phases' must be an object, not %s",
+			       wl_json_type_name(phases));
 	if (json_object_size(phases) == 0)
 		return wl_fail(c, EINVAL, "'phases' is empty");
 	if (json_object_size(phases) > WL_MAX_PHASES)
@@ -108,7 +109,7 @@ static int parse_phases(struct wl_ctx *c, struct wl_ttask *tt, const json_t *pha
 	tt->phases = calloc(json_object_size(phases), sizeof(*tt->phases));
 	if (!tt->phases)
 		return wl_fail(c, ENOMEM, "out of memory");
-	json_object_foreach((json_t *)phases, key, val) {
+	json_object_foreach ((json_t *)phases, key, val) {
 		struct wl_tphase *tp = &tt->phases[tt->nr_phases++];
 		const char *pkey;
 		json_t *pval;
@@ -133,7 +134,7 @@ static int parse_phases(struct wl_ctx *c, struct wl_ttask *tt, const json_t *pha
 		if (!json_is_object(val))
 			return wl_fail(c, EINVAL, "a phase must be an object, not %s",
 				       wl_json_type_name(val));
-		json_object_foreach(val, pkey, pval) {
+		json_object_foreach (val, pkey, pval) {
 			ret = parse_phase_member(c, tp, pkey, pval, tt->t.base, false);
 			if (ret)
 				return ret;
@@ -146,9 +147,8 @@ static int parse_phases(struct wl_ctx *c, struct wl_ttask *tt, const json_t *pha
 	return 0;
 }
 
-static int parse_task_key(struct wl_ctx *c, struct wl_ttask *tt, const char *base,
-			  const json_t *v, long long *prio, bool *has_prio, bool *has_dl,
-			  bool *has_cpus)
+static int parse_task_key(struct wl_ctx *c, struct wl_ttask *tt, const char *base, const json_t *v,
+			  long long *prio, bool *has_prio, bool *has_dl, bool *has_cpus)
 {
 	struct wl_task *t = &tt->t;
 	long long x = 0;
@@ -187,20 +187,26 @@ static int finish_sched(struct wl_ctx *c, struct wl_sched *s, long long prio, bo
 {
 	if (s->policy == WL_SCHED_OTHER) {
 		if (has_prio && (prio < -20 || prio > 19))
-			return wl_fail(c, EINVAL, "'priority' %lld is not a nice value (-20..19) for SCHED_OTHER",
-				       prio);
+			return wl_fail(
+			    c, EINVAL,
+			    "'priority' %lld is not a nice value (-20..19) for SCHED_OTHER", prio);
 		s->nice = has_prio ? (s32)prio : 0;
 	} else if (s->policy == WL_SCHED_FIFO || s->policy == WL_SCHED_RR) {
 		if (has_prio && (prio < 1 || prio > 99))
-			return wl_fail(c, EINVAL, "'priority' %lld is not an RT priority (1..99) for %s",
-				       prio, wl_policy_name(s->policy));
+			return wl_fail(c, EINVAL,
+				       "'priority' %lld is not an RT priority (1..99) for %s", prio,
+				       wl_policy_name(s->policy));
 		s->rt_priority = has_prio ? (u32)prio : 10;
 	}
 	if (s->policy == WL_SCHED_DEADLINE && has_prio)
-		return wl_fail(c, EINVAL, "'priority' has no meaning for SCHED_DEADLINE (use dl-runtime, dl-period, dl-deadline)");
+		return wl_fail(c, EINVAL,
+			       "'priority' has no meaning for SCHED_DEADLINE (use dl-runtime, "
+			       "dl-period, dl-deadline)");
 	if (s->policy != WL_SCHED_DEADLINE) {
 		if (has_dl)
-			return wl_fail(c, EINVAL, "dl-runtime, dl-period, dl-deadline need policy SCHED_DEADLINE");
+			return wl_fail(
+			    c, EINVAL,
+			    "dl-runtime, dl-period, dl-deadline need policy SCHED_DEADLINE");
 		return 0;
 	}
 	if (s->dl_runtime_us == 0)
@@ -210,7 +216,8 @@ static int finish_sched(struct wl_ctx *c, struct wl_sched *s, long long prio, bo
 	if (s->dl_deadline_us == 0)
 		s->dl_deadline_us = s->dl_period_us;
 	if (s->dl_runtime_us > s->dl_deadline_us || s->dl_deadline_us > s->dl_period_us)
-		return wl_fail(c, EINVAL, "SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period");
+		return wl_fail(c, EINVAL,
+			       "SCHED_DEADLINE needs dl-runtime <= dl-deadline <= dl-period");
 	return 0;
 }
 
@@ -218,7 +225,7 @@ static int parse_task(struct wl_ctx *c, struct wl_ttask *tt, const json_t *obj,
 		      enum wl_policy default_policy)
 {
 	struct wl_task *t = &tt->t;
-	struct wl_tphase single = { 0 };
+	struct wl_tphase single = {0};
 	const json_t *phases = NULL;
 	bool has_prio = false, has_dl = false, has_cpus = false;
 	long long prio = 0;
@@ -227,14 +234,15 @@ static int parse_task(struct wl_ctx *c, struct wl_ttask *tt, const json_t *obj,
 	int ret = 0;
 
 	if (!json_is_object(obj))
-		return wl_fail(c, EINVAL, "a task must be an object, not %s", wl_json_type_name(obj));
+		return wl_fail(c, EINVAL, "a task must be an object, not %s",
+			       wl_json_type_name(obj));
 	t->nr_instances = 1;
 	t->loop = WL_LOOP_FOREVER;
 	t->sched.policy = default_policy;
 	t->uclamp.max = EM_CAPACITY_SCALE;
 	single.p.loop = 1;
 	single.p.uclamp.max = EM_CAPACITY_SCALE;
-	json_object_foreach((json_t *)obj, key, val) {
+	json_object_foreach ((json_t *)obj, key, val) {
 		char base[WL_NAME_LEN];
 		unsigned repeat;
 
@@ -257,7 +265,9 @@ static int parse_task(struct wl_ctx *c, struct wl_ttask *tt, const json_t *obj,
 	if (!ret)
 		ret = finish_sched(c, &t->sched, prio, has_prio, has_dl);
 	if (!ret && phases && single.nr_events)
-		ret = wl_fail(c, EINVAL, "events at task level and 'phases' together: put the events in a phase");
+		ret = wl_fail(
+		    c, EINVAL,
+		    "events at task level and 'phases' together: put the events in a phase");
 	if (!ret && phases) {
 		ret = parse_phases(c, tt, phases);
 	} else if (!ret) {
@@ -280,21 +290,30 @@ static int parse_task(struct wl_ctx *c, struct wl_ttask *tt, const json_t *obj,
 static int parse_global(struct wl_ctx *c, const json_t *g, struct wl_global *out)
 {
 	/* rt-app keys that steer its logging and memory only: checked for type, no effect. */
-	static const struct { const char *key; json_type type; } inert[] = {
-		{ "pi_enabled", JSON_TRUE }, { "lock_pages", JSON_TRUE },
-		{ "logdir", JSON_STRING }, { "log_basename", JSON_STRING },
-		{ "log_size", JSON_NULL }, { "ftrace", JSON_NULL }, { "gnuplot", JSON_TRUE },
-		{ "io_device", JSON_STRING }, { "mem_buffer_size", JSON_INTEGER },
-		{ "cumulative_slack", JSON_TRUE },
-		{ "frag", JSON_INTEGER },   /* obsolete; in rt-app's own mp3 and browser files */
+	static const struct {
+		const char *key;
+		json_type type;
+	} inert[] = {
+	    {"pi_enabled", JSON_TRUE},
+	    {"lock_pages", JSON_TRUE},
+	    {"logdir", JSON_STRING},
+	    {"log_basename", JSON_STRING},
+	    {"log_size", JSON_NULL},
+	    {"ftrace", JSON_NULL},
+	    {"gnuplot", JSON_TRUE},
+	    {"io_device", JSON_STRING},
+	    {"mem_buffer_size", JSON_INTEGER},
+	    {"cumulative_slack", JSON_TRUE},
+	    {"frag", JSON_INTEGER}, /* obsolete; in rt-app's own mp3 and browser files */
 	};
 	const char *key;
 	json_t *v;
 
 	c->task = NULL;
 	if (!json_is_object(g))
-		return wl_fail(c, EINVAL, "'global' must be an object, not %s", wl_json_type_name(g));
-	json_object_foreach((json_t *)g, key, v) {
+		return wl_fail(c, EINVAL, "'global' must be an object, not %s",
+			       wl_json_type_name(g));
+	json_object_foreach ((json_t *)g, key, v) {
 		long long x = 0;
 		unsigned i;
 
@@ -305,7 +324,9 @@ static int parse_global(struct wl_ctx *c, const json_t *g, struct wl_global *out
 			if (wl_get_int(c, v, "duration", -1, WL_MAX_DURATION_US / 1000000, &x))
 				return -EINVAL;
 			if (x == 0)
-				return wl_fail(c, EINVAL, "global: 'duration' must be -1 (unbounded) or > 0 s");
+				return wl_fail(
+				    c, EINVAL,
+				    "global: 'duration' must be -1 (unbounded) or > 0 s");
 			out->duration_us = x < 0 ? WL_DURATION_UNBOUNDED : (u64)x * 1000000;
 			continue;
 		}
@@ -327,7 +348,9 @@ static int parse_global(struct wl_ctx *c, const json_t *g, struct wl_global *out
 			}
 			if (!s || strncmp(s, "CPU", 3) || s[3] < '0' || s[3] > '9' ||
 			    (x = strtol(s + 3, &end, 10)) >= EM_MAX_CPUS || *end)
-				return wl_fail(c, EINVAL, "global: 'calibration' must be \"CPUn\" or ns per loop (integer)");
+				return wl_fail(c, EINVAL,
+					       "global: 'calibration' must be \"CPUn\" or ns per "
+					       "loop (integer)");
 			out->calibration_cpu = (s32)x;
 			out->calibration_ns_per_loop = 0;
 			continue;
@@ -369,7 +392,8 @@ static int parse_tasks(struct wl_ctx *c, const json_t *tasks, struct workload *w
 	int ret = 0;
 
 	if (!json_is_object(tasks))
-		return wl_fail(c, EINVAL, "'tasks' must be an object, not %s", wl_json_type_name(tasks));
+		return wl_fail(c, EINVAL, "'tasks' must be an object, not %s",
+			       wl_json_type_name(tasks));
 	if (json_object_size(tasks) == 0)
 		return wl_fail(c, EINVAL, "'tasks' is empty");
 	if (json_object_size(tasks) > WL_MAX_TASKS)
@@ -377,7 +401,7 @@ static int parse_tasks(struct wl_ctx *c, const json_t *tasks, struct workload *w
 	tt = calloc(json_object_size(tasks), sizeof(*tt));
 	if (!tt)
 		return wl_fail(c, ENOMEM, "out of memory");
-	json_object_foreach((json_t *)tasks, key, v) {
+	json_object_foreach ((json_t *)tasks, key, v) {
 		struct wl_ttask *t = &tt[n++];
 		unsigned repeat;
 
@@ -387,7 +411,8 @@ static int parse_tasks(struct wl_ctx *c, const json_t *tasks, struct workload *w
 		if (repeat)
 			ret = wl_fail(c, EINVAL, "task name given twice");
 		else if (strlen(key) == 0 || strlen(key) > WL_NAME_LEN - 5)
-			ret = wl_fail(c, EINVAL, "a task name must have 1..%d bytes", WL_NAME_LEN - 5);
+			ret = wl_fail(c, EINVAL, "a task name must have 1..%d bytes",
+				      WL_NAME_LEN - 5);
 		else
 			ret = parse_task(c, t, v, w->global.default_policy);
 		if (ret)
@@ -409,7 +434,7 @@ static int load_json(struct wl_ctx *c, const json_t *root, struct workload *w)
 
 	if (!json_is_object(root))
 		return wl_fail(c, EINVAL, "the file must hold an object with \"tasks\"");
-	json_object_foreach((json_t *)root, key, v) {
+	json_object_foreach ((json_t *)root, key, v) {
 		char base[WL_NAME_LEN];
 		unsigned repeat;
 
@@ -420,8 +445,10 @@ static int load_json(struct wl_ctx *c, const json_t *root, struct workload *w)
 			tasks = v;
 		else if (!strcmp(key, "global"))
 			global = v;
-		else if (strcmp(key, "resources"))   /* rt-app ignores it: resources are implicit */
-			return wl_fail(c, EINVAL, "unknown top-level key '%s' (tasks, global, resources)", base);
+		else if (strcmp(key, "resources")) /* rt-app ignores it: resources are implicit */
+			return wl_fail(c, EINVAL,
+				       "unknown top-level key '%s' (tasks, global, resources)",
+				       base);
 	}
 	w->global.calibration_cpu = 0;
 	if (global) {
@@ -437,8 +464,8 @@ static int load_json(struct wl_ctx *c, const json_t *root, struct workload *w)
 int workload_load_string(const char *text, size_t len, const char *name, struct workload *w,
 			 struct gb_err *err)
 {
-	struct wl_ctx c = { .file = name, .err = err };
-	struct relaxed_json_map map = { 0 };
+	struct wl_ctx c = {.file = name, .err = err};
+	struct relaxed_json_map map = {0};
 	json_error_t jerr;
 	json_t *root;
 	char *strict;
@@ -505,9 +532,9 @@ int workload_load_file(const char *path, struct workload *w, struct gb_err *err)
 			if (!nb) {
 				free(buf);
 				fclose(f);
-				return gb_err_set(err, cap > WL_MAX_FILE_BYTES ? E2BIG : ENOMEM,
-						  "%s: %s", path, cap > WL_MAX_FILE_BYTES ?
-						  "file too large" : "out of memory");
+				return gb_err_set(
+				    err, cap > WL_MAX_FILE_BYTES ? E2BIG : ENOMEM, "%s: %s", path,
+				    cap > WL_MAX_FILE_BYTES ? "file too large" : "out of memory");
 			}
 			buf = nb;
 		}

@@ -85,18 +85,18 @@
 #include "gb_err.h"
 
 /* Limits, checked with an error naming the limit. */
-#define WL_MAX_TASKS          1024   /* after instance expansion */
-#define WL_MAX_INSTANCES      256    /* "instance" of one task object */
-#define WL_MAX_PHASES         256    /* per task */
-#define WL_MAX_EVENTS         1024   /* per phase */
-#define WL_MAX_TOTAL_EVENTS   65536  /* over all phases of all expanded tasks */
-#define WL_MAX_REFS           4096   /* timers, queues, barriers: each */
-#define WL_NAME_LEN           64     /* task, phase, event key and ref names, with the NUL */
-#define WL_MAX_DURATION_US    (1000ull * 1000 * 1000 * 1000 * 100)  /* 1e8 s: sums stay in u64 */
+#define WL_MAX_TASKS	    1024  /* after instance expansion */
+#define WL_MAX_INSTANCES    256	  /* "instance" of one task object */
+#define WL_MAX_PHASES	    256	  /* per task */
+#define WL_MAX_EVENTS	    1024  /* per phase */
+#define WL_MAX_TOTAL_EVENTS 65536 /* over all phases of all expanded tasks */
+#define WL_MAX_REFS	    4096  /* timers, queues, barriers: each */
+#define WL_NAME_LEN	    64	  /* task, phase, event key and ref names, with the NUL */
+#define WL_MAX_DURATION_US  (1000ull * 1000 * 1000 * 1000 * 100) /* 1e8 s: sums stay in u64 */
 
-#define WL_LOOP_FOREVER       (-1)   /* rt-app's "loop" : -1 */
-#define WL_DURATION_UNBOUNDED 0      /* global "duration" : -1 (or absent) */
-#define WL_NO_OWNER           (~0u)  /* wl_timer.owner of a shared timer */
+#define WL_LOOP_FOREVER	      (-1)  /* rt-app's "loop" : -1 */
+#define WL_DURATION_UNBOUNDED 0	    /* global "duration" : -1 (or absent) */
+#define WL_NO_OWNER	      (~0u) /* wl_timer.owner of a shared timer */
 
 enum wl_policy {
 	WL_SCHED_OTHER,
@@ -117,7 +117,7 @@ enum wl_event_type {
 };
 
 enum wl_timer_mode {
-	WL_TIMER_RELATIVE,    /* rt-app's default */
+	WL_TIMER_RELATIVE, /* rt-app's default */
 	WL_TIMER_ABSOLUTE,
 };
 
@@ -127,80 +127,80 @@ enum wl_timer_mode {
 
 /* util_min/util_max (upstream rt-app's spelling of uclamp), on the 0..1024 scale. */
 struct wl_uclamp {
-	u32 set;              /* WL_UCLAMP_* of the fields the file gives */
-	u32 min;              /* 0 when not set */
-	u32 max;              /* EM_CAPACITY_SCALE when not set */
+	u32 set; /* WL_UCLAMP_* of the fields the file gives */
+	u32 min; /* 0 when not set */
+	u32 max; /* EM_CAPACITY_SCALE when not set */
 };
 
 struct wl_sched {
 	enum wl_policy policy;
-	s32 nice;             /* SCHED_OTHER: "priority", -20..19 (default 0); else 0 */
-	u32 rt_priority;      /* SCHED_FIFO/RR: "priority", 1..99 (default 10); else 0 */
-	u64 dl_runtime_us;    /* SCHED_DEADLINE only, else 0 */
-	u64 dl_period_us;     /* default: dl_runtime_us */
-	u64 dl_deadline_us;   /* default: dl_period_us */
+	s32 nice;	    /* SCHED_OTHER: "priority", -20..19 (default 0); else 0 */
+	u32 rt_priority;    /* SCHED_FIFO/RR: "priority", 1..99 (default 10); else 0 */
+	u64 dl_runtime_us;  /* SCHED_DEADLINE only, else 0 */
+	u64 dl_period_us;   /* default: dl_runtime_us */
+	u64 dl_deadline_us; /* default: dl_period_us */
 };
 
 struct wl_event {
 	enum wl_event_type type;
-	u32 ref;              /* TIMER: w->timers, SUSPEND/RESUME: w->queues, BARRIER: w->barriers */
-	u64 duration_us;      /* RUN, RUNTIME, SLEEP */
-	u64 period_us;        /* TIMER, > 0 */
-	char key[WL_NAME_LEN];  /* the key; a repeat gets its number as workgen does: "run1" */
+	u32 ref;	 /* TIMER: w->timers, SUSPEND/RESUME: w->queues, BARRIER: w->barriers */
+	u64 duration_us; /* RUN, RUNTIME, SLEEP */
+	u64 period_us;	 /* TIMER, > 0 */
+	char key[WL_NAME_LEN]; /* the key; a repeat gets its number as workgen does: "run1" */
 };
 
 struct wl_phase {
-	char name[WL_NAME_LEN];   /* "" when the task has no "phases" object */
-	s64 loop;                 /* WL_LOOP_FOREVER or >= 1 (default 1) */
-	bool cpus_all;            /* no "cpus" in phase or task: every CPU of the model */
-	bool cpus_own;            /* the phase gives its own "cpus" */
-	struct em_cpumask cpus;   /* effective affinity when !cpus_all */
-	struct wl_uclamp uclamp;  /* applied at phase start, sticky (see above) */
+	char name[WL_NAME_LEN];	 /* "" when the task has no "phases" object */
+	s64 loop;		 /* WL_LOOP_FOREVER or >= 1 (default 1) */
+	bool cpus_all;		 /* no "cpus" in phase or task: every CPU of the model */
+	bool cpus_own;		 /* the phase gives its own "cpus" */
+	struct em_cpumask cpus;	 /* effective affinity when !cpus_all */
+	struct wl_uclamp uclamp; /* applied at phase start, sticky (see above) */
 	u32 nr_events;
 	struct wl_event *events;
 };
 
 struct wl_task {
-	char name[WL_NAME_LEN];   /* rt-app's thread name: "BASE-INSTANCE", e.g. "thread0-0" */
-	char base[WL_NAME_LEN];   /* the key under "tasks" */
-	u32 instance;             /* 0 .. nr_instances-1 */
+	char name[WL_NAME_LEN]; /* rt-app's thread name: "BASE-INSTANCE", e.g. "thread0-0" */
+	char base[WL_NAME_LEN]; /* the key under "tasks" */
+	u32 instance;		/* 0 .. nr_instances-1 */
 	u32 nr_instances;
-	s64 loop;                 /* WL_LOOP_FOREVER or >= 1 (default: forever) */
+	s64 loop; /* WL_LOOP_FOREVER or >= 1 (default: forever) */
 	u64 delay_us;
-	bool cpus_all;            /* no task-level "cpus" */
-	struct em_cpumask cpus;   /* task-level affinity when !cpus_all */
+	bool cpus_all;		/* no task-level "cpus" */
+	struct em_cpumask cpus; /* task-level affinity when !cpus_all */
 	struct wl_sched sched;
-	struct wl_uclamp uclamp;  /* task-level util_min/util_max, applied at creation */
+	struct wl_uclamp uclamp; /* task-level util_min/util_max, applied at creation */
 	u32 nr_phases;
 	struct wl_phase *phases;
 };
 
 struct wl_timer {
-	char name[WL_NAME_LEN];   /* the "ref" */
-	enum wl_timer_mode mode;  /* one mode per timer: a conflict is an error */
-	u32 owner;                /* task index for "unique..." refs, WL_NO_OWNER when shared */
+	char name[WL_NAME_LEN];	 /* the "ref" */
+	enum wl_timer_mode mode; /* one mode per timer: a conflict is an error */
+	u32 owner;		 /* task index for "unique..." refs, WL_NO_OWNER when shared */
 };
 
 /* A name that tasks suspend on and resume; rt-app calls it a wait resource. */
 struct wl_queue {
 	char name[WL_NAME_LEN];
-	u32 nr_suspenders;        /* task instances that suspend on it (>= 1) */
+	u32 nr_suspenders; /* task instances that suspend on it (>= 1) */
 };
 
 struct wl_barrier {
 	char name[WL_NAME_LEN];
-	u32 nr_users;             /* task instances that use it (>= 1) */
+	u32 nr_users; /* task instances that use it (>= 1) */
 };
 
 struct wl_global {
-	u64 duration_us;                 /* WL_DURATION_UNBOUNDED or > 0 */
-	enum wl_policy default_policy;   /* default SCHED_OTHER */
-	s32 calibration_cpu;             /* "CPUn" (default CPU0); -1 when ns-per-loop is given */
-	u32 calibration_ns_per_loop;     /* integer "calibration"; 0 when a CPU is given */
+	u64 duration_us;	       /* WL_DURATION_UNBOUNDED or > 0 */
+	enum wl_policy default_policy; /* default SCHED_OTHER */
+	s32 calibration_cpu;	       /* "CPUn" (default CPU0); -1 when ns-per-loop is given */
+	u32 calibration_ns_per_loop;   /* integer "calibration"; 0 when a CPU is given */
 };
 
 struct workload {
-	char name[256];                  /* the file name, for messages */
+	char name[256]; /* the file name, for messages */
 	struct wl_global global;
 	u32 nr_tasks;
 	struct wl_task *tasks;

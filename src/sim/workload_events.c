@@ -50,25 +50,34 @@ const char *wl_key_base(const char *key, char *buf, size_t len, unsigned *repeat
 const char *wl_json_type_name(const json_t *v)
 {
 	switch (json_typeof(v)) {
-	case JSON_OBJECT: return "an object";
-	case JSON_ARRAY: return "an array";
-	case JSON_STRING: return "a string";
-	case JSON_INTEGER: return "an integer";
-	case JSON_REAL: return "a real number";
+	case JSON_OBJECT:
+		return "an object";
+	case JSON_ARRAY:
+		return "an array";
+	case JSON_STRING:
+		return "a string";
+	case JSON_INTEGER:
+		return "an integer";
+	case JSON_REAL:
+		return "a real number";
 	case JSON_TRUE:
-	case JSON_FALSE: return "a boolean";
-	default: return "null";
+	case JSON_FALSE:
+		return "a boolean";
+	default:
+		return "null";
 	}
 }
 
 int wl_get_int(const struct wl_ctx *c, const json_t *v, const char *key, long long min,
-		   long long max, long long *out)
+	       long long max, long long *out)
 {
 	if (!json_is_integer(v))
-		return wl_fail(c, EINVAL, "'%s' must be an integer, not %s", key, wl_json_type_name(v));
+		return wl_fail(c, EINVAL, "'%s' must be an integer, not %s", key,
+			       wl_json_type_name(v));
 	*out = json_integer_value(v);
 	if (*out < min || *out > max)
-		return wl_fail(c, EINVAL, "'%s' is %lld, must be in %lld..%lld", key, *out, min, max);
+		return wl_fail(c, EINVAL, "'%s' is %lld, must be in %lld..%lld", key, *out, min,
+			       max);
 	return 0;
 }
 
@@ -102,42 +111,50 @@ int wl_get_duration_us(const struct wl_ctx *c, const json_t *v, const char *key,
 int wl_get_name(const struct wl_ctx *c, const json_t *v, const char *key, char *out)
 {
 	if (!json_is_string(v))
-		return wl_fail(c, EINVAL, "'%s' must be a string, not %s", key, wl_json_type_name(v));
+		return wl_fail(c, EINVAL, "'%s' must be a string, not %s", key,
+			       wl_json_type_name(v));
 	if (json_string_length(v) == 0)
 		return wl_fail(c, EINVAL, "'%s' must not be empty", key);
-	if (json_string_length(v) >= WL_NAME_LEN || strlen(json_string_value(v)) != json_string_length(v))
+	if (json_string_length(v) >= WL_NAME_LEN ||
+	    strlen(json_string_value(v)) != json_string_length(v))
 		return wl_fail(c, EINVAL, "'%s' must be a name of at most %d bytes", key,
 			       WL_NAME_LEN - 1);
 	memcpy(out, json_string_value(v), json_string_length(v) + 1);
 	return 0;
 }
 
-int wl_parse_policy(const struct wl_ctx *c, const json_t *v, const char *key,
-			enum wl_policy *out)
+int wl_parse_policy(const struct wl_ctx *c, const json_t *v, const char *key, enum wl_policy *out)
 {
-	static const char *const names[] = { "SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
-					     "SCHED_DEADLINE" };
+	static const char *const names[] = {"SCHED_OTHER", "SCHED_FIFO", "SCHED_RR",
+					    "SCHED_DEADLINE"};
 	unsigned i;
 
 	if (!json_is_string(v))
-		return wl_fail(c, EINVAL, "'%s' must be a string, not %s", key, wl_json_type_name(v));
+		return wl_fail(c, EINVAL, "'%s' must be a string, not %s", key,
+			       wl_json_type_name(v));
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		if (!strcmp(json_string_value(v), names[i])) {
 			*out = (enum wl_policy)i;
 			return 0;
 		}
 	}
-	return wl_fail(c, EINVAL, "'%s' is \"%s\", must be SCHED_OTHER, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE",
-		       key, json_string_value(v));
+	return wl_fail(
+	    c, EINVAL,
+	    "'%s' is \"%s\", must be SCHED_OTHER, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE", key,
+	    json_string_value(v));
 }
 
 const char *wl_policy_name(enum wl_policy policy)
 {
 	switch (policy) {
-	case WL_SCHED_OTHER: return "SCHED_OTHER";
-	case WL_SCHED_FIFO: return "SCHED_FIFO";
-	case WL_SCHED_RR: return "SCHED_RR";
-	case WL_SCHED_DEADLINE: return "SCHED_DEADLINE";
+	case WL_SCHED_OTHER:
+		return "SCHED_OTHER";
+	case WL_SCHED_FIFO:
+		return "SCHED_FIFO";
+	case WL_SCHED_RR:
+		return "SCHED_RR";
+	case WL_SCHED_DEADLINE:
+		return "SCHED_DEADLINE";
 	}
 	return "?";
 }
@@ -153,7 +170,7 @@ int wl_parse_cpus(const struct wl_ctx *c, const json_t *v, struct em_cpumask *ma
 	if (json_array_size(v) == 0)
 		return wl_fail(c, EINVAL, "'cpus' must not be empty");
 	memset(mask, 0, sizeof(*mask));
-	json_array_foreach(v, i, e) {
+	json_array_foreach (v, i, e) {
 		long long cpu = 0;
 
 		if (wl_get_int(c, e, "cpus", 0, EM_MAX_CPUS - 1, &cpu))
@@ -163,8 +180,7 @@ int wl_parse_cpus(const struct wl_ctx *c, const json_t *v, struct em_cpumask *ma
 	return 0;
 }
 
-int wl_parse_uclamp(const struct wl_ctx *c, const char *key, const json_t *v,
-			struct wl_uclamp *u)
+int wl_parse_uclamp(const struct wl_ctx *c, const char *key, const json_t *v, struct wl_uclamp *u)
 {
 	long long x = 0;
 
@@ -189,23 +205,23 @@ static const struct {
 	bool supported;
 	const char *why;
 } event_names[] = {
-	{ "runtime", WL_EV_RUNTIME, true, NULL },
-	{ "run", WL_EV_RUN, true, NULL },
-	{ "sleep", WL_EV_SLEEP, true, NULL },
-	{ "timer", WL_EV_TIMER, true, NULL },
-	{ "suspend", WL_EV_SUSPEND, true, NULL },
-	{ "resume", WL_EV_RESUME, true, NULL },
-	{ "barrier", WL_EV_BARRIER, true, NULL },
-	{ "yield", WL_EV_YIELD, true, NULL },
-	{ "lock", 0, false, "mutexes are not modeled" },
-	{ "unlock", 0, false, "mutexes are not modeled" },
-	{ "wait", 0, false, "condition variables are not modeled" },
-	{ "signal", 0, false, "condition variables are not modeled" },
-	{ "broad", 0, false, "condition variables are not modeled" },
-	{ "sync", 0, false, "condition variables are not modeled" },
-	{ "mem", 0, false, "memory-bound load is not modeled" },
-	{ "iorun", 0, false, "IO-bound load is not modeled" },
-	{ "fork", 0, false, "task creation at run time is not modeled" },
+    {"runtime", WL_EV_RUNTIME, true, NULL},
+    {"run", WL_EV_RUN, true, NULL},
+    {"sleep", WL_EV_SLEEP, true, NULL},
+    {"timer", WL_EV_TIMER, true, NULL},
+    {"suspend", WL_EV_SUSPEND, true, NULL},
+    {"resume", WL_EV_RESUME, true, NULL},
+    {"barrier", WL_EV_BARRIER, true, NULL},
+    {"yield", WL_EV_YIELD, true, NULL},
+    {"lock", 0, false, "mutexes are not modeled"},
+    {"unlock", 0, false, "mutexes are not modeled"},
+    {"wait", 0, false, "condition variables are not modeled"},
+    {"signal", 0, false, "condition variables are not modeled"},
+    {"broad", 0, false, "condition variables are not modeled"},
+    {"sync", 0, false, "condition variables are not modeled"},
+    {"mem", 0, false, "memory-bound load is not modeled"},
+    {"iorun", 0, false, "IO-bound load is not modeled"},
+    {"fork", 0, false, "task creation at run time is not modeled"},
 };
 
 /* Index into event_names of the event key base, or -1 when it names no event. */
@@ -246,9 +262,10 @@ static int parse_timer(const struct wl_ctx *c, const json_t *v, struct wl_tevent
 	bool has_ref = false, has_period = false;
 
 	if (!json_is_object(v))
-		return wl_fail(c, EINVAL, "a timer must be an object {\"ref\": NAME, \"period\": US}, not %s",
+		return wl_fail(c, EINVAL,
+			       "a timer must be an object {\"ref\": NAME, \"period\": US}, not %s",
 			       wl_json_type_name(v));
-	json_object_foreach((json_t *)v, key, val) {
+	json_object_foreach ((json_t *)v, key, val) {
 		int ret;
 
 		if (strchr(key, RELAXED_DUP_MARK))
@@ -269,10 +286,12 @@ static int parse_timer(const struct wl_ctx *c, const json_t *v, struct wl_tevent
 			else if (!strcmp(m, "absolute"))
 				te->mode = WL_TIMER_ABSOLUTE;
 			else
-				return wl_fail(c, EINVAL, "timer 'mode' must be \"relative\" or \"absolute\"");
+				return wl_fail(c, EINVAL,
+					       "timer 'mode' must be \"relative\" or \"absolute\"");
 			ret = 0;
 		} else {
-			return wl_fail(c, EINVAL, "unknown timer key '%s' (ref, period, mode)", key);
+			return wl_fail(c, EINVAL, "unknown timer key '%s' (ref, period, mode)",
+				       key);
 		}
 		if (ret)
 			return ret;
@@ -320,8 +339,8 @@ static int parse_event(const struct wl_ctx *c, int idx, const json_t *v, const c
 	return wl_fail(c, EINVAL, "internal: unhandled event");
 }
 
-int wl_add_event(struct wl_ctx *c, struct wl_tphase *tp, const char *base,
-		 unsigned repeat, int idx, const json_t *v, const char *task_base)
+int wl_add_event(struct wl_ctx *c, struct wl_tphase *tp, const char *base, unsigned repeat, int idx,
+		 const json_t *v, const char *task_base)
 {
 	struct wl_tevent *te;
 	int ret;

@@ -20,27 +20,27 @@
 
 #include "workload_parse.h"
 
-#define REFTAB_SLOTS (2 * WL_MAX_REFS)   /* power of two, at most half full */
+#define REFTAB_SLOTS (2 * WL_MAX_REFS) /* power of two, at most half full */
 
 struct refent {
 	char name[WL_NAME_LEN];
-	u32 owner;                 /* WL_NO_OWNER unless a "unique" timer */
-	u32 users;                 /* distinct task instances */
-	u32 last_user;             /* task index + 1 of the last counted user */
+	u32 owner;     /* WL_NO_OWNER unless a "unique" timer */
+	u32 users;     /* distinct task instances */
+	u32 last_user; /* task index + 1 of the last counted user */
 	enum wl_timer_mode mode;
-	bool resumed;              /* queues: some task resumes it */
-	const char *task, *phase, *event;  /* first use, for messages */
+	bool resumed;			  /* queues: some task resumes it */
+	const char *task, *phase, *event; /* first use, for messages */
 };
 
 struct reftab {
 	struct refent *e;
 	u32 n;
-	u32 slot[REFTAB_SLOTS];    /* entry index + 1; 0 is empty */
+	u32 slot[REFTAB_SLOTS]; /* entry index + 1; 0 is empty */
 };
 
 static u32 ref_hash(const char *name, u32 owner)
 {
-	u32 h = 2166136261u;       /* FNV-1a */
+	u32 h = 2166136261u; /* FNV-1a */
 
 	while (*name)
 		h = (h ^ (unsigned char)*name++) * 16777619u;
@@ -49,8 +49,7 @@ static u32 ref_hash(const char *name, u32 owner)
 }
 
 /* The entry for (name, owner), added when add is set; NULL when absent or the table is full. */
-static struct refent *ref_get(struct reftab *t, const char *name, u32 owner, bool add,
-			      bool *added)
+static struct refent *ref_get(struct reftab *t, const char *name, u32 owner, bool add, bool *added)
 {
 	u32 i = ref_hash(name, owner) & (REFTAB_SLOTS - 1);
 
@@ -114,20 +113,21 @@ static int resolve_event(struct resolver *r, u32 tid, const struct wl_tevent *te
 		t = r->barriers;
 		break;
 	default:
-		return 0;          /* no resource, or a resume: resolved in a later pass */
+		return 0; /* no resource, or a resume: resolved in a later pass */
 	}
 	e = ref_get(t, te->ref, owner, true, &added);
 	if (!e)
-		return too_many(r->c, t == r->timers ? "timers" : t == r->queues ?
-				"suspend names" : "barriers");
+		return too_many(r->c, t == r->timers   ? "timers"
+				      : t == r->queues ? "suspend names"
+						       : "barriers");
 	if (added) {
 		e->mode = te->mode;
 		e->task = r->c->task;
 		e->phase = r->c->phase;
 		e->event = r->c->event;
 	} else if (t == r->timers && e->mode != te->mode) {
-		return wl_fail(r->c, EINVAL, "timer '%s' is used both in relative and absolute mode",
-			       te->ref);
+		return wl_fail(r->c, EINVAL,
+			       "timer '%s' is used both in relative and absolute mode", te->ref);
 	}
 	if (e->last_user != tid + 1) {
 		e->users++;
@@ -177,11 +177,14 @@ static int expand_tasks(struct resolver *r, const struct wl_ttask *tt, u32 nr, s
 	}
 	r->c->task = r->c->phase = r->c->event = NULL;
 	if (nr_tasks > WL_MAX_TASKS)
-		return wl_fail(r->c, E2BIG, "%llu tasks after instance expansion, more than %d (WL_MAX_TASKS)",
+		return wl_fail(r->c, E2BIG,
+			       "%llu tasks after instance expansion, more than %d (WL_MAX_TASKS)",
 			       (unsigned long long)nr_tasks, WL_MAX_TASKS);
 	if (nr_events > WL_MAX_TOTAL_EVENTS)
-		return wl_fail(r->c, E2BIG, "%llu events after instance expansion, more than %d (WL_MAX_TOTAL_EVENTS)",
-			       (unsigned long long)nr_events, WL_MAX_TOTAL_EVENTS);
+		return wl_fail(
+		    r->c, E2BIG,
+		    "%llu events after instance expansion, more than %d (WL_MAX_TOTAL_EVENTS)",
+		    (unsigned long long)nr_events, WL_MAX_TOTAL_EVENTS);
 	w->tasks = calloc(nr_tasks, sizeof(*w->tasks));
 	if (!w->tasks)
 		return wl_fail(r->c, ENOMEM, "out of memory");
@@ -201,7 +204,8 @@ static int expand_tasks(struct resolver *r, const struct wl_ttask *tt, u32 nr, s
 			if (!t->phases)
 				return wl_fail(r->c, ENOMEM, "out of memory");
 			for (p = 0; p < tt[i].nr_phases; p++) {
-				int ret = expand_phase(r, &tt[i], &tt[i].phases[p], tid, &t->phases[p]);
+				int ret =
+				    expand_phase(r, &tt[i], &tt[i].phases[p], tid, &t->phases[p]);
 
 				t->nr_phases++;
 				if (ret)
@@ -233,10 +237,13 @@ static int resolve_resumes(struct resolver *r, const struct wl_ttask *tt, u32 nr
 					set_where(r->c, &tt[i], tp, te);
 					q = ref_get(r->queues, te->ref, WL_NO_OWNER, false, &added);
 					if (!q)
-						return wl_fail(r->c, EINVAL, "resume of '%s', which no task suspends on",
-							       te->ref);
+						return wl_fail(
+						    r->c, EINVAL,
+						    "resume of '%s', which no task suspends on",
+						    te->ref);
 					q->resumed = true;
-					w->tasks[tid].phases[p].events[e].ref = (u32)(q - r->queues->e);
+					w->tasks[tid].phases[p].events[e].ref =
+					    (u32)(q - r->queues->e);
 				}
 			}
 		}
@@ -248,8 +255,10 @@ static int resolve_resumes(struct resolver *r, const struct wl_ttask *tt, u32 nr
 			r->c->task = q->task;
 			r->c->phase = q->phase;
 			r->c->event = q->event;
-			return wl_fail(r->c, EINVAL, "suspend on '%s', which no task resumes: it would block forever",
-				       q->name);
+			return wl_fail(
+			    r->c, EINVAL,
+			    "suspend on '%s', which no task resumes: it would block forever",
+			    q->name);
 		}
 	}
 	return 0;
@@ -305,8 +314,8 @@ static void reftab_free(struct reftab *t)
 
 int wl_resolve(struct wl_ctx *c, const struct wl_ttask *tt, u32 nr, struct workload *w)
 {
-	struct resolver r = { .c = c, .timers = reftab_new(), .queues = reftab_new(),
-			      .barriers = reftab_new() };
+	struct resolver r = {
+	    .c = c, .timers = reftab_new(), .queues = reftab_new(), .barriers = reftab_new()};
 	int ret;
 
 	if (!r.timers || !r.queues || !r.barriers)
@@ -353,8 +362,8 @@ static int cpu_outside(const struct em_cpumask *mask, const struct em_cpumask *m
 
 int workload_check_model(const struct workload *w, const struct em_model *m, struct gb_err *err)
 {
-	struct wl_ctx c = { .file = w->name, .err = err };
-	struct em_cpumask all = { 0 };
+	struct wl_ctx c = {.file = w->name, .err = err};
+	struct em_cpumask all = {0};
 	u32 d, i, p, k;
 	int cpu;
 
@@ -372,15 +381,19 @@ int workload_check_model(const struct workload *w, const struct em_model *m, str
 		c.phase = NULL;
 		cpu = t->cpus_all ? -1 : cpu_outside(&t->cpus, &all);
 		if (cpu >= 0)
-			return wl_fail(&c, EINVAL, "'cpus' has CPU %d, which the model does not have (it has %u CPUs)",
-				       cpu, m->nr_cpus);
+			return wl_fail(
+			    &c, EINVAL,
+			    "'cpus' has CPU %d, which the model does not have (it has %u CPUs)",
+			    cpu, m->nr_cpus);
 		for (p = 0; p < t->nr_phases; p++) {
 			const struct wl_phase *ph = &t->phases[p];
 
 			c.phase = ph->name;
 			cpu = ph->cpus_own ? cpu_outside(&ph->cpus, &all) : -1;
 			if (cpu >= 0)
-				return wl_fail(&c, EINVAL, "'cpus' has CPU %d, which the model does not have (it has %u CPUs)",
+				return wl_fail(&c, EINVAL,
+					       "'cpus' has CPU %d, which the model does not have "
+					       "(it has %u CPUs)",
 					       cpu, m->nr_cpus);
 		}
 	}

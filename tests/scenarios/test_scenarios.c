@@ -39,8 +39,8 @@ static bool run(const struct em_profile *prof, const char *name, enum sim_policy
 		struct sim_result *res)
 {
 	char path[4096];
-	struct workload w = { 0 };
-	struct sim_options opt = { .seed = 1 };
+	struct workload w = {0};
+	struct sim_options opt = {.seed = 1};
 	struct gb_err err;
 	int ret;
 
@@ -48,7 +48,8 @@ static bool run(const struct em_profile *prof, const char *name, enum sim_policy
 		return false;
 	/* a name with a directory is relative to the tree (the bench's mobile mixes) */
 	snprintf(path, sizeof(path),
-		 strchr(name, '/') ? "%s/%s.json" : "%s/tests/scenarios/workloads/%s.json", root, name);
+		 strchr(name, '/') ? "%s/%s.json" : "%s/tests/scenarios/workloads/%s.json", root,
+		 name);
 	ret = workload_load_file(path, &w, &err);
 	if (!ret)
 		ret = sim_run(prof, &w, policy, &opt, res, &err);
@@ -83,10 +84,11 @@ static double share(const struct sim_result *r, const char *prefix, const char *
 	return all > 0 ? in / all : 0;
 }
 
-#define DIAG(r) printf("# %s: %.4f J, late %llu/%llu, migrations %llu, misfit %llu\n", \
-		       sim_policy_name((r).policy), (r).energy_j, (unsigned long long)(r).late, \
-		       (unsigned long long)(r).activations, (unsigned long long)(r).migrations, \
-		       (unsigned long long)(r).misfit_moves)
+#define DIAG(r)                                                                                    \
+	printf("# %s: %.4f J, late %llu/%llu, migrations %llu, misfit %llu\n",                     \
+	       sim_policy_name((r).policy), (r).energy_j, (unsigned long long)(r).late,            \
+	       (unsigned long long)(r).activations, (unsigned long long)(r).migrations,            \
+	       (unsigned long long)(r).misfit_moves)
 
 static struct sim_result ml, gb, orc;
 
@@ -94,8 +96,8 @@ static struct sim_result ml, gb, orc;
  * fails and false is returned when either cannot run. */
 static bool run_ml_gb(const struct em_profile *prof, const char *name)
 {
-	bool ok = run(prof, name, SIM_POLICY_MAINLINE, &ml) &&
-		  run(prof, name, SIM_POLICY_GEARBOX, &gb);
+	bool ok =
+	    run(prof, name, SIM_POLICY_MAINLINE, &ml) && run(prof, name, SIM_POLICY_GEARBOX, &gb);
 
 	CHECK(ok);
 	if (ok) {
@@ -117,7 +119,7 @@ static void test_small_uclamp_min_task_uses_free_mid_core_not_big(void)
 
 	if (!run_ml_gb(sm8250, "q1_uclamp_min_big"))
 		return;
-	CHECK(share(&ml, "boosted", "big") > 0.5);     /* the quirk */
+	CHECK(share(&ml, "boosted", "big") > 0.5); /* the quirk */
 	CHECK(share(&gb, "boosted", "big") < 0.05);
 	CHECK(share(&gb, "boosted", "mid") > 0.9);
 	CHECK(gb.late <= ml.late);
@@ -139,7 +141,7 @@ static void test_opp_cost_keeps_task_on_little_where_spare_capacity_moves_it_up(
 {
 	if (!run_ml_gb(sm8250, "q2_spare_vs_cost"))
 		return;
-	CHECK(share(&ml, "big_little", "mid") > 0.9);  /* the quirk */
+	CHECK(share(&ml, "big_little", "mid") > 0.9); /* the quirk */
 	CHECK(share(&gb, "big_little", "little") > 0.9);
 	CHECK(gb.energy_j < 0.9 * ml.energy_j);
 	CHECK(gb.late <= ml.late);
@@ -165,9 +167,9 @@ static void test_capped_tasks_use_room_beyond_full_little_cores(void)
 	CHECK(little >= 0 && mid >= 0);
 	if (little < 0 || mid < 0)
 		return;
-	CHECK(ml.late * 5 > ml.activations);           /* the quirk: > 20% late */
+	CHECK(ml.late * 5 > ml.activations); /* the quirk: > 20% late */
 	CHECK(ml.domains[little].busy_pct > 60 && ml.domains[mid].busy_pct < 5);
-	CHECK(gb.late * 100 < gb.activations);          /* < 1% late */
+	CHECK(gb.late * 100 < gb.activations); /* < 1% late */
 	CHECK(gb.domains[mid].busy_pct > 30);
 	CHECK(gb.energy_j <= 1.05 * orc.energy_j);
 }
@@ -176,7 +178,7 @@ static void test_capped_tasks_use_room_beyond_full_little_cores(void)
  * (gs101: the big CPUs' lowest OPP; msm8998: little's): one task per CPU, none late. */
 static void test_capped_tasks_never_share_a_cpu_full_at_its_clamp(void)
 {
-	const struct em_profile *profs[] = { gs101, msm8998 };
+	const struct em_profile *profs[] = {gs101, msm8998};
 
 	for (size_t i = 0; i < sizeof(profs) / sizeof(profs[0]); i++) {
 		if (!run(profs[i], "q3_more_room", SIM_POLICY_GEARBOX, &gb) ||
@@ -186,7 +188,7 @@ static void test_capped_tasks_never_share_a_cpu_full_at_its_clamp(void)
 		}
 		printf("# %s\n", profs[i]->soc);
 		DIAG(gb);
-		CHECK(gb.late * 100 < gb.activations);      /* < 1% late */
+		CHECK(gb.late * 100 < gb.activations); /* < 1% late */
 		/* no static plan keeps every deadline when the first activations start at the
 		 * boot OPP (gs101: 1 ms transition latency) or wake the clusters from power-down
 		 * (msm8998): then the oracle gives no bound to compare with */
@@ -229,7 +231,7 @@ static void test_a_tie_across_domains_goes_to_the_cheaper_opp(void)
  */
 static void test_growing_misfit_is_not_put_back(void)
 {
-	static const char *const names[] = { "lisa_ramp_up", "lisa_two_big" };
+	static const char *const names[] = {"lisa_ramp_up", "lisa_two_big"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		printf("# %s\n", names[i]);
@@ -249,7 +251,7 @@ static void test_overutilized_big_core_does_not_scramble_little_placement(void)
 		return;
 	little = domain_index(&gb, "little");
 	CHECK(ml.overutilized_pct > 50);
-	CHECK(1 - share(&ml, "small", "little") > 0.1);  /* the quirk: small tasks off little */
+	CHECK(1 - share(&ml, "small", "little") > 0.1); /* the quirk: small tasks off little */
 	CHECK(1 - share(&gb, "small", "little") < 0.03);
 	CHECK(little >= 0 && gb.domains[little].overutilized_pct == 0);
 	CHECK(gb.energy_j < ml.energy_j);
@@ -261,7 +263,7 @@ static void test_capped_task_running_long_is_pushed_off_big_core(void)
 {
 	if (!run_ml_gb(sm8250, "q5_uclamp_max_long"))
 		return;
-	CHECK(share(&ml, "capped", "big") > 0.9);      /* the quirk */
+	CHECK(share(&ml, "capped", "big") > 0.9); /* the quirk */
 	CHECK(share(&gb, "capped", "big") < 0.1);
 	CHECK(gb.misfit_moves >= 1);
 	CHECK(gb.energy_j < 0.95 * ml.energy_j);
@@ -276,7 +278,7 @@ static void test_performance_uses_big_core_and_rework_pushes_capped_task(void)
 		return;
 	}
 	CHECK(share(&ml, "small", "big") > 0.9);
-	CHECK(share(&gb, "capped", "big") < 0.1);     /* task_stuck_on_cpu() push */
+	CHECK(share(&gb, "capped", "big") < 0.1); /* task_stuck_on_cpu() push */
 	CHECK(gb.misfit_moves >= 1);
 }
 
@@ -304,8 +306,8 @@ static void lisa_energy_near_oracle_and_no_more_late_than_mainline(void)
 	/* where no static plan keeps every deadline (the first activations, or a ramp's,
 	 * late under the governor's start), the oracle gives no bound to compare with */
 	if (orc.outcome != SIM_RAN) {
-		printf("# oracle %s: %s\n", orc.outcome == SIM_INFEASIBLE ? "infeasible" : "skipped",
-		       orc.note);
+		printf("# oracle %s: %s\n",
+		       orc.outcome == SIM_INFEASIBLE ? "infeasible" : "skipped", orc.note);
 		CHECK_EQ_I(orc.outcome, SIM_INFEASIBLE);
 		CHECK(gb.late + gb.missed > 0 || ml.late + ml.missed > 0);
 		return;
@@ -318,11 +320,15 @@ static void lisa_energy_near_oracle_and_no_more_late_than_mainline(void)
 int main(int argc, char **argv)
 {
 	static const char *const cases[] = {
-		"lisa_one_small", "lisa_three_small", "lisa_two_big", "lisa_two_big_three_small",
-		"lisa_ramp_up", "lisa_ramp_down", "lisa_wake_migration",
+	    "lisa_one_small", "lisa_three_small", "lisa_two_big",	 "lisa_two_big_three_small",
+	    "lisa_ramp_up",   "lisa_ramp_down",	  "lisa_wake_migration",
 	};
-	const struct { const char *soc; struct em_profile **prof; } socs[] = {
-		{ "sm8250", &sm8250 }, { "gs101", &gs101 },
+	const struct {
+		const char *soc;
+		struct em_profile **prof;
+	} socs[] = {
+	    {"sm8250", &sm8250},
+	    {"gs101", &gs101},
 	};
 	char name[128];
 

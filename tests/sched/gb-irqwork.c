@@ -24,7 +24,7 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #include "gb_irqwork.skel.h"
 
-#define CPUS 64
+#define CPUS	64
 #define ENTRIES 8
 
 /* The kernel text symbol at addr, from /proc/kallsyms; "?" when not found. */
@@ -58,7 +58,7 @@ static int snapshot(struct gb_irqwork *skel, u64 node[CPUS][ENTRIES], u64 func[C
 int main(int argc, char **argv)
 {
 	static u64 first[CPUS][ENTRIES], ffunc[CPUS][ENTRIES], node[CPUS][ENTRIES],
-		func[CPUS][ENTRIES];
+	    func[CPUS][ENTRIES];
 	static int seen[CPUS][ENTRIES];
 	int samples = argc > 1 ? atoi(argv[1]) : 0, ms = argc > 2 ? atoi(argv[2]) : 0;
 	int ncpu = libbpf_num_possible_cpus(), i, c, k, j, stuck = 0;

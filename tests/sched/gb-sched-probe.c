@@ -24,8 +24,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAX_CPUS 64
-#define SCHED_FLAG_KEEP_ALL 0x18
+#define MAX_CPUS		  64
+#define SCHED_FLAG_KEEP_ALL	  0x18
 #define SCHED_FLAG_UTIL_CLAMP_MIN 0x20
 #define SCHED_FLAG_UTIL_CLAMP_MAX 0x40
 
@@ -70,22 +70,22 @@ static void print_seen(const unsigned long *seen)
 
 static int duty(int argc, char **argv, int on_ms, int off_ms)
 {
-	unsigned long seen[MAX_CPUS] = { 0 };
+	unsigned long seen[MAX_CPUS] = {0};
 	uint64_t end = now_ns() + strtoull(argv[2], NULL, 10) * 1000000ull;
 
 	if (argc >= 5) {
-		struct attr a = { .size = sizeof(a),
-				  .flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN |
-					   SCHED_FLAG_UTIL_CLAMP_MAX,
-				  .util_min = (uint32_t)atoi(argv[3]),
-				  .util_max = (uint32_t)atoi(argv[4]) };
+		struct attr a = {.size = sizeof(a),
+				 .flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MIN |
+					  SCHED_FLAG_UTIL_CLAMP_MAX,
+				 .util_min = (uint32_t)atoi(argv[3]),
+				 .util_max = (uint32_t)atoi(argv[4])};
 
 		if (syscall(SYS_sched_setattr, 0, &a, 0)) {
 			fprintf(stderr, "sched_setattr: %s\n", strerror(errno));
 			return 1;
 		}
 	}
-	usleep(20000);          /* the next wake-up is placed with the clamps */
+	usleep(20000); /* the next wake-up is placed with the clamps */
 	while (now_ns() < end) {
 		busy(now_ns() + (uint64_t)on_ms * 1000000ull, seen);
 		if (off_ms)
@@ -131,7 +131,7 @@ static int pipes(int pairs, int msgs)
 
 static int stream(const char *path, int lines)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0), n = 0;
 	FILE *f;
 	char *line = NULL;
@@ -161,6 +161,7 @@ int main(int argc, char **argv)
 		return pipes(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "stream"))
 		return stream(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | stream SOCK LINES\n");
+	fprintf(stderr, "usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | "
+			"stream SOCK LINES\n");
 	return 2;
 }

@@ -7,16 +7,16 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-#define GB_IW_CPUS 64
+#define GB_IW_CPUS    64
 #define GB_IW_ENTRIES 8
 
 char _license[] SEC("license") = "GPL";
 
 extern const struct llist_head raised_list __ksym;
 
-u32 gb_iw_nr_cpus;                              /* set by the loader */
-u64 gb_iw_node[GB_IW_CPUS][GB_IW_ENTRIES];      /* the queued irq_work's address, 0 after the last */
-u64 gb_iw_func[GB_IW_CPUS][GB_IW_ENTRIES];      /* and its function */
+u32 gb_iw_nr_cpus;			   /* set by the loader */
+u64 gb_iw_node[GB_IW_CPUS][GB_IW_ENTRIES]; /* the queued irq_work's address, 0 after the last */
+u64 gb_iw_func[GB_IW_CPUS][GB_IW_ENTRIES]; /* and its function */
 
 SEC("syscall")
 int gb_iw_snapshot(void *ctx)

@@ -4,8 +4,8 @@
  * reference test_place.c compares the routed scheduler build against.  A translation unit of
  * its own because the hooks are chosen when gb_policy.h is included.
  */
-#include "gb_policy.h"
 #include "place_ref.h"
+#include "gb_policy.h"
 
 s32 ref_select_cpu(const struct em_model *m, const struct gb_cpu *cpus, const struct gb_task *t,
 		   struct gb_decision *out)

@@ -21,15 +21,15 @@
 
 #include "../unit/tap.h"
 #include "em_profile.h"
-#include "sim_internal.h"
 #include "gb_fill.h"
+#include "sim_internal.h"
 
-#define TRIALS   2000
-#define PULL_US  4000
+#define TRIALS	 2000
+#define PULL_US	 4000
 #define SLICE_NS 5000000ull
 
 static const char *models_dir;
-static const char *const models[] = { "gs101", "sm8250", "msm8998" };
+static const char *const models[] = {"gs101", "sm8250", "msm8998"};
 static struct em_profile prof;
 static struct sim *g_s;
 static unsigned long long rng = 0x2545f4914f6cdd1dull;
@@ -131,17 +131,17 @@ static void bpf_view_of(const struct sim_task *t, struct gb_tstate *ts, struct g
 
 static bool same_task(const struct gb_task *a, const struct gb_task *b, u32 i)
 {
-	bool ok = a->util == b->util && a->util_est == b->util_est &&
-		  a->runnable == b->runnable && a->uclamp_min == b->uclamp_min &&
-		  a->uclamp_max == b->uclamp_max && a->prev_cpu == b->prev_cpu &&
-		  a->floor_cap == b->floor_cap &&
+	bool ok = a->util == b->util && a->util_est == b->util_est && a->runnable == b->runnable &&
+		  a->uclamp_min == b->uclamp_min && a->uclamp_max == b->uclamp_max &&
+		  a->prev_cpu == b->prev_cpu && a->floor_cap == b->floor_cap &&
 		  !memcmp(&a->allowed, &b->allowed, sizeof(a->allowed));
 
 	if (!ok)
 		printf("# task %u: bpf util %u/%u/%u clamps %u-%u prev %d floor %u, sim %u/%u/%u "
-		       "clamps %u-%u prev %d floor %u\n", i, a->util, a->util_est, a->runnable,
-		       a->uclamp_min, a->uclamp_max, a->prev_cpu, a->floor_cap, b->util, b->util_est,
-		       b->runnable, b->uclamp_min, b->uclamp_max, b->prev_cpu, b->floor_cap);
+		       "clamps %u-%u prev %d floor %u\n",
+		       i, a->util, a->util_est, a->runnable, a->uclamp_min, a->uclamp_max,
+		       a->prev_cpu, a->floor_cap, b->util, b->util_est, b->runnable, b->uclamp_min,
+		       b->uclamp_max, b->prev_cpu, b->floor_cap);
 	return ok;
 }
 
@@ -191,8 +191,8 @@ static void test_cpu_fill_matches_the_simulators(void)
 
 			random_sim(g_s, prof.model.nr_cpus + 4);
 			sim_refresh(g_s);
-			/* the adapter: the idle mask, the running task noted (gb_note_curr), an idle
-			 * CPU's clamps those its last task noted there */
+			/* the adapter: the idle mask, the running task noted (gb_note_curr), an
+			 * idle CPU's clamps those its last task noted there */
 			memset(bc, 0, sizeof(bc));
 			for (u32 c = 0; c < prof.model.nr_cpus; c++)
 				if (g_s->cpus[c].curr < 0)
@@ -215,13 +215,16 @@ static void test_cpu_fill_matches_the_simulators(void)
 				const struct gb_cpu *a = &bc[c], *b = &g_s->gcpu[c];
 				bool ok = a->idle == b->idle && a->online == b->online &&
 					  a->nr_running == b->nr_running &&
-					  gb_rq_umin(a) == gb_rq_umin(b) && gb_rq_umax(a) == gb_rq_umax(b);
+					  gb_rq_umin(a) == gb_rq_umin(b) &&
+					  gb_rq_umax(a) == gb_rq_umax(b);
 
 				if (!ok)
-					printf("# %s cpu %u: bpf idle %u nr %u umin %u umax %u, sim idle %u nr "
-					       "%u umin %u umax %u\n", models[k], c, a->idle, a->nr_running,
-					       gb_rq_umin(a), gb_rq_umax(a), b->idle, b->nr_running,
-					       gb_rq_umin(b), gb_rq_umax(b));
+					printf("# %s cpu %u: bpf idle %u nr %u umin %u umax %u, "
+					       "sim idle %u nr "
+					       "%u umin %u umax %u\n",
+					       models[k], c, a->idle, a->nr_running, gb_rq_umin(a),
+					       gb_rq_umax(a), b->idle, b->nr_running, gb_rq_umin(b),
+					       gb_rq_umax(b));
 				checked++;
 				bad += !ok;
 			}
@@ -251,7 +254,7 @@ static void test_pull_decisions_match_the_simulators(void)
 			struct gb_disp_in *in = calloc(1, sizeof(*in));
 			struct gb_disp_out out;
 			struct sim_task *t;
-			u64 clock[EM_MAX_DOMAINS] = { 0 };
+			u64 clock[EM_MAX_DOMAINS] = {0};
 			u32 dst, src_d, i;
 			bool sim_pulls, bpf_pulls;
 			struct gb_tstate ts;
@@ -337,7 +340,7 @@ static void test_enqueue_fill_matches_the_tasks_state(void)
 /* A kernel without CONFIG_UCLAMP_TASK: every task reads as unclamped. */
 static void test_kernel_without_uclamp_reads_unclamped(void)
 {
-	struct gb_ktask kt = { .has_uclamp = 0, .uclamp_req_min = 700, .uclamp_req_max = 100 };
+	struct gb_ktask kt = {.has_uclamp = 0, .uclamp_req_min = 700, .uclamp_req_max = 100};
 	struct gb_tstate ts;
 
 	gb_track_init(&ts);

@@ -27,8 +27,8 @@ static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
 
 #define GB_PLACE_MODEL() ((const struct em_model *)&g_model)
-#define GB_PLACE_CPUS ((const struct gb_cpu *)g_cpus)
-#define GB_PLACE_CTX() (&g_ctx)
+#define GB_PLACE_CPUS	 ((const struct gb_cpu *)g_cpus)
+#define GB_PLACE_CTX()	 (&g_ctx)
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -102,15 +102,17 @@ static void random_state(struct gb_task *t)
 static int same(const struct gb_decision *a, const struct gb_decision *b)
 {
 	return a->cpu == b->cpu && a->reason == b->reason && a->energy_delta == b->energy_delta &&
-	       (a->cpu == GB_NO_CPU || (a->opp_idx == b->opp_idx && a->prev_opp_idx == b->prev_opp_idx));
+	       (a->cpu == GB_NO_CPU ||
+		(a->opp_idx == b->opp_idx && a->prev_opp_idx == b->prev_opp_idx));
 }
 
 static void report(const char *what, const struct gb_decision *want, const struct gb_decision *got)
 {
-	printf("# %s: policy cpu %d reason %u delta %lld opp %u/%u, driver cpu %d reason %u delta %lld opp %u/%u\n",
+	printf("# %s: policy cpu %d reason %u delta %lld opp %u/%u, driver cpu %d reason %u delta "
+	       "%lld opp %u/%u\n",
 	       what, want->cpu, want->reason, (long long)want->energy_delta, want->opp_idx,
-	       want->prev_opp_idx, got->cpu, got->reason, (long long)got->energy_delta, got->opp_idx,
-	       got->prev_opp_idx);
+	       want->prev_opp_idx, got->cpu, got->reason, (long long)got->energy_delta,
+	       got->opp_idx, got->prev_opp_idx);
 }
 
 static unsigned mismatches_on(const char *name)
@@ -120,7 +122,7 @@ static unsigned mismatches_on(const char *name)
 	if (load_model(name))
 		return 1;
 	for (i = 0; i < TRIALS; i++) {
-		struct gb_decision want = { 0 }, got = { 0 };
+		struct gb_decision want = {0}, got = {0};
 		struct gb_task t;
 		unsigned min_cap = 0, max_cap = 0, k = rnd(4);
 		unsigned cap = em_domain_capacity(&g_model.domains[rnd(g_model.nr_domains)]);
@@ -151,7 +153,7 @@ static unsigned mismatches_on(const char *name)
 			report(name, &want, &got);
 	}
 	printf("# %s: %u trials, %u moved the task, %u mismatches\n", name, TRIALS, moved, bad);
-	return bad + (moved == 0);   /* a test that never moves a task proves little */
+	return bad + (moved == 0); /* a test that never moves a task proves little */
 }
 
 static void test_wakeup_and_range_selection_match_the_policy_on_shipped_models(void)
@@ -168,7 +170,7 @@ static void test_misfit_matches_gb_check_misfit(void)
 
 	CHECK(load_model("sm8250") == 0);
 	for (i = 0; i < TRIALS; i++) {
-		struct gb_decision want = { 0 }, got = { 0 };
+		struct gb_decision want = {0}, got = {0};
 		struct gb_task t;
 		unsigned cpu;
 		u64 ran_us = rnd(20000);
@@ -199,7 +201,7 @@ static void test_misfit_gate_never_hides_a_misfit_move(void)
 
 	CHECK(load_model("sm8250") == 0);
 	for (i = 0; i < TRIALS; i++) {
-		struct gb_decision want = { 0 };
+		struct gb_decision want = {0};
 		struct gb_task t;
 		unsigned cpu;
 		u64 ran_us = rnd(20000);
@@ -237,7 +239,7 @@ static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
 	if (load_model(name))
 		return 1;
 	for (i = 0; i < TRIALS; i++) {
-		struct gb_decision want = { 0 }, got = { 0 };
+		struct gb_decision want = {0}, got = {0};
 		struct gb_task t;
 
 		random_state(&t);
@@ -263,7 +265,7 @@ static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
 
 static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
 {
-	const char *models[] = { "sm8250", "gs101", "sm8150" };
+	const char *models[] = {"sm8250", "gs101", "sm8150"};
 	unsigned k, fired, total = 0;
 
 	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
@@ -288,7 +290,7 @@ static void test_price_memo_is_per_search(void)
 		random_state(&t);
 		g_ctx.t = t;
 		g_ctx.min_cap = g_ctx.max_cap = 0;
-		gb_place_select(&d);            /* a search: scan, then prices */
+		gb_place_select(&d); /* a search: scan, then prices */
 		c = rnd(g_model.nr_cpus);
 		CHECK(gb_place_price(c, &a) == 0);
 		CHECK(gb_place_price(c, &b) == 0);
@@ -314,8 +316,8 @@ static void test_price_refuses_cpus_beyond_the_generated_subprograms(void)
  * util u (runnable 3u: 4 ms busy in 12) with uclamp_min umin, last on prev.  Where does it go? */
 static s32 vm4_place(u32 u, u32 umin, s32 prev, u32 b2, u32 b3)
 {
-	struct gb_decision dec = { 0 };
-	struct gb_task t = { 0 };
+	struct gb_decision dec = {0};
+	struct gb_task t = {0};
 	unsigned c;
 
 	memset(g_cpus, 0, sizeof(g_cpus));
@@ -354,7 +356,7 @@ static s32 vm4_place(u32 u, u32 umin, s32 prev, u32 b2, u32 b3)
  */
 static void test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big(void)
 {
-	static const u32 utils[] = { 1, 5, 20, 50, 100, 200, 250, 300 };
+	static const u32 utils[] = {1, 5, 20, 50, 100, 200, 250, 300};
 	unsigned i;
 	s32 prev;
 
@@ -367,7 +369,8 @@ static void test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big(v
 			s32 c = vm4_place(utils[i], 600, prev, 0, 0);
 
 			if (c != 2)
-				printf("# uclamp_min 600, util %u, prev %d: CPU %d\n", utils[i], prev, c);
+				printf("# uclamp_min 600, util %u, prev %d: CPU %d\n", utils[i],
+				       prev, c);
 			CHECK(c == 2);
 		}
 	for (i = 0; i < sizeof(utils) / sizeof(utils[0]) && utils[i] <= 200; i++) {

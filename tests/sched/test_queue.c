@@ -16,9 +16,9 @@
 #include "em_profile.h"
 #include "gb_policy.h"
 
-#define MS       1000000ull
+#define MS	 1000000ull
 #define SLICE_NS (5 * MS)
-#define PULL_US  4000
+#define PULL_US	 4000
 
 static struct em_model g_m;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
@@ -88,7 +88,7 @@ static void test_enqueue_limits_a_sleepers_credit_to_one_slice(void)
 
 	idle_machine();
 	nice0_task(&ts, 1);
-	g_clock[1] = 1000 * MS;  /* the domain's clock moved on while it slept */
+	g_clock[1] = 1000 * MS; /* the domain's clock moved on while it slept */
 	enq_in(&in, 2);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
 	CHECK_EQ_U(ts.vtime, 1000 * MS - SLICE_NS);
@@ -105,7 +105,7 @@ static void test_enqueue_keeps_the_lag_when_the_task_changes_domain(void)
 	g_clock[0] = 50 * MS;
 	g_clock[2] = 900 * MS;
 	nice0_task(&ts, 0);
-	ts.vtime = 52 * MS;      /* 2 ms ahead of little's clock */
+	ts.vtime = 52 * MS; /* 2 ms ahead of little's clock */
 	enq_in(&in, 3);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
 	CHECK_EQ_U(out.dom, 2);
@@ -118,7 +118,7 @@ static void test_enqueue_applies_a_pending_misfit_move_once(void)
 	struct gb_tstate ts;
 	struct gb_enq_in in;
 	struct gb_enq_out out;
-	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+	struct gb_task t = {.util = 280, .util_est = 280, .uclamp_max = 1024};
 
 	idle_machine();
 	nice0_task(&ts, 0);
@@ -252,7 +252,7 @@ static void head(struct gb_disp_in *in, u32 d, u32 util, u64 deadline, u64 unser
 	h->t.prev_cpu = GB_NO_CPU;
 	for (u32 c = g_m.nr_cpus; c-- > 0;)
 		if (g_m.cpu_domain[c] == d)
-			h->t.prev_cpu = (s32)c;     /* it waits for its domain's first CPU */
+			h->t.prev_cpu = (s32)c; /* it waits for its domain's first CPU */
 	all_cpus(&h->t.allowed);
 }
 
@@ -290,7 +290,7 @@ static void test_no_new_slice_on_the_way_to_a_misfit_target_or_offline(void)
 	struct gb_tstate prev;
 	struct gb_disp_in in;
 	struct gb_disp_out out;
-	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+	struct gb_task t = {.util = 280, .util_est = 280, .uclamp_max = 1024};
 
 	idle_machine();
 	nice0_task(&prev, 0);
@@ -390,7 +390,7 @@ static void test_own_queue_comes_before_pulls(void)
 static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
 {
 	struct gb_hold h;
-	struct gb_task t = { .util = 280, .util_est = 280, .uclamp_max = 1024 };
+	struct gb_task t = {.util = 280, .util_est = 280, .uclamp_max = 1024};
 
 	gb_hold_init(&h);
 	CHECK_EQ_U(gb_hold_wake(&h, &t), 0);
@@ -398,9 +398,9 @@ static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
 	CHECK_EQ_U(gb_hold_floor(&h, &t), 286);
 	CHECK_EQ_U(gb_hold_wake(&h, &t), 286);
 	CHECK(!gb_hold_pending(&h));
-	t.util = t.util_est = 200;      /* under 15/16 of 286 and not above its demand then */
+	t.util = t.util_est = 200; /* under 15/16 of 286 and not above its demand then */
 	CHECK_EQ_U(gb_hold_floor(&h, &t), 0);
-	CHECK_EQ_U(h.cap, 286);         /* a pull's question does not release it */
+	CHECK_EQ_U(h.cap, 286); /* a pull's question does not release it */
 	CHECK_EQ_U(gb_hold_wake(&h, &t), 0);
 	CHECK_EQ_U(h.cap, 0);
 	t.util = t.util_est = 280;
@@ -414,8 +414,8 @@ static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
 static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 {
 	struct gb_tstate ts;
-	struct gb_pelt cpu_pelt = { 0 };
-	struct gb_cpu c = { 0 };
+	struct gb_pelt cpu_pelt = {0};
+	struct gb_cpu c = {0};
 
 	idle_machine();
 	nice0_task(&ts, 0);
@@ -434,8 +434,8 @@ static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 
 static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
 {
-	struct gb_pelt pe = { 0 };
-	struct gb_cpu c = { 0 };
+	struct gb_pelt pe = {0};
+	struct gb_cpu c = {0};
 	u64 last = 0;
 	u32 before;
 

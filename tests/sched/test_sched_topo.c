@@ -83,9 +83,9 @@ static void fake_capacities(const unsigned *caps, unsigned n, const char *const 
 }
 
 /* sm8250's CPUs as the kernel reports them when the device tree matches the model */
-static const unsigned sm8250_caps[8] = { 286, 286, 286, 286, 876, 876, 876, 1024 };
-static const char *const sm8250_clusters[8] = { "0-3\n", "0-3\n", "0-3\n", "0-3\n",
-	"4-6\n", "4-6\n", "4-6\n", "7\n" };
+static const unsigned sm8250_caps[8] = {286, 286, 286, 286, 876, 876, 876, 1024};
+static const char *const sm8250_clusters[8] = {"0-3\n", "0-3\n", "0-3\n", "0-3\n",
+					       "4-6\n", "4-6\n", "4-6\n", "7\n"};
 
 static int load(const char *name)
 {
@@ -109,7 +109,7 @@ static int check(bool force, char *assumed, struct gb_err *err)
 static void test_model_with_fewer_cpus_than_machine_is_refused_with_counts(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-3\n", NULL);
@@ -121,7 +121,7 @@ static void test_model_with_fewer_cpus_than_machine_is_refused_with_counts(void)
 static void test_force_maps_a_mismatched_model_and_says_what_it_assumed(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-3\n", NULL);
@@ -132,7 +132,7 @@ static void test_force_maps_a_mismatched_model_and_says_what_it_assumed(void)
 static void test_without_cpufreq_domains_map_onto_cpu_ids(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
@@ -142,9 +142,9 @@ static void test_without_cpufreq_domains_map_onto_cpu_ids(void)
 
 static void test_matching_cpufreq_policies_are_accepted_silently(void)
 {
-	static const char *const pol[] = { "0-3\n", "4-6\n", "7\n", NULL };
+	static const char *const pol[] = {"0-3\n", "4-6\n", "7\n", NULL};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", pol);
@@ -154,9 +154,9 @@ static void test_matching_cpufreq_policies_are_accepted_silently(void)
 
 static void test_different_cpufreq_grouping_is_refused_naming_the_domain(void)
 {
-	static const char *const pol[] = { "0-3\n", "4-7\n", NULL };
+	static const char *const pol[] = {"0-3\n", "4-7\n", NULL};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", pol);
@@ -170,7 +170,7 @@ static void test_different_cpufreq_grouping_is_refused_naming_the_domain(void)
 static void test_model_beyond_the_bpf_limits_is_refused_even_with_force(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	prof.model.nr_cpus = GB_SCX_MAX_CPUS + 1;
@@ -186,7 +186,9 @@ static void test_hello_describes_the_model_in_stream_format(void)
 
 	CHECK(load("sm8250") == 0);
 	line = sched_fmt_hello(&prof, "energy", &len);
-	CHECK_STR_CONTAINS(line, "{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"scx_gearbox\",\"soc\":\"sm8250\",\"policy\":\"energy\",\"nr_cpus\":8,");
+	CHECK_STR_CONTAINS(line, "{\"type\":\"hello\",\"format\":\"gearbox-stream/"
+				 "1\",\"source\":\"scx_gearbox\",\"soc\":\"sm8250\",\"policy\":"
+				 "\"energy\",\"nr_cpus\":8,");
 	CHECK_STR_CONTAINS(line, "{\"id\":2,\"name\":\"big\",\"cpus\":[7],\"capacity\":1024,");
 	CHECK(line && line[len - 1] == '\n' && strlen(line) == len);
 	free(line);
@@ -207,16 +209,24 @@ static void test_hello_describes_the_model_in_stream_format(void)
 
 static void test_decision_record_converts_cost_to_microwatts(void)
 {
-	struct gb_event e = { .t_ns = 0, .pid = 42, .from = 7, .to = 4,
-			      .reason = GB_REASON_POWER_MISFIT, .energy_delta = -810000,
-			      .util = 290, .uclamp_max = 300, .opp_idx = 0, .prev_opp_idx = 19 };
+	struct gb_event e = {.t_ns = 0,
+			     .pid = 42,
+			     .from = 7,
+			     .to = 4,
+			     .reason = GB_REASON_POWER_MISFIT,
+			     .energy_delta = -810000,
+			     .util = 290,
+			     .uclamp_max = 300,
+			     .opp_idx = 0,
+			     .prev_opp_idx = 19};
 	size_t len;
 	char *line;
 
 	CHECK(load("sm8250") == 0);
 	memcpy(e.comm, "me\"dia", 7);
 	line = sched_fmt_decision(&prof.model, &e, 1234, &len);
-	CHECK_STR_CONTAINS(line, "\"t_us\":1234,\"pid\":42,\"comm\":\"me\\\"dia\",\"from\":7,\"to\":4,\"reason\":\"power_misfit\",\"power_delta_uw\":-81000,");
+	CHECK_STR_CONTAINS(line, "\"t_us\":1234,\"pid\":42,\"comm\":\"me\\\"dia\",\"from\":7,"
+				 "\"to\":4,\"reason\":\"power_misfit\",\"power_delta_uw\":-81000,");
 	CHECK_STR_CONTAINS(line, "\"to_cap\":876,\"to_freq_khz\":710400");
 	CHECK_STR_CONTAINS(line, "\"from_cap\":1024,\"from_freq_khz\":");
 	free(line);
@@ -227,7 +237,7 @@ static void test_sample_estimates_power_from_the_opp_and_utilization(void)
 	static struct gb_cpu cpus[EM_MAX_CPUS];
 	static struct gb_cpu_curr curr[EM_MAX_CPUS];
 	static struct gb_dom_state doms[EM_MAX_DOMAINS];
-	struct sched_sample_src src = { &prof.model, cpus, curr, doms, 8 };
+	struct sched_sample_src src = {&prof.model, cpus, curr, doms, 8};
 	unsigned long long energy = 0;
 	const struct em_opp *o;
 	char want[128];
@@ -244,7 +254,8 @@ static void test_sample_estimates_power_from_the_opp_and_utilization(void)
 	memcpy(curr[7].comm, "game", 5);
 	o = &prof.model.domains[2].opps[10];
 	line = sched_fmt_sample(&src, 100, &energy, 1000000, &len);
-	snprintf(want, sizeof(want), "{\"id\":2,\"util\":512,\"perf_target\":640,\"freq_khz\":%u,\"power_uw\":%llu,",
+	snprintf(want, sizeof(want),
+		 "{\"id\":2,\"util\":512,\"perf_target\":640,\"freq_khz\":%u,\"power_uw\":%llu,",
 		 o->freq_khz, (unsigned long long)o->power_uw * 512 / o->perf);
 	CHECK_STR_CONTAINS(line, want);
 	CHECK_STR_CONTAINS(line, "{\"cpu\":7,\"util\":512,\"pid\":9,\"comm\":\"game\"}");
@@ -254,7 +265,7 @@ static void test_sample_estimates_power_from_the_opp_and_utilization(void)
 
 static int connect_to(const char *path)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -267,8 +278,8 @@ static int connect_to(const char *path)
 
 static void test_socket_is_0600_and_a_slow_reader_is_dropped_not_waited_for(void)
 {
-	struct sched_stream s = { 0 };
-	struct gb_err err = { 0 };
+	struct sched_stream s = {0};
+	struct gb_err err = {0};
 	char path[300], buf[64], line[4096];
 	struct stat st;
 	int fast, slow, i;
@@ -328,7 +339,7 @@ static void rm_dir(const char *dir)
 /* A socket bound at path: listening (live) or closed at once, leaving the file (stale). */
 static int bind_at(const char *path, bool live)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct sockaddr_un sa = {.sun_family = AF_UNIX};
 	int fd = socket(AF_UNIX, SOCK_STREAM, 0);
 
 	snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
@@ -346,7 +357,7 @@ static int bind_at(const char *path, bool live)
 
 static bool file_holds(const char *path, const char *text)
 {
-	char buf[128] = { 0 };
+	char buf[128] = {0};
 	FILE *f = fopen(path, "r");
 	size_t n;
 
@@ -364,13 +375,13 @@ static bool file_holds(const char *path, const char *text)
  */
 static void test_socket_is_created_with_its_mode_no_chmod_after(void)
 {
-	static const unsigned modes[] = { 0600, 0660 };
+	static const unsigned modes[] = {0600, 0660};
 	char dir[300], path[320];
 	unsigned k;
 
 	for (k = 0; k < 2; k++) {
-		struct sched_stream s = { 0 };
-		struct gb_err err = { 0 };
+		struct sched_stream s = {0};
+		struct gb_err err = {0};
 		char ev[4096] __attribute__((aligned(8)));
 		bool created = false, attrib = false;
 		mode_t old = umask(0);
@@ -409,8 +420,8 @@ static void test_socket_is_created_with_its_mode_no_chmod_after(void)
 static void test_a_file_directory_or_symlink_at_the_socket_path_is_refused_and_kept(void)
 {
 	char dir[300], path[320], target[340];
-	struct sched_stream s = { 0 };
-	struct gb_err err = { 0 };
+	struct sched_stream s = {0};
+	struct gb_err err = {0};
 	struct stat st;
 	bool stale = true;
 	FILE *f;
@@ -453,8 +464,8 @@ static void test_a_file_directory_or_symlink_at_the_socket_path_is_refused_and_k
 static void test_a_live_socket_is_refused_and_a_stale_one_replaced(void)
 {
 	char dir[300], path[320];
-	struct sched_stream s = { 0 };
-	struct gb_err err = { 0 };
+	struct sched_stream s = {0};
+	struct gb_err err = {0};
 	struct stat before, after;
 	bool stale = false;
 	int srv, c;
@@ -498,22 +509,23 @@ static void test_a_live_socket_is_refused_and_a_stale_one_replaced(void)
 static void test_a_reader_beyond_the_limit_gets_an_error_line(void)
 {
 	char dir[300], path[320], buf[512];
-	struct sched_stream s = { 0 };
-	struct gb_err err = { 0 };
+	struct sched_stream s = {0};
+	struct gb_err err = {0};
 	int fds[SCHED_STREAM_MAX_CLIENTS + 1], i;
 	ssize_t n, got = 0;
 
 	sock_dir(dir, sizeof(dir), path, sizeof(path));
 	CHECK_EQ_I(sched_stream_open(&s, path, 0600, &err), 0);
 	for (i = 0; i <= SCHED_STREAM_MAX_CLIENTS; i++) {
-		fds[i] = connect_to(path);     /* the listen backlog is shorter than the limit */
+		fds[i] = connect_to(path); /* the listen backlog is shorter than the limit */
 		sched_stream_accept(&s);
 	}
 	CHECK_EQ_U(sched_stream_readers(&s), SCHED_STREAM_MAX_CLIENTS);
 	CHECK_EQ_U(s.refused, 1);
 	memset(buf, 0, sizeof(buf));
 	while (fds[SCHED_STREAM_MAX_CLIENTS] >= 0 && got < (ssize_t)sizeof(buf) - 1 &&
-	       (n = read(fds[SCHED_STREAM_MAX_CLIENTS], buf + got, sizeof(buf) - 1 - (size_t)got)) > 0)
+	       (n = read(fds[SCHED_STREAM_MAX_CLIENTS], buf + got, sizeof(buf) - 1 - (size_t)got)) >
+		   0)
 		got += n;
 	CHECK(got > 0 && buf[got - 1] == '\n');
 	CHECK_STR_CONTAINS(buf, "{\"type\":\"error\",\"message\":\"too many readers: scx_gearbox "
@@ -528,7 +540,7 @@ static void test_a_reader_beyond_the_limit_gets_an_error_line(void)
 static void test_matching_capacities_and_clusters_are_accepted_silently(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
@@ -541,9 +553,9 @@ static void test_capacity_within_the_tolerance_is_accepted(void)
 {
 	/* 12% of the machine's value: the model's 876 against 980 (tolerance 117) and 286
 	 * against 300 (tolerance 36) */
-	static const unsigned caps[8] = { 300, 300, 300, 300, 980, 980, 980, 1024 };
+	static const unsigned caps[8] = {300, 300, 300, 300, 980, 980, 980, 1024};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
@@ -555,21 +567,24 @@ static void test_capacity_within_the_tolerance_is_accepted(void)
 static void test_capacity_mismatch_is_refused_naming_cpu_and_both_values(void)
 {
 	/* msm8998's machine (4 CPUs of 491, 4 of 1024) under sm8250's model */
-	static const unsigned caps[8] = { 491, 491, 491, 491, 1024, 1024, 1024, 1024 };
-	static const char *const clusters[8] = { "0-3\n", "0-3\n", "0-3\n", "0-3\n",
-		"4-7\n", "4-7\n", "4-7\n", "4-7\n" };
+	static const unsigned caps[8] = {491, 491, 491, 491, 1024, 1024, 1024, 1024};
+	static const char *const clusters[8] = {"0-3\n", "0-3\n", "0-3\n", "0-3\n",
+						"4-7\n", "4-7\n", "4-7\n", "4-7\n"};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
 	fake_capacities(caps, 8, clusters);
 	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 491");
+	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this "
+				    "machine's cpu_capacity is 491");
 	CHECK_STR_CONTAINS(err.msg, "; 7 CPU(s) differ");
 	CHECK_STR_CONTAINS(err.msg, "--force");
 	CHECK_EQ_I(check(true, assumed, &err), 0);
-	CHECK_STR_CONTAINS(assumed, "CPU 0's capacity is 286 in the model (domain little) and 491 on this machine (7 CPU(s) differ): the model's capacities are used");
+	CHECK_STR_CONTAINS(assumed,
+			   "CPU 0's capacity is 286 in the model (domain little) and 491 on this "
+			   "machine (7 CPU(s) differ): the model's capacities are used");
 	/* domains mid (4-6) and big (7) both lie inside cluster 4-7: only capacities differ */
 	CHECK(strstr(assumed, "grouping") == NULL);
 }
@@ -578,47 +593,51 @@ static void test_all_1024_is_no_capacity_information(void)
 {
 	/* every cpu_capacity 1024: what the kernel reports without firmware capacities (x86, a
 	 * device tree without capacity-dmips-mhz); the model loads and the loader says so */
-	static const unsigned caps[8] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024 };
-	static const unsigned caps_one_off[8] = { 1024, 1024, 1024, 1024, 1024, 1024, 1024, 512 };
+	static const unsigned caps[8] = {1024, 1024, 1024, 1024, 1024, 1024, 1024, 1024};
+	static const unsigned caps_one_off[8] = {1024, 1024, 1024, 1024, 1024, 1024, 1024, 512};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
 	fake_capacities(caps, 8, NULL);
 	CHECK_EQ_I(check(false, assumed, &err), 0);
-	CHECK_STR_CONTAINS(assumed, "every CPU's cpu_capacity is 1024, the kernel's default when the firmware describes no capacities");
+	CHECK_STR_CONTAINS(assumed, "every CPU's cpu_capacity is 1024, the kernel's default when "
+				    "the firmware describes no capacities");
 	/* one CPU that differs makes them information again: checked, and refused */
 	fake_sysfs("0-7\n", NULL);
 	fake_capacities(caps_one_off, 8, NULL);
 	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 1024");
+	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this "
+				    "machine's cpu_capacity is 1024");
 }
 
 static void test_domain_spanning_two_clusters_is_refused_naming_the_cpu(void)
 {
-	static const char *const clusters[8] = { "0-1\n", "0-1\n", "2-3\n", "2-3\n",
-		"4-6\n", "4-6\n", "4-6\n", "7\n" };
+	static const char *const clusters[8] = {"0-1\n", "0-1\n", "2-3\n", "2-3\n",
+						"4-6\n", "4-6\n", "4-6\n", "7\n"};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
 	fake_capacities(sm8250_caps, 8, clusters);
 	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "CPU 2: the model puts it in domain little with CPU 0, this machine's cluster of CPU 0 is 0-1");
+	CHECK_STR_CONTAINS(err.msg, "CPU 2: the model puts it in domain little with CPU 0, this "
+				    "machine's cluster of CPU 0 is 0-1");
 	CHECK_STR_CONTAINS(err.msg, "--force");
 	CHECK_EQ_I(check(true, assumed, &err), 0);
-	CHECK_STR_CONTAINS(assumed, "CPU 2 is in model domain little with CPU 0, outside that CPU's cluster 0-1: the model's grouping is used");
+	CHECK_STR_CONTAINS(assumed, "CPU 2 is in model domain little with CPU 0, outside that "
+				    "CPU's cluster 0-1: the model's grouping is used");
 }
 
 static void test_one_cluster_of_all_cpus_holds_every_domain(void)
 {
 	/* DynamIQ: one cluster of all eight CPUs; the capacities tell the domains apart */
-	static const char *const clusters[8] = { "0-7\n", "0-7\n", "0-7\n", "0-7\n",
-		"0-7\n", "0-7\n", "0-7\n", "0-7\n" };
+	static const char *const clusters[8] = {"0-7\n", "0-7\n", "0-7\n", "0-7\n",
+						"0-7\n", "0-7\n", "0-7\n", "0-7\n"};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);
@@ -629,22 +648,24 @@ static void test_one_cluster_of_all_cpus_holds_every_domain(void)
 
 static void test_capacity_is_checked_alongside_cpufreq_policies(void)
 {
-	static const char *const pol[] = { "0-3\n", "4-6\n", "7\n", NULL };
-	static const unsigned caps[8] = { 160, 160, 160, 160, 876, 876, 876, 1024 };
+	static const char *const pol[] = {"0-3\n", "4-6\n", "7\n", NULL};
+	static const unsigned caps[8] = {160, 160, 160, 160, 876, 876, 876, 1024};
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", pol);
 	fake_capacities(caps, 8, NULL);
 	CHECK_EQ_I(check(false, assumed, &err), -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "CPU 0: the model's capacity is 286 (domain little), this machine's cpu_capacity is 160, more than 12% and 16 apart; 4 CPU(s) differ");
+	CHECK_STR_CONTAINS(err.msg,
+			   "CPU 0: the model's capacity is 286 (domain little), this machine's "
+			   "cpu_capacity is 160, more than 12% and 16 apart; 4 CPU(s) differ");
 }
 
 static void test_malformed_cpu_capacity_is_an_error_naming_the_file(void)
 {
 	char assumed[512];
-	struct gb_err err = { 0 };
+	struct gb_err err = {0};
 
 	CHECK(load("sm8250") == 0);
 	fake_sysfs("0-7\n", NULL);

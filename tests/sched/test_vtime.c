@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_vtime.c - src/policy/gb_vtime.h, scx_gearbox's virtual time, run natively: the charge, the lag
- * limit, the domain rebase, and CPU hogs on one CPU driven through the kernel's slice-expiry
+ * test_vtime.c - src/policy/gb_vtime.h, scx_gearbox's virtual time, run natively: the charge, the
+ * lag limit, the domain rebase, and CPU hogs on one CPU driven through the kernel's slice-expiry
  * sequence (tick, slice runs out, ops.dispatch() with the task still running, then ops.enqueue()
  * of that task if it lost the CPU), as bpf/gearbox.bpf.c's dispatch does it.  The VM check
  * (`gearbox check` weights) proves the same on the real kernel; this proves the arithmetic
@@ -12,17 +12,17 @@
 #include "../unit/tap.h"
 #include "gb_vtime.h"
 
-#define MS            1000000ull
-#define SLICE_NS      (5 * MS)      /* gb_slice_ns */
-#define TICK_NS       (4 * MS)      /* HZ=250, the VM kernel's */
-#define NICE10_WEIGHT 11            /* sched_weight_to_cgroup(110): 110 * 100 / 1024, rounded */
+#define MS	      1000000ull
+#define SLICE_NS      (5 * MS) /* gb_slice_ns */
+#define TICK_NS	      (4 * MS) /* HZ=250, the VM kernel's */
+#define NICE10_WEIGHT 11       /* sched_weight_to_cgroup(110): 110 * 100 / 1024, rounded */
 #define MAX_TASKS     4
 
 struct sim_task {
 	u32 weight;
 	u64 vtime;
-	u64 key;                    /* deadline it was queued with */
-	u64 cpu_ns;                 /* CPU time received */
+	u64 key;    /* deadline it was queued with */
+	u64 cpu_ns; /* CPU time received */
 	bool queued;
 };
 
@@ -54,10 +54,11 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 			if (t[i].queued && (head < 0 || gb_vtime_before(t[i].key, t[head].key)))
 				head = i;
 		if (compare)
-			t[cur].vtime = gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
-		if (compare && gb_vtime_keep_running(gb_vtime_deadline(t[cur].vtime, SLICE_NS,
-								       t[cur].weight),
-						     head >= 0, head >= 0 ? t[head].key : 0)) {
+			t[cur].vtime =
+			    gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
+		if (compare &&
+		    gb_vtime_keep_running(gb_vtime_deadline(t[cur].vtime, SLICE_NS, t[cur].weight),
+					  head >= 0, head >= 0 ? t[head].key : 0)) {
 			if (gb_vtime_before(clock, t[cur].vtime))
 				clock = t[cur].vtime;
 			slice = SLICE_NS;
@@ -86,7 +87,7 @@ static double ratio(const struct sim_task *a, const struct sim_task *b)
 
 static void test_nice0_gets_about_nine_times_the_cpu_of_nice10(void)
 {
-	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	struct sim_task t[2] = {{.weight = GB_WEIGHT_DFL}, {.weight = NICE10_WEIGHT}};
 	double r;
 
 	run_hogs(t, 2, 1024, 10000 * MS, true);
@@ -99,7 +100,7 @@ static void test_nice0_gets_about_nine_times_the_cpu_of_nice10(void)
 
 static void test_weights_hold_at_a_low_opp(void)
 {
-	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	struct sim_task t[2] = {{.weight = GB_WEIGHT_DFL}, {.weight = NICE10_WEIGHT}};
 	double r;
 
 	run_hogs(t, 2, 300, 10000 * MS, true);
@@ -112,7 +113,7 @@ static void test_weights_hold_at_a_low_opp(void)
  * other hog, and the two alternate whatever their weights. */
 static void test_taking_the_head_at_every_expiry_ignores_weights(void)
 {
-	struct sim_task t[2] = { { .weight = GB_WEIGHT_DFL }, { .weight = NICE10_WEIGHT } };
+	struct sim_task t[2] = {{.weight = GB_WEIGHT_DFL}, {.weight = NICE10_WEIGHT}};
 	double r;
 
 	run_hogs(t, 2, 1024, 10000 * MS, false);
@@ -123,7 +124,7 @@ static void test_taking_the_head_at_every_expiry_ignores_weights(void)
 
 static void test_equal_weights_share_equally(void)
 {
-	struct sim_task t[3] = { { .weight = 100 }, { .weight = 100 }, { .weight = 100 } };
+	struct sim_task t[3] = {{.weight = 100}, {.weight = 100}, {.weight = 100}};
 
 	run_hogs(t, 3, 1024, 9000 * MS, true);
 	CHECK(ratio(&t[0], &t[1]) > 0.95 && ratio(&t[0], &t[1]) < 1.05);

@@ -21,7 +21,8 @@ static void check_consistent(const struct workload *w)
 	for (i = 0; i < w->nr_tasks; i++) {
 		const struct wl_task *t = &w->tasks[i];
 
-		if (t->nr_phases == 0 || t->nr_phases > WL_MAX_PHASES || t->instance >= t->nr_instances)
+		if (t->nr_phases == 0 || t->nr_phases > WL_MAX_PHASES ||
+		    t->instance >= t->nr_instances)
 			abort();
 		for (p = 0; p < t->nr_phases; p++) {
 			const struct wl_phase *ph = &t->phases[p];
@@ -64,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		(void)workload_check_model(&w, &model, &err);
 		workload_free(&w);
 	} else if (err.msg[0] == '\0' || w.nr_tasks || w.tasks) {
-		abort();   /* a failure must say why and leave nothing allocated */
+		abort(); /* a failure must say why and leave nothing allocated */
 	}
 	return 0;
 }

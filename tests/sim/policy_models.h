@@ -16,8 +16,8 @@
 
 #include "em_model.h"
 
-static inline void tm_domain(struct em_model *m, const char *name, u32 first, u32 n, const u32 *perf,
-		      const u32 *power_mw, u32 nr_opps)
+static inline void tm_domain(struct em_model *m, const char *name, u32 first, u32 n,
+			     const u32 *perf, const u32 *power_mw, u32 nr_opps)
 {
 	struct em_domain *pd = &m->domains[m->nr_domains++];
 
@@ -42,9 +42,9 @@ static inline void tm_domain(struct em_model *m, const char *name, u32 first, u3
 
 static inline void tm_tri(struct em_model *m)
 {
-	static const u32 lp[] = { 100, 200, 250 }, lw[] = { 20, 50, 80 };
-	static const u32 mp[] = { 300, 500, 800 }, mw[] = { 150, 300, 700 };
-	static const u32 bp[] = { 300, 500, 700, 1024 }, bw[] = { 200, 400, 700, 1500 };
+	static const u32 lp[] = {100, 200, 250}, lw[] = {20, 50, 80};
+	static const u32 mp[] = {300, 500, 800}, mw[] = {150, 300, 700};
+	static const u32 bp[] = {300, 500, 700, 1024}, bw[] = {200, 400, 700, 1500};
 
 	memset(m, 0, sizeof(*m));
 	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));

@@ -17,8 +17,8 @@
 
 static inline void st_flat_profile(struct em_profile *prof)
 {
-	static const u32 lp[] = { 100 }, lw[] = { 20 }, mp[] = { 500 }, mw[] = { 300 };
-	static const u32 bp[] = { 1024 }, bw[] = { 1500 };
+	static const u32 lp[] = {100}, lw[] = {20}, mp[] = {500}, mw[] = {300};
+	static const u32 bp[] = {1024}, bw[] = {1500};
 	struct em_model *m = &prof->model;
 
 	memset(prof, 0, sizeof(*prof));
@@ -34,7 +34,7 @@ static inline int st_run_text(const struct em_profile *prof, const char *json,
 			      enum sim_policy_id pol, struct sim_options *opt,
 			      struct sim_result *res)
 {
-	struct workload w = { 0 };
+	struct workload w = {0};
 	struct gb_err err;
 	int ret = workload_load_string(json, strlen(json), "test", &w, &err);
 

@@ -15,12 +15,12 @@
 
 static struct em_profile *prof;
 
-static const struct em_idle_state wfi = { "wfi", 1000, 0, 1, 1 };
+static const struct em_idle_state wfi = {"wfi", 1000, 0, 1, 1};
 
 /* Two identical domains "a" (CPUs 0-1) and "b" (CPUs 2-3), one OPP (perf 1024, 200 mW). */
 static void twin_profile(bool idle)
 {
-	static const u32 p[] = { 1024 }, w[] = { 200 };
+	static const u32 p[] = {1024}, w[] = {200};
 	struct em_model *m = &prof->model;
 
 	memset(prof, 0, sizeof(*prof));
@@ -40,26 +40,26 @@ static void twin_profile(bool idle)
 		is->nr_cpu = 1;
 		is->cpu[0] = wfi;
 		is->nr_cluster = 1;
-		is->cluster[0] = (struct em_idle_state){ "cluster-off", 0, 300, 500, 2000 };
+		is->cluster[0] = (struct em_idle_state){"cluster-off", 0, 300, 500, 2000};
 	}
 }
 
 static int run_text(const char *json, enum sim_policy_id pol, struct sim_result *res)
 {
-	struct sim_options opt = { 0 };
+	struct sim_options opt = {0};
 
 	return st_run_text(prof, json, pol, &opt, res);
 }
 
 /* Two small periodic tasks, on CPUs 0 and CPU1 (packed in a) or 0 and 2 (one per domain). */
 static const char packed[] =
-	"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-	"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
-	"\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+    "\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
+    "\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
 static const char spread[] =
-	"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-	"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
-	"\"y\":{\"cpus\":[2],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+    "\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
+    "\"y\":{\"cpus\":[2],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
 
 static void test_packing_lets_the_other_cluster_power_down(void)
 {
@@ -95,11 +95,11 @@ static void test_cluster_powers_down_after_its_last_task_leaves(void)
 	 * then moves for good to CPU 2: CPU 0 last chose its shallow state expecting x back; the
 	 * timer that wakes x elsewhere wakes CPU 0 too, which then lets cluster a power down */
 	static const char leaving[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"x\":{\"loop\":1,"
-		"\"phases\":{\"p\":{\"loop\":5,\"cpus\":[0],\"run\":1000,"
-		"\"timer\":{\"ref\":\"x\",\"period\":2000}},"
-		"\"q\":{\"loop\":100,\"cpus\":[2],\"run\":1000,"
-		"\"timer\":{\"ref\":\"x\",\"period\":16000}}}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"x\":{\"loop\":1,"
+	    "\"phases\":{\"p\":{\"loop\":5,\"cpus\":[0],\"run\":1000,"
+	    "\"timer\":{\"ref\":\"x\",\"period\":2000}},"
+	    "\"q\":{\"loop\":100,\"cpus\":[2],\"run\":1000,"
+	    "\"timer\":{\"ref\":\"x\",\"period\":16000}}}}}}";
 	struct sim_result r;
 
 	twin_profile(true);
@@ -116,7 +116,7 @@ static void test_cluster_powers_down_after_its_last_task_leaves(void)
 /* One CPU with a deep state of the given latencies (or none). */
 static void one_cpu_profile(bool idle, u32 entry_us, u32 exit_us, u32 residency_us)
 {
-	static const u32 p[] = { 1024 }, w[] = { 200 };
+	static const u32 p[] = {1024}, w[] = {200};
 	struct em_model *m = &prof->model;
 	struct em_idle_states *is = &prof->idle[0];
 
@@ -130,18 +130,18 @@ static void one_cpu_profile(bool idle, u32 entry_us, u32 exit_us, u32 residency_
 	is->static_uw = 10000;
 	is->nr_cpu = 2;
 	is->cpu[0] = wfi;
-	is->cpu[1] = (struct em_idle_state){ "deep", 0, entry_us, exit_us, residency_us };
+	is->cpu[1] = (struct em_idle_state){"deep", 0, entry_us, exit_us, residency_us};
 }
 
 static void test_wake_from_deep_state_is_late_by_its_exit_latency(void)
 {
 	/* 8 ms of work every 12.5 ms, and 8.5 ms every 10 ms */
 	static const char wl13[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
-		"\"loop\":-1,\"run\":8000,\"timer\":{\"ref\":\"t\",\"period\":12500}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+	    "\"loop\":-1,\"run\":8000,\"timer\":{\"ref\":\"t\",\"period\":12500}}}}";
 	static const char wl10[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
-		"\"loop\":-1,\"run\":8500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+	    "\"loop\":-1,\"run\":8500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
 	struct sim_result r;
 
 	one_cpu_profile(false, 0, 0, 0);
@@ -154,10 +154,10 @@ static void test_wake_from_deep_state_is_late_by_its_exit_latency(void)
 	 * deep state (residency and exit 2 ms) is entered, and every wake-up waits for its exit */
 	one_cpu_profile(true, 100, 2000, 2000);
 	CHECK_EQ_I(run_text(wl13, SIM_POLICY_GEARBOX, &r), 0);
-	printf("# exit 2 ms: late %llu of %llu, wake-up p50 %.0f us\n",
-	       (unsigned long long)r.late, (unsigned long long)r.activations, r.wake_lat_p50_us);
+	printf("# exit 2 ms: late %llu of %llu, wake-up p50 %.0f us\n", (unsigned long long)r.late,
+	       (unsigned long long)r.activations, r.wake_lat_p50_us);
 	CHECK(r.wake_lat_p50_us >= 2000 && r.wake_lat_p50_us <= 2001);
-	CHECK_EQ_U(r.late, 0);   /* 8 + 2 ms fit in 12.5 */
+	CHECK_EQ_U(r.late, 0); /* 8 + 2 ms fit in 12.5 */
 	/* a 1.5 ms gap enters a state whose entry takes 2 ms: the wake-up waits for the rest of
 	 * the entry and the exit, 1.7 ms, and the 8.5 ms run no longer fits the period; the late
 	 * activation runs on at once and leaves a longer gap, so every other one is late */
@@ -186,11 +186,11 @@ static void test_deep_state_breaks_even_at_its_min_residency(void)
 	/* 1 ms of work every 5.3 ms: with the deep state's 300 us exit before each run, the CPU
 	 * is idle 4 ms (the residency) between runs; every 9.3 ms: 8 ms idle */
 	static const char at_residency[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
-		"\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":5300}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+	    "\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":5300}}}}";
 	static const char twice[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
-		"\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":9300}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+	    "\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":9300}}}}";
 	struct sim_result rw, rd;
 	double saved_j, expect_j;
 
@@ -222,7 +222,7 @@ static void test_deep_state_breaks_even_at_its_min_residency(void)
  * with or without a measured split of that OPP into 120 mW static and 80 mW per busy CPU. */
 static void split_profile(bool idle, bool split)
 {
-	static const u32 p[] = { 1024 }, w[] = { 200 };
+	static const u32 p[] = {1024}, w[] = {200};
 	struct em_model *m = &prof->model;
 	struct em_idle_states *is = &prof->idle[0];
 
@@ -238,20 +238,23 @@ static void split_profile(bool idle, bool split)
 		is->cpu[0] = wfi;
 	}
 	if (split)
-		prof->meta[0][0] = (struct em_opp_meta){ .has_split = true, .split_cpus = 2,
-							 .static_uw = 120000, .dynamic_uw = 80000 };
+		prof->meta[0][0] = (struct em_opp_meta){
+		    .has_split = true, .split_cpus = 2, .static_uw = 120000, .dynamic_uw = 80000};
 }
 
 static void test_measured_split_charges_the_static_share_once(void)
 {
 	/* x alone, and x with y running at the same time on the domain's other CPU */
 	static const char alone[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":16000}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":"
+	    "16000}}}}";
 	static const char both[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":16000}},"
-		"\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"y\",\"period\":16000}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"x\":{\"cpus\":[0],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"x\",\"period\":"
+	    "16000}},"
+	    "\"y\":{\"cpus\":[1],\"loop\":-1,\"run\":4000,\"timer\":{\"ref\":\"y\",\"period\":"
+	    "16000}}}}";
 	struct sim_result rs, rn;
 	double saved_j, overlap_j;
 
@@ -287,9 +290,9 @@ static void test_frequency_change_takes_the_transition_latency(void)
 	 * 512: the governor asks for the top OPP at once; until the transition completes the task
 	 * runs at half speed, so it needs latency / 2 more time */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
-		"\"loop\":1,\"run\":20000,\"sleep\":900000}}}";
-	static const u32 p[] = { 512, 1024 }, w[] = { 100, 300 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{"
+	    "\"loop\":1,\"run\":20000,\"sleep\":900000}}}";
+	static const u32 p[] = {512, 1024}, w[] = {100, 300};
 	struct sim_result r;
 
 	memset(prof, 0, sizeof(*prof));
@@ -314,13 +317,15 @@ static void test_migrated_task_does_more_work_time(void)
 	/* 1 ms of work every 1.4 ms, alternating between domains a and b (identical), against the
 	 * same on CPU 0 only: each move of the cache-hot task costs 500 us at half speed */
 	static const char moving[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
-		"\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}},"
-		"\"q\":{\"cpus\":[2],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
+	    "\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}"
+	    "},"
+	    "\"q\":{\"cpus\":[2],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
 	static const char staying[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
-		"\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}},"
-		"\"q\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{\"t\":{\"loop\":-1,"
+	    "\"phases\":{\"p\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}"
+	    "},"
+	    "\"q\":{\"cpus\":[0],\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":1400}}}}}}";
 	struct sim_result rm, rs;
 
 	twin_profile(false);

@@ -35,8 +35,12 @@ static void busy(u32 cpu, u32 util)
 
 static struct gb_task task(u32 util, u32 umin, u32 umax, s32 prev)
 {
-	struct gb_task t = { .util = util, .util_est = util, .runnable = util, .uclamp_min = umin,
-			     .uclamp_max = umax, .prev_cpu = prev };
+	struct gb_task t = {.util = util,
+			    .util_est = util,
+			    .runnable = util,
+			    .uclamp_min = umin,
+			    .uclamp_max = umax,
+			    .prev_cpu = prev};
 
 	for (u32 c = 0; c < M.nr_cpus; c++)
 		em_cpumask_set(&t.allowed, c);
@@ -45,7 +49,7 @@ static struct gb_task task(u32 util, u32 umin, u32 umax, s32 prev)
 
 static void test_pelt_converges_to_perf_of_running_opp(void)
 {
-	struct gb_pelt a = { 0 }, b = { 0 };
+	struct gb_pelt a = {0}, b = {0};
 
 	for (u64 t = 1000; t <= 400000; t += 1000) {
 		gb_pelt_update(&a, t, 1024, 1024);
@@ -58,7 +62,7 @@ static void test_pelt_converges_to_perf_of_running_opp(void)
 
 static void test_pelt_halves_in_32_ms_of_sleep(void)
 {
-	struct gb_pelt a = { 0 };
+	struct gb_pelt a = {0};
 	u32 before;
 
 	for (u64 t = 1024; t <= 409600; t += 1024)
@@ -70,7 +74,7 @@ static void test_pelt_halves_in_32_ms_of_sleep(void)
 
 static void test_util_est_rises_at_once_and_decays_by_a_quarter(void)
 {
-	struct gb_pelt a = { .util_avg = 400 };
+	struct gb_pelt a = {.util_avg = 400};
 
 	gb_util_est_dequeue(&a);
 	CHECK_EQ_U(a.util_est, 400);
@@ -85,7 +89,7 @@ static void test_perf_request_has_headroom_and_uclamp(void)
 	CHECK_EQ_U(gb_perf_request(400, 0, 1024), 500);
 	CHECK_EQ_U(gb_perf_request(400, 0, 300), 300);
 	CHECK_EQ_U(gb_perf_request(100, 600, 1024), 600);
-	CHECK_EQ_U(gb_perf_request(400, 600, 300), 600);   /* uclamp_min wins, as in the kernel */
+	CHECK_EQ_U(gb_perf_request(400, 600, 300), 600); /* uclamp_min wins, as in the kernel */
 }
 
 static void test_domain_perf_target_skips_inefficient_opp(void)
@@ -96,13 +100,13 @@ static void test_domain_perf_target_skips_inefficient_opp(void)
 	/* mid OPP 1 made inefficient: 300 mW -> 500 mW gives cost 10000 >= 8750 of OPP 2 */
 	M.domains[1].opps[1].power_uw = 500000;
 	em_compute_costs(&M.domains[1]);
-	busy(4, 300);                        /* needs 375: OPP 1, which is skipped */
+	busy(4, 300); /* needs 375: OPP 1, which is skipped */
 	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 800);
 	CHECK_EQ_U(idx, 2);
 	reset();
 	busy(4, 300);
 	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 500);
-	C[4].uclamp_max = 250;               /* clamped below OPP 0: lowest OPP */
+	C[4].uclamp_max = 250; /* clamped below OPP 0: lowest OPP */
 	CHECK_EQ_U(gb_domain_perf_target(&M, C, 1, &idx), 300);
 }
 
@@ -127,12 +131,12 @@ static void test_new_task_goes_to_domain_with_most_idle_cpus(void)
 	reset();
 	busy(0, 100);
 	busy(1, 100);
-	busy(2, 100);                        /* little: 1 idle, mid: 3 idle */
+	busy(2, 100); /* little: 1 idle, mid: 3 idle */
 	t = task(0, 0, 1024, -1);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 4);
 	CHECK_EQ_U(d.reason, GB_REASON_FORK);
 	busy(4, 100);
-	busy(5, 100);                        /* 1 idle each in little and mid: the smaller */
+	busy(5, 100); /* 1 idle each in little and mid: the smaller */
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 3);
 }
 
@@ -174,11 +178,11 @@ static void test_overutilization_is_per_domain(void)
 	struct gb_decision d;
 
 	reset();
-	busy(7, 900);                        /* big over 819 */
+	busy(7, 900); /* big over 819 */
 	CHECK(gb_domain_overutilized(&M, C, 2));
 	CHECK(!gb_domain_overutilized(&M, C, 0));
 	CHECK(!gb_domain_overutilized(&M, C, 1));
-	t = task(50, 0, 1024, 2);            /* little stays energy-aware */
+	t = task(50, 0, 1024, 2); /* little stays energy-aware */
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 2);
 	/* a uclamp_max below capacity means the util is meant to be throttled: not OU */
 	C[7].uclamp_max = 500;
@@ -193,7 +197,7 @@ static void test_overutilized_domain_spreads_to_most_spare_cpu(void)
 	reset();
 	for (u32 c = 4; c < 7; c++)
 		busy(c, 500);
-	busy(4, 700);                        /* over 80% of 800 */
+	busy(4, 700); /* over 80% of 800 */
 	CHECK(gb_domain_overutilized(&M, C, 1));
 	/* a task that only mid or big can take (uclamp_min 300), affine to mid */
 	t = task(100, 300, 1024, 4);
@@ -241,7 +245,7 @@ static void test_affinity_is_always_honoured(void)
 	em_cpumask_set(&t.allowed, 7);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 7);
 	CHECK_EQ_U(d.reason, GB_REASON_AFFINITY);
-	C[7].online = 0;                     /* no allowed CPU online: no placement */
+	C[7].online = 0; /* no allowed CPU online: no placement */
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), GB_NO_CPU);
 }
 
@@ -270,7 +274,7 @@ static void test_capacity_misfit_moves_saturating_task_up(void)
 
 	reset();
 	busy(1, 245);
-	t = task(245, 0, 1024, 1);           /* 245 > 31/32 of 250 */
+	t = task(245, 0, 1024, 1); /* 245 > 31/32 of 250 */
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 0, 8000, &S, &d), 4);
 	CHECK_EQ_U(d.reason, GB_REASON_CAPACITY_MISFIT);
 	/* over 80% but sleeping every period: it fits, stays */
@@ -297,7 +301,7 @@ static void test_long_activation_that_completed_before_is_not_a_capacity_misfit(
 	busy(1, 210);
 	t = task(210, 0, 1024, 1);
 	t.util_est = 220;
-	CHECK(gb_capacity_misfit(&t, 250, 20000, 8000));     /* the task-only test still says so */
+	CHECK(gb_capacity_misfit(&t, 250, 20000, 8000)); /* the task-only test still says so */
 	CHECK_EQ_I(gb_check_misfit(&M, C, &t, 1, 20000, 8000, &S, &d), GB_NO_CPU);
 	/* grown past util_est: this activation is bigger than the last, it goes up */
 	t.util = 225;
@@ -495,14 +499,14 @@ static void test_idle_cpu_wins_tie_within_domain(void)
 	busy(0, 10);
 	busy(1, 10);
 	busy(2, 10);
-	t = task(30, 0, 1024, 0);            /* same OPP everywhere in little: the idle CPU3 */
+	t = task(30, 0, 1024, 0); /* same OPP everywhere in little: the idle CPU3 */
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 3);
 }
 
 static void test_tie_across_domains_avoids_raising_opp(void)
 {
-	struct gb_cand raise = { .delta = 1000, .raises = 1 }, flat = { .delta = 1050, .raises = 0 };
-	struct gb_cand dear = { .delta = 2000, .raises = 0 };
+	struct gb_cand raise = {.delta = 1000, .raises = 1}, flat = {.delta = 1050, .raises = 0};
+	struct gb_cand dear = {.delta = 2000, .raises = 0};
 
 	CHECK(gb_better_across(0, raise, flat, true));
 	CHECK(!gb_better_across(0, flat, raise, true));
@@ -510,13 +514,13 @@ static void test_tie_across_domains_avoids_raising_opp(void)
 	/* both raise (or neither), within 1/16: the cheaper OPP, unless by delta only (a
 	 * capacity-misfit search) */
 	{
-		struct gb_cand dear_opp = { .delta = 1000, .cost = 900, .raises = 1 };
-		struct gb_cand cheap_opp = { .delta = 1040, .cost = 700, .raises = 1 };
+		struct gb_cand dear_opp = {.delta = 1000, .cost = 900, .raises = 1};
+		struct gb_cand cheap_opp = {.delta = 1040, .cost = 700, .raises = 1};
 
 		CHECK(gb_better_across(0, dear_opp, cheap_opp, true));
 		CHECK(!gb_better_across(0, cheap_opp, dear_opp, true));
 		CHECK(!gb_better_across(0, dear_opp, cheap_opp, false));
-		cheap_opp.delta = 1100;           /* beyond 1/16: the delta decides */
+		cheap_opp.delta = 1100; /* beyond 1/16: the delta decides */
 		CHECK(!gb_better_across(0, dear_opp, cheap_opp, true));
 	}
 }

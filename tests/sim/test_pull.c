@@ -29,34 +29,35 @@ static struct em_profile *gs101;
 
 /* game_build's tasks (bench/workloads/game_build.json) and lisa_ramp_up's ramp, one workload. */
 static const char game_build_ramp[] =
-	"{\"global\":{\"duration\":4,\"calibration\":100,\"default_policy\":\"SCHED_OTHER\"},\"tasks\":{"
-	"\"game\":{\"loop\":-1,\"run\":6000,\"timer\":{\"ref\":\"vsync\",\"period\":16667}},"
-	"\"gfx\":{\"loop\":-1,\"run\":4500,\"timer\":{\"ref\":\"vsync\",\"period\":16667}},"
-	"\"audio\":{\"loop\":-1,\"priority\":-10,\"run\":300,"
-	"\"timer\":{\"ref\":\"unique\",\"period\":5000}},"
-	"\"cc\":{\"instance\":4,\"loop\":-1,\"run\":45000,"
-	"\"timer\":{\"ref\":\"unique\",\"period\":50000}},"
-	"\"ramp\":{\"loop\":1,\"phases\":{"
-	"\"p05\":{\"loop\":50,\"run\":800,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
-	"\"p35\":{\"loop\":50,\"run\":5600,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
-	"\"p65\":{\"loop\":50,\"run\":10400,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
-	"\"p95\":{\"loop\":100,\"run\":15200,\"timer\":{\"ref\":\"ramp\",\"period\":16000}}}}}}";
+    "{\"global\":{\"duration\":4,\"calibration\":100,\"default_policy\":\"SCHED_OTHER\"},\"tasks\":"
+    "{"
+    "\"game\":{\"loop\":-1,\"run\":6000,\"timer\":{\"ref\":\"vsync\",\"period\":16667}},"
+    "\"gfx\":{\"loop\":-1,\"run\":4500,\"timer\":{\"ref\":\"vsync\",\"period\":16667}},"
+    "\"audio\":{\"loop\":-1,\"priority\":-10,\"run\":300,"
+    "\"timer\":{\"ref\":\"unique\",\"period\":5000}},"
+    "\"cc\":{\"instance\":4,\"loop\":-1,\"run\":45000,"
+    "\"timer\":{\"ref\":\"unique\",\"period\":50000}},"
+    "\"ramp\":{\"loop\":1,\"phases\":{"
+    "\"p05\":{\"loop\":50,\"run\":800,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
+    "\"p35\":{\"loop\":50,\"run\":5600,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
+    "\"p65\":{\"loop\":50,\"run\":10400,\"timer\":{\"ref\":\"ramp\",\"period\":16000}},"
+    "\"p95\":{\"loop\":100,\"run\":15200,\"timer\":{\"ref\":\"ramp\",\"period\":16000}}}}}}";
 
 struct pull_counts {
-	unsigned misfit_moves;     /* capacity-misfit decisions */
-	unsigned undone;           /* of those, followed by an idle pull back down */
-	unsigned pulls;            /* idle pulls */
-	unsigned ramp_misfit;      /* capacity-misfit moves of the ramping task */
+	unsigned misfit_moves; /* capacity-misfit decisions */
+	unsigned undone;       /* of those, followed by an idle pull back down */
+	unsigned pulls;	       /* idle pulls */
+	unsigned ramp_misfit;  /* capacity-misfit moves of the ramping task */
 };
 
 /* Runs the workload under gearbox with a trace and counts its decisions (false on error). */
 static bool run_counted(const char *json, u64 pull_after_us, struct pull_counts *n,
 			struct sim_result *res)
 {
-	struct sim_options opt = { .seed = 1, .pull_after_us = pull_after_us };
-	struct workload w = { 0 };
+	struct sim_options opt = {.seed = 1, .pull_after_us = pull_after_us};
+	struct workload w = {0};
 	struct gb_err err;
-	json_t *last[SIM_MAX_REPORT_TASKS + 2] = { 0 };
+	json_t *last[SIM_MAX_REPORT_TASKS + 2] = {0};
 	char line[65536];
 	FILE *f = tmpfile();
 	int ret;
@@ -97,8 +98,9 @@ static bool run_counted(const char *json, u64 pull_after_us, struct pull_counts 
 
 			/* back to a CPU no bigger than the one the misfit move left, while
 			 * its utilization alone saturates it (above 31/32 of its capacity) */
-			if (l && !strcmp(json_string_value(json_object_get(l, "reason")),
-					 "capacity_misfit") &&
+			if (l &&
+			    !strcmp(json_string_value(json_object_get(l, "reason")),
+				    "capacity_misfit") &&
 			    to_cap <= json_integer_value(json_object_get(l, "from_cap")) &&
 			    util * 32 > to_cap * 31)
 				n->undone++;
@@ -110,9 +112,9 @@ static bool run_counted(const char *json, u64 pull_after_us, struct pull_counts 
 		json_decref(last[i]);
 	fclose(f);
 	printf("# pull_after %llu us: %llu migrations, %u capacity-misfit moves (%u of the ramp), "
-	       "%u undone by a pull, %u pulls, work %.3f s\n", (unsigned long long)pull_after_us,
-	       (unsigned long long)res->migrations, n->misfit_moves, n->ramp_misfit, n->undone,
-	       n->pulls, res->work_s);
+	       "%u undone by a pull, %u pulls, work %.3f s\n",
+	       (unsigned long long)pull_after_us, (unsigned long long)res->migrations,
+	       n->misfit_moves, n->ramp_misfit, n->undone, n->pulls, res->work_s);
 	return true;
 }
 
@@ -123,9 +125,9 @@ static void test_idle_pull_never_undoes_a_capacity_misfit_move(void)
 
 	/* no starvation pull in 4 s: every pull is the fit-checked one */
 	CHECK(run_counted(game_build_ramp, 10000000, &n, &r));
-	CHECK(n.misfit_moves > 0);      /* the case arises: tasks outgrow their CPUs */
-	CHECK(n.ramp_misfit > 0);       /* the ramp among them */
-	CHECK(n.pulls > 0);             /* and idle CPUs pull */
+	CHECK(n.misfit_moves > 0); /* the case arises: tasks outgrow their CPUs */
+	CHECK(n.ramp_misfit > 0);  /* the ramp among them */
+	CHECK(n.pulls > 0);	   /* and idle CPUs pull */
 	CHECK_EQ_U(n.undone, 0);
 }
 
@@ -162,14 +164,14 @@ static void test_migrations_per_task_add_up_to_the_run(void)
  */
 static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
 {
-	struct sim_options opt = { .seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX,
-				   .scx_enq_last = true };
-	struct workload w = { 0 };
+	struct sim_options opt = {
+	    .seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX, .scx_enq_last = true};
+	struct workload w = {0};
 	struct sim_result r;
 	struct gb_err err;
 
-	if (!gs101 || workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb",
-					   &w, &err)) {
+	if (!gs101 ||
+	    workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb", &w, &err)) {
 		CHECK(!"gs101 and the workload load");
 		return;
 	}

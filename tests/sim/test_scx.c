@@ -38,9 +38,9 @@ static int run_text(const char *json, enum sim_policy_id pol, struct sim_options
 static void test_misfit_target_applies_only_at_an_enqueue(void)
 {
 	static const char hog[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"h\":{\"run\":5000000}}}";
-	struct sim_options opt = { .host = SIM_HOST_SCX };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"h\":{\"run\":5000000}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
 	struct sim_result r;
 
 	flat_profile();
@@ -60,7 +60,7 @@ static void test_misfit_target_applies_only_at_an_enqueue(void)
 	CHECK(r.misfit_moves >= 1);
 	CHECK(r.tasks[0].run_us[0] < st_run_total(&r, 0) / 10);
 
-	opt = (struct sim_options){ .host = SIM_HOST_FAIR };
+	opt = (struct sim_options){.host = SIM_HOST_FAIR};
 	CHECK_EQ_I(run_text(hog, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	CHECK(r.misfit_moves >= 1);
 	CHECK(r.tasks[0].run_us[0] < st_run_total(&r, 0) / 10);
@@ -79,14 +79,14 @@ static void test_misfit_target_applies_only_at_an_enqueue(void)
 static void test_slice_expiry_keeps_the_earlier_deadline(void)
 {
 	static const char diff[] =
-		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
-		"\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
+	    "\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
 	static const char same[] =
-		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
-		"\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
-	struct sim_options opt = { .host = SIM_HOST_SCX };
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
+	    "\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
 	struct sim_result r;
 	double ratio;
 
@@ -96,7 +96,7 @@ static void test_slice_expiry_keeps_the_earlier_deadline(void)
 	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
 	       (unsigned long long)st_run_total(&r, 0), (unsigned long long)st_run_total(&r, 1));
 	CHECK(ratio > 9 && st_run_total(&r, 1) > 0);
-	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000); /* the CPU never idled */
 	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	printf("# nice 5 : nice 5 = %.2f\n", ratio);
@@ -111,17 +111,18 @@ static void test_slice_expiry_keeps_the_earlier_deadline(void)
 static void test_rt_preemption_keeps_the_task_on_its_cpu(void)
 {
 	static const char json[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"f\":{\"cpus\":[7],\"run\":5000000},"
-		"\"r\":{\"cpus\":[7],\"policy\":\"SCHED_FIFO\",\"priority\":10,\"loop\":-1,"
-		"\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
-	struct sim_options opt = { .host = SIM_HOST_SCX };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"f\":{\"cpus\":[7],\"run\":5000000},"
+	    "\"r\":{\"cpus\":[7],\"policy\":\"SCHED_FIFO\",\"priority\":10,\"loop\":-1,"
+	    "\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
 	struct sim_result r;
 
 	flat_profile();
 	CHECK_EQ_I(run_text(json, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	printf("# fair %llu us, rt %llu us, rt late %llu\n", (unsigned long long)st_run_total(&r, 0),
-	       (unsigned long long)st_run_total(&r, 1), (unsigned long long)r.tasks[1].late);
+	printf("# fair %llu us, rt %llu us, rt late %llu\n",
+	       (unsigned long long)st_run_total(&r, 0), (unsigned long long)st_run_total(&r, 1),
+	       (unsigned long long)r.tasks[1].late);
 	CHECK_EQ_U(r.migrations, 0);
 	CHECK_EQ_U(r.tasks[1].late, 0);
 	CHECK(st_run_total(&r, 1) >= 99000);
@@ -137,10 +138,11 @@ static void test_rt_preemption_keeps_the_task_on_its_cpu(void)
 static void test_wakeup_waits_for_the_running_slice(void)
 {
 	static const char hog[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
-		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
-	struct sim_options opt = { .host = SIM_HOST_SCX };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"
+	    "10000}},"
+	    "\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
 	struct sim_result r;
 
 	flat_profile();
@@ -160,9 +162,9 @@ static void test_wakeup_waits_for_the_running_slice(void)
  */
 static void test_utilization_is_scx_gearboxs_own(void)
 {
-	struct sim_options opt = { .seed = 1, .host = SIM_HOST_SCX };
+	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
 	struct em_profile *vm4 = calloc(1, sizeof(*vm4));
-	struct workload w = { 0 };
+	struct workload w = {0};
 	struct sim_result r;
 	struct gb_err err;
 	char path[4096];

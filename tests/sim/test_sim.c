@@ -28,12 +28,12 @@ static int run_text(const char *json, enum sim_policy_id pol, struct sim_options
 }
 
 static const char pinned_runtime[] =
-	"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
-	"\"loop\":-1,\"runtime\":2000,\"sleep\":8000}}}";
+    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
+    "\"loop\":-1,\"runtime\":2000,\"sleep\":8000}}}";
 
 static void test_energy_is_busy_time_times_opp_power(void)
 {
-	struct sim_options opt = { 0 };
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	flat_profile();
@@ -41,7 +41,7 @@ static void test_energy_is_busy_time_times_opp_power(void)
 	/* 100 periods of 2 ms busy at 20 mW = 4 mJ, all on little */
 	CHECK(r.domains[0].energy_j > 0.00398 && r.domains[0].energy_j < 0.00402);
 	CHECK_EQ_U(r.domains[1].energy_j * 1e9, 0);
-	CHECK(r.domains[0].busy_pct > 4.99 && r.domains[0].busy_pct < 5.01);   /* 20% of 1 of 4 */
+	CHECK(r.domains[0].busy_pct > 4.99 && r.domains[0].busy_pct < 5.01); /* 20% of 1 of 4 */
 	/* idle power is drawn by the domain all the time */
 	prof->model.domains[1].idle_power_uw = 10000;
 	CHECK_EQ_I(run_text(pinned_runtime, SIM_POLICY_GEARBOX, &opt, &r), 0);
@@ -52,9 +52,9 @@ static void test_run_work_takes_longer_on_slower_cpu(void)
 {
 	/* run 1000 us of big-core work: 10240 us on a perf-100 little CPU */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
-		"\"loop\":-1,\"run\":1000,\"sleep\":9760}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[0],"
+	    "\"loop\":-1,\"run\":1000,\"sleep\":9760}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	flat_profile();
@@ -66,10 +66,10 @@ static void test_run_work_takes_longer_on_slower_cpu(void)
 static void test_same_seed_gives_identical_run(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"a\":{\"instance\":5,\"loop\":-1,\"run\":3000,\"timer\":{\"ref\":\"unique\","
-		"\"period\":16000}},\"b\":{\"loop\":-1,\"run\":9000,\"sleep\":3000}}}";
-	struct sim_options opt = { .seed = 7 };
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"a\":{\"instance\":5,\"loop\":-1,\"run\":3000,\"timer\":{\"ref\":\"unique\","
+	    "\"period\":16000}},\"b\":{\"loop\":-1,\"run\":9000,\"sleep\":3000}}}";
+	struct sim_options opt = {.seed = 7};
 	struct sim_result *a = calloc(2, sizeof(*a)), *b = a + 1;
 	struct em_profile *saved = prof;
 	char path[4096];
@@ -96,14 +96,14 @@ static void test_nice_shares_a_cpu_by_weight(void)
 	/* two hogs on CPU 0 for 2 s: nice 0 against nice 10 is 1024 : 110 (the fair class gives
 	 * ~9.3); equal nice shares evenly */
 	static const char diff[] =
-		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
-		"\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"priority\":0,\"run\":5000000},"
+	    "\"b\":{\"cpus\":[0],\"priority\":10,\"run\":5000000}}}";
 	static const char same[] =
-		"{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
-		"\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"priority\":5,\"run\":5000000},"
+	    "\"b\":{\"cpus\":[0],\"priority\":5,\"run\":5000000}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 	double ratio;
 
@@ -113,7 +113,7 @@ static void test_nice_shares_a_cpu_by_weight(void)
 	printf("# nice 0 : nice 10 = %.2f (%llu us : %llu us)\n", ratio,
 	       (unsigned long long)st_run_total(&r, 0), (unsigned long long)st_run_total(&r, 1));
 	CHECK(ratio > 7.5 && ratio < 11.5);
-	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000);   /* the CPU never idled */
+	CHECK(st_run_total(&r, 0) + st_run_total(&r, 1) > 1990000); /* the CPU never idled */
 	CHECK_EQ_I(run_text(same, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	ratio = (double)st_run_total(&r, 0) / (double)(st_run_total(&r, 1) ?: 1);
 	CHECK(ratio > 0.95 && ratio < 1.05);
@@ -125,11 +125,11 @@ static void test_rt_task_preempts_fair_and_runs_on_big_at_top_opp(void)
 	 * the RT class puts it on the biggest CPU (uclamp_min 1024 by default), it preempts the
 	 * hog there at once (no late activation, no wait) and the big domain runs at its top OPP */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"hog\":{\"instance\":8,\"run\":5000000},"
-		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"loop\":-1,\"run\":1000,"
-		"\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"hog\":{\"instance\":8,\"run\":5000000},"
+	    "\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"loop\":-1,\"run\":1000,"
+	    "\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 	u32 rt = 8;
 
@@ -153,15 +153,16 @@ static void test_fifo_runs_to_completion_and_rr_rotates(void)
 	/* two RT hogs of equal priority on CPU 0 for 1 s: FIFO, the first runs until it is done
 	 * (0.6 s), then the second; RR alternates every 100 ms */
 	static const char fifo[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"loop\":1,\"run\":600000},"
-		"\"b\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":1000,\"loop\":1,\"run\":600000},"
-		"\"f\":{\"cpus\":[0],\"run\":600000}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"loop\":1,\"run\":600000},"
+	    "\"b\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":1000,\"loop\":1,\"run\":"
+	    "600000},"
+	    "\"f\":{\"cpus\":[0],\"run\":600000}}}";
 	static const char rr[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"a\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"run\":600000},"
-		"\"b\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"delay\":1000,\"run\":600000}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"a\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"run\":600000},"
+	    "\"b\":{\"cpus\":[0],\"policy\":\"SCHED_RR\",\"delay\":1000,\"run\":600000}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	flat_profile();
@@ -171,8 +172,8 @@ static void test_fifo_runs_to_completion_and_rr_rotates(void)
 	       (unsigned long long)st_run_total(&r, 1), r.tasks[2].name,
 	       (unsigned long long)st_run_total(&r, 2));
 	CHECK(st_run_total(&r, 0) >= 599000 && st_run_total(&r, 0) <= 601000);
-	CHECK(st_run_total(&r, 1) >= 390000);     /* b from 0.6 s on */
-	CHECK(st_run_total(&r, 2) <= 11000);      /* the fair task starves behind RT */
+	CHECK(st_run_total(&r, 1) >= 390000); /* b from 0.6 s on */
+	CHECK(st_run_total(&r, 2) <= 11000);  /* the fair task starves behind RT */
 	CHECK_EQ_I(run_text(rr, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	printf("# RR: a %llu us, b %llu us\n", (unsigned long long)st_run_total(&r, 0),
 	       (unsigned long long)st_run_total(&r, 1));
@@ -184,18 +185,20 @@ static void test_wake_latency_is_the_wait_for_a_busy_cpu(void)
 	/* a 1 ms task every 10 ms on CPU 0: alone it never waits; beside a hog of its own weight
 	 * (no wake-up preemption between equals) it waits for the hog's tick, up to 4 ms */
 	static const char alone[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"
+	    "10000}}}}";
 	static const char hog[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
-		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"
+	    "10000}},"
+	    "\"h\":{\"cpus\":[0],\"run\":5000000}}}";
 	static const char hog_nice[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"priority\":-10,\"loop\":-1,\"run\":1000,"
-		"\"timer\":{\"ref\":\"t\",\"period\":10000}},"
-		"\"h\":{\"cpus\":[0],\"run\":5000000}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"priority\":-10,\"loop\":-1,\"run\":1000,"
+	    "\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+	    "\"h\":{\"cpus\":[0],\"run\":5000000}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	flat_profile();
@@ -219,16 +222,17 @@ static void test_missed_periods_count_starvation_and_overruns(void)
 	 * task completes no activation after that, so it counts no late one, but it misses every
 	 * period to the end of the run (about 50) */
 	static const char starved[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
-		"\"h\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":500000,\"run\":5000000}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"
+	    "10000}},"
+	    "\"h\":{\"cpus\":[0],\"policy\":\"SCHED_FIFO\",\"delay\":500000,\"run\":5000000}}}";
 	/* 2.5 periods of work per activation: a relative timer counts the overrun period and the
 	 * whole one after it (2 per activation), an absolute one every activation once */
 	static const char overrun[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":25000,"
-		"\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":25000,"
+	    "\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 	char wl[512];
 
@@ -262,11 +266,11 @@ static void test_missed_periods_count_starvation_and_overruns(void)
 static void test_deadline_tasks_are_refused(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":1},\"tasks\":{\"d\":{\"policy\":\"SCHED_DEADLINE\","
-		"\"dl-runtime\":1000,\"dl-period\":10000,\"run\":100}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1},\"tasks\":{\"d\":{\"policy\":\"SCHED_DEADLINE\","
+	    "\"dl-runtime\":1000,\"dl-period\":10000,\"run\":100}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
-	struct workload w = { 0 };
+	struct workload w = {0};
 	struct gb_err err;
 
 	flat_profile();
@@ -297,7 +301,8 @@ static int check_trace(FILE *f, u64 *first_change_gap_us)
 		}
 		if (n++ == 0) {
 			CHECK(!strcmp(type, "hello"));
-			CHECK(!strcmp(json_string_value(json_object_get(o, "format")), "gearbox-stream/1"));
+			CHECK(!strcmp(json_string_value(json_object_get(o, "format")),
+				      "gearbox-stream/1"));
 			CHECK_EQ_I(json_array_size(json_object_get(o, "domains")), 3);
 		} else if (!strcmp(type, "sample")) {
 			json_t *d0 = json_array_get(json_object_get(o, "domains"), 2);
@@ -306,7 +311,8 @@ static int check_trace(FILE *f, u64 *first_change_gap_us)
 
 			CHECK_EQ_I(json_array_size(json_object_get(o, "cpus")), 8);
 			if (last_freq >= 0 && fq != last_freq) {
-				if (last_change >= 0 && (u64)(t - last_change) < *first_change_gap_us)
+				if (last_change >= 0 &&
+				    (u64)(t - last_change) < *first_change_gap_us)
 					*first_change_gap_us = (u64)(t - last_change);
 				last_change = t;
 			}
@@ -315,9 +321,10 @@ static int check_trace(FILE *f, u64 *first_change_gap_us)
 		} else if (!strcmp(type, "decision")) {
 			const char *reason = json_string_value(json_object_get(o, "reason"));
 
-			CHECK(reason && strstr("wakeup_energy capacity_misfit power_misfit "
-					       "overutilized_spread idle_pull affinity fork balance",
-					       reason));
+			CHECK(reason &&
+			      strstr("wakeup_energy capacity_misfit power_misfit "
+				     "overutilized_spread idle_pull affinity fork balance",
+				     reason));
 			CHECK(json_is_integer(json_object_get(o, "power_delta_uw")));
 		} else if (!strcmp(type, "end")) {
 			ends++;
@@ -333,10 +340,10 @@ static int check_trace(FILE *f, u64 *first_change_gap_us)
 static void test_trace_is_a_gearbox_stream_with_rate_limited_dvfs(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[7],"
-		"\"loop\":-1,\"run\":3000,\"sleep\":40000}}}";
-	static const u32 bp[] = { 300, 600, 1024 }, bw[] = { 200, 500, 1500 };
-	struct sim_options opt = { .sample_us = 1000, .dvfs_rate_us = 20000 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{\"cpus\":[7],"
+	    "\"loop\":-1,\"run\":3000,\"sleep\":40000}}}";
+	static const u32 bp[] = {300, 600, 1024}, bw[] = {200, 500, 1500};
+	struct sim_options opt = {.sample_us = 1000, .dvfs_rate_us = 20000};
 	struct sim_result r;
 	u64 gap;
 	FILE *f = tmpfile();
@@ -347,8 +354,8 @@ static void test_trace_is_a_gearbox_stream_with_rate_limited_dvfs(void)
 	tm_domain(&prof->model, "big", 7, 1, bp, bw, 3);
 	opt.trace = f;
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, &r), 0);
-	CHECK_EQ_I(check_trace(f, &gap), 1001);      /* t = 0, 1, ... 1000 ms */
-	CHECK(gap != ~0ull && gap >= 20000);          /* never two OPP changes within 20 ms */
+	CHECK_EQ_I(check_trace(f, &gap), 1001); /* t = 0, 1, ... 1000 ms */
+	CHECK(gap != ~0ull && gap >= 20000);	/* never two OPP changes within 20 ms */
 	fclose(f);
 }
 
@@ -362,12 +369,12 @@ static void test_trace_is_a_gearbox_stream_with_rate_limited_dvfs(void)
 static void test_gearbox_sees_only_the_running_tasks_clamps(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"hog\":{\"cpus\":[7],\"util_max\":300,\"loop\":-1,\"run\":1000000},"
-		"\"boost\":{\"cpus\":[7],\"util_min\":1024,\"priority\":10,\"loop\":-1,\"run\":1000,"
-		"\"sleep\":9000}}}";
-	static const u32 bp[] = { 300, 600, 1024 }, bw[] = { 200, 500, 1500 };
-	struct sim_options opt = { .sample_us = 100 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"hog\":{\"cpus\":[7],\"util_max\":300,\"loop\":-1,\"run\":1000000},"
+	    "\"boost\":{\"cpus\":[7],\"util_min\":1024,\"priority\":10,\"loop\":-1,\"run\":1000,"
+	    "\"sleep\":9000}}}";
+	static const u32 bp[] = {300, 600, 1024}, bw[] = {200, 500, 1500};
+	struct sim_options opt = {.sample_us = 100};
 	struct sim_result r;
 	char line[1 << 16];
 	int boosted_behind_hog = 0, hog_samples = 0;
@@ -407,14 +414,15 @@ static void test_rework_pushes_a_preempted_stuck_task_at_once(void)
 	 * preempted hog to CPU 5 when the RT task preempts it (put_prev_task), so it keeps
 	 * running; without it the hog waits behind the RT task half of the time */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"hog\":{\"util_max\":300,\"loop\":1,\"phases\":{"
-		"\"start\":{\"cpus\":[4],\"run\":10000},"
-		"\"free\":{\"cpus\":[4,5],\"run\":5000000}}},"
-		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"util_min\":0,\"util_max\":300,"
-		"\"cpus\":[4],"
-		"\"delay\":20000,\"loop\":-1,\"run\":2500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"hog\":{\"util_max\":300,\"loop\":1,\"phases\":{"
+	    "\"start\":{\"cpus\":[4],\"run\":10000},"
+	    "\"free\":{\"cpus\":[4,5],\"run\":5000000}}},"
+	    "\"rt\":{\"policy\":\"SCHED_FIFO\",\"priority\":50,\"util_min\":0,\"util_max\":300,"
+	    "\"cpus\":[4],"
+	    "\"delay\":20000,\"loop\":-1,\"run\":2500,\"timer\":{\"ref\":\"t\",\"period\":10000}}}"
+	    "}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 	u64 hog_us;
 
@@ -441,10 +449,10 @@ static void test_rework_charges_the_task_at_its_own_cpus_opp(void)
 	 * the rework series charges s at the OPP of its own CPU, mid CPU 5 (perf 300, cost 5000),
 	 * and picks mid */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
-		"\"h\":{\"cpus\":[4],\"util_max\":700,\"run\":5000000},"
-		"\"s\":{\"loop\":-1,\"run\":3200,\"timer\":{\"ref\":\"s\",\"period\":16000}}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{"
+	    "\"h\":{\"cpus\":[4],\"util_max\":700,\"run\":5000000},"
+	    "\"s\":{\"loop\":-1,\"run\":3200,\"timer\":{\"ref\":\"s\",\"period\":16000}}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	memset(prof, 0, sizeof(*prof));
@@ -472,10 +480,10 @@ static void test_overutilized_flag_waits_for_the_root_balance(void)
 	/* a task on little CPU 0 (capacity 100) busy 80 ms then idle 20 ms: its util crosses 80
 	 * late in each burst and decays below it a few ms into the sleep */
 	static const char wl[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
-		"\"t\":{\"cpus\":[0],\"loop\":-1,\"run\":80000,\"timer\":{\"ref\":\"t\","
-		"\"period\":100000}}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"t\":{\"cpus\":[0],\"loop\":-1,\"run\":80000,\"timer\":{\"ref\":\"t\","
+	    "\"period\":100000}}}}";
+	struct sim_options opt = {0};
 	struct sim_result r;
 
 	flat_profile();

@@ -33,7 +33,7 @@ static int load_fixture(const char *name, struct workload *w)
 static int run_text(const char *json, enum sim_policy_id pol, const struct sim_options *opt,
 		    struct sim_result *res)
 {
-	struct workload w = { 0 };
+	struct workload w = {0};
 	int ret = workload_load_string(json, strlen(json), "test.json", &w, &err);
 
 	if (!ret)
@@ -47,7 +47,7 @@ static struct sim_result *res;
 /* rt-app's tutorial example3: 12 threads, 10 periods of 30 ms light then 10 heavy, loop 1 */
 static void test_finite_rtapp_file_runs_until_its_last_task_exits(void)
 {
-	struct sim_options opt = { .seed = 1 };
+	struct sim_options opt = {.seed = 1};
 	struct workload w;
 
 	CHECK_EQ_I(load_fixture("rtapp-example3.json", &w), 0);
@@ -72,7 +72,7 @@ static void test_finite_rtapp_file_runs_until_its_last_task_exits(void)
  * (SCHED_FIFO on CPU 1, 10 loops of a 1.2 s timer and 900 ms of work at capacity 1024) */
 static void test_rtapp_calibration_and_dvfs_files_run_to_their_end(void)
 {
-	struct sim_options opt = { .seed = 1 };
+	struct sim_options opt = {.seed = 1};
 	struct workload w;
 	u64 run_us = 0;
 
@@ -99,14 +99,13 @@ static void test_rtapp_calibration_and_dvfs_files_run_to_their_end(void)
 
 static void test_workload_that_loops_forever_needs_a_duration(void)
 {
-	static const char wl[] =
-		"{\"tasks\":{\"ok\":{\"loop\":2,\"run\":100,\"sleep\":100},"
-		"\"spin\":{\"phases\":{\"a\":{\"loop\":-1,\"run\":100}}}}}";
-	struct sim_options opt = { 0 };
+	static const char wl[] = "{\"tasks\":{\"ok\":{\"loop\":2,\"run\":100,\"sleep\":100},"
+				 "\"spin\":{\"phases\":{\"a\":{\"loop\":-1,\"run\":100}}}}}";
+	struct sim_options opt = {0};
 
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), -EINVAL);
 	CHECK_STR_CONTAINS(err.msg, "test.json: task spin-0 loops forever (loop -1) and the "
-			   "workload has no global duration: give --duration");
+				    "workload has no global duration: give --duration");
 	opt.duration_us = 10000;
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), 0);
 }
@@ -114,30 +113,31 @@ static void test_workload_that_loops_forever_needs_a_duration(void)
 static void test_tasks_left_waiting_for_each_other_are_an_error(void)
 {
 	/* b waits at the barrier a third time, a has exited after two */
-	static const char wl[] =
-		"{\"tasks\":{\"a\":{\"loop\":2,\"run\":100,\"barrier\":\"x\"},"
-		"\"b\":{\"loop\":3,\"run\":100,\"barrier\":\"x\"}}}";
-	struct sim_options opt = { 0 };
+	static const char wl[] = "{\"tasks\":{\"a\":{\"loop\":2,\"run\":100,\"barrier\":\"x\"},"
+				 "\"b\":{\"loop\":3,\"run\":100,\"barrier\":\"x\"}}}";
+	struct sim_options opt = {0};
 
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), -EINVAL);
 	CHECK_STR_CONTAINS(err.msg, "every task left waits (task b-0 on barrier 'x') and none can "
-			   "wake it");
+				    "wake it");
 }
 
 static void test_a_loop_that_takes_no_time_is_stopped_with_a_warning(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900},"
-		"\"busy\":{\"run\":0,\"yield\":\"\"}}}";
+	    "{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900},"
+	    "\"busy\":{\"run\":0,\"yield\":\"\"}}}";
 	static const char fine[] =
-		"{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":1},\"tasks\":{\"work\":{\"run\":100,\"sleep\":900}}}";
+	struct sim_options opt = {0};
 
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_GEARBOX, &opt, res), 0);
-	CHECK_STR_CONTAINS(res->warning, "test.json: task busy-0: 1048576 events in a row at t=0 us "
+	CHECK_STR_CONTAINS(res->warning,
+			   "test.json: task busy-0: 1048576 events in a row at t=0 us "
 			   "took no time");
-	CHECK(res->activations == 0 && res->tasks[0].run_us[0] + res->tasks[0].run_us[1] +
-	      res->tasks[0].run_us[2] > 0);   /* the other task still ran */
+	CHECK(res->activations == 0 &&
+	      res->tasks[0].run_us[0] + res->tasks[0].run_us[1] + res->tasks[0].run_us[2] >
+		  0); /* the other task still ran */
 	CHECK_EQ_I(run_text(fine, SIM_POLICY_GEARBOX, &opt, res), 0);
 	CHECK(res->warning[0] == '\0');
 }
@@ -152,12 +152,12 @@ static double task_work_us(const struct sim_result *r, u32 i)
 static void test_a_task_on_a_little_cpu_shows_less_work_done(void)
 {
 	static const char little[] =
-		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[0],\"run\":100000000}}}";
+	    "{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[0],\"run\":100000000}}}";
 	static const char big[] =
-		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[7],\"run\":100000000}}}";
+	    "{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"cpus\":[7],\"run\":100000000}}}";
 	const struct em_domain *ld = &sm8250->model.domains[sm8250->model.cpu_domain[0]];
 	const struct em_domain *bd = &sm8250->model.domains[sm8250->model.cpu_domain[7]];
-	struct sim_options opt = { 0 };
+	struct sim_options opt = {0};
 	double wl, wb, epw_l;
 
 	CHECK_EQ_I(run_text(little, SIM_POLICY_GEARBOX, &opt, res), 0);
@@ -167,7 +167,8 @@ static void test_a_task_on_a_little_cpu_shows_less_work_done(void)
 	/* busy the whole run at the top OPP (after the governor's ramp): work = time x perf */
 	CHECK(wl <= 2e6 * ld->opps[ld->nr_opps - 1].perf / 1024 + 1);
 	CHECK(wl > 0.9 * 2e6 * ld->opps[ld->nr_opps - 1].perf / 1024);
-	CHECK(res->tasks[0].throughput_pct > 0 && res->tasks[0].throughput_pct * 2e6 / 100 > wl - 1 &&
+	CHECK(res->tasks[0].throughput_pct > 0 &&
+	      res->tasks[0].throughput_pct * 2e6 / 100 > wl - 1 &&
 	      res->tasks[0].throughput_pct * 2e6 / 100 < wl + 1);
 	CHECK(res->work_s * 1e6 > wl - 1 && res->work_s * 1e6 < wl + 1);
 	CHECK(epw_l > 0 && epw_l * res->work_s > res->energy_j * 0.999 &&
@@ -186,13 +187,13 @@ static void test_a_task_on_a_little_cpu_shows_less_work_done(void)
 static void test_a_starved_task_shows_less_work_done(void)
 {
 	static const char starve[] =
-		"{\"global\":{\"duration\":1},\"tasks\":{"
-		"\"rt\":{\"policy\":\"SCHED_FIFO\",\"cpus\":[7],\"run\":100000000},"
-		"\"build\":{\"cpus\":[7],\"delay\":10000,\"run\":100000000}}}";
+	    "{\"global\":{\"duration\":1},\"tasks\":{"
+	    "\"rt\":{\"policy\":\"SCHED_FIFO\",\"cpus\":[7],\"run\":100000000},"
+	    "\"build\":{\"cpus\":[7],\"delay\":10000,\"run\":100000000}}}";
 	static const char capped[] =
-		"{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"util_max\":300,"
-		"\"run\":100000000}}}";
-	struct sim_options opt = { 0 };
+	    "{\"global\":{\"duration\":2},\"tasks\":{\"build\":{\"util_max\":300,"
+	    "\"run\":100000000}}}";
+	struct sim_options opt = {0};
 	struct sim_result *perf = calloc(1, sizeof(*perf));
 
 	CHECK_EQ_I(run_text(starve, SIM_POLICY_GEARBOX, &opt, res), 0);
@@ -200,7 +201,8 @@ static void test_a_starved_task_shows_less_work_done(void)
 	CHECK(task_work_us(res, 0) > 0.9e6);
 	CHECK_EQ_I(run_text(capped, SIM_POLICY_GEARBOX, &opt, res), 0);
 	CHECK_EQ_I(run_text(capped, SIM_POLICY_PERFORMANCE, &opt, perf), 0);
-	printf("# capped hog: gearbox %.3f s of work, %.4f J/work_s; performance %.3f s, %.4f J/work_s\n",
+	printf("# capped hog: gearbox %.3f s of work, %.4f J/work_s; performance %.3f s, %.4f "
+	       "J/work_s\n",
 	       res->work_s, res->energy_per_work, perf->work_s, perf->energy_per_work);
 	CHECK(res->work_s < perf->work_s);
 	CHECK(res->energy_per_work > 0 && perf->energy_per_work > 0);
@@ -212,17 +214,17 @@ static void test_a_starved_task_shows_less_work_done(void)
 static void test_oracle_reports_infeasible_and_gives_no_bound(void)
 {
 	static const char over[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
-		"\"run\":15000,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
+	    "\"run\":15000,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
 	static const char tight[] =
-		"{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
-		"\"run\":9900,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
-	struct sim_options opt = { .seed = 1 };
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU7\"},\"tasks\":{\"t\":{"
+	    "\"run\":9900,\"timer\":{\"ref\":\"a\",\"period\":10000}}}}";
+	struct sim_options opt = {.seed = 1};
 
 	CHECK_EQ_I(run_text(over, SIM_POLICY_ORACLE, &opt, res), 0);
 	CHECK_EQ_I(res->outcome, SIM_INFEASIBLE);
 	CHECK_STR_CONTAINS(res->note, "no placement keeps every CPU's planned load within");
-	CHECK(res->energy_j == 0 && res->activations == 0);   /* no figures, no bound */
+	CHECK(res->energy_j == 0 && res->activations == 0); /* no figures, no bound */
 	CHECK_EQ_I(run_text(tight, SIM_POLICY_ORACLE, &opt, res), 0);
 	CHECK_EQ_I(res->outcome, SIM_INFEASIBLE);
 	CHECK_STR_CONTAINS(res->note, "kept every deadline");
@@ -234,8 +236,8 @@ static void test_oracle_reports_infeasible_and_gives_no_bound(void)
 /* Where the oracle gives a bound, its run has no late activation and no missed period. */
 static void test_feasible_oracle_keeps_every_deadline(void)
 {
-	static const char *const names[] = { "q3_more_room", "lisa_three_small" };
-	struct sim_options opt = { .seed = 1 };
+	static const char *const names[] = {"q3_more_room", "lisa_three_small"};
+	struct sim_options opt = {.seed = 1};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		char path[4096];
@@ -257,30 +259,30 @@ static void test_feasible_oracle_keeps_every_deadline(void)
 static void test_oracle_skips_a_workload_with_a_non_periodic_task(void)
 {
 	static const char wl[] =
-		"{\"global\":{\"duration\":1},\"tasks\":{\"p\":{\"run\":100,\"timer\":{\"ref\":\"a\","
-		"\"period\":1000}},\"build\":{\"phases\":{\"one\":{\"run\":100,\"timer\":{\"ref\":"
-		"\"b\",\"period\":1000}},\"two\":{\"run\":1000,\"sleep\":10}}}}}";
-	struct sim_options opt = { .seed = 1 };
+	    "{\"global\":{\"duration\":1},\"tasks\":{\"p\":{\"run\":100,\"timer\":{\"ref\":\"a\","
+	    "\"period\":1000}},\"build\":{\"phases\":{\"one\":{\"run\":100,\"timer\":{\"ref\":"
+	    "\"b\",\"period\":1000}},\"two\":{\"run\":1000,\"sleep\":10}}}}}";
+	struct sim_options opt = {.seed = 1};
 
 	CHECK_EQ_I(run_text(wl, SIM_POLICY_ORACLE, &opt, res), 0);
 	CHECK_EQ_I(res->outcome, SIM_SKIPPED);
 	CHECK_STR_CONTAINS(res->note, "task build-0 has no timer in phase 'two': the oracle plans "
-			   "periodic tasks only");
+				      "periodic tasks only");
 }
 
 /* The interval of a sample computed by hand: 1..5 has mean 3, s = sqrt(2.5), t(0.975, 4) =
  * 2.776, half-width 2.776 x 1.5811 / sqrt(5) = 1.9630. */
 static void test_interval_is_student_t_on_a_known_sample(void)
 {
-	static const double x[] = { 1, 2, 3, 4, 5 };
+	static const double x[] = {1, 2, 3, 4, 5};
 	struct sim_interval iv = sim_interval_of(x, 5);
 
 	CHECK(iv.mean > 2.99999 && iv.mean < 3.00001);
 	CHECK(iv.lo > 1.0369 && iv.lo < 1.0371 && iv.hi > 4.9629 && iv.hi < 4.9631);
-	iv = sim_interval_of(x, 1);                       /* one value: no interval */
+	iv = sim_interval_of(x, 1); /* one value: no interval */
 	CHECK(iv.mean == 1 && isnan(iv.lo) && isnan(iv.hi));
 	CHECK(sim_t975(1) > 12.70 && sim_t975(1) < 12.71);
-	CHECK(sim_t975(40) > 2.020 && sim_t975(40) < 2.022);    /* tables: 2.021 */
+	CHECK(sim_t975(40) > 2.020 && sim_t975(40) < 2.022); /* tables: 2.021 */
 	CHECK(sim_t975(1000) > 1.961 && sim_t975(1000) < 1.963);
 }
 

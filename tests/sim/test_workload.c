@@ -107,7 +107,7 @@ static void test_task_keys_are_parsed(void)
 	t = task_named("rt-0");
 	CHECK(t != NULL);
 	if (t) {
-		CHECK_EQ_I(t->loop, WL_LOOP_FOREVER);   /* rt-app's default */
+		CHECK_EQ_I(t->loop, WL_LOOP_FOREVER); /* rt-app's default */
 		CHECK(t->cpus_all);
 		CHECK_EQ_U(t->uclamp.set, 0);
 		CHECK_EQ_U(t->uclamp.max, EM_CAPACITY_SCALE);
@@ -144,7 +144,7 @@ static void test_phase_keys_and_events_keep_file_order(void)
 		CHECK_EQ_I(p->events[4].type, WL_EV_RUN);
 		CHECK_EQ_U(p->events[4].duration_us, 4000);
 		CHECK(!strcmp(p->events[0].key, "run"));
-		CHECK(!strcmp(p->events[4].key, "run1"));   /* workgen's name for the repeat */
+		CHECK(!strcmp(p->events[4].key, "run1")); /* workgen's name for the repeat */
 	}
 	workload_free(&w);
 }
@@ -179,7 +179,7 @@ static void test_timers_are_shared_by_ref_except_unique_ones(void)
 	b1 = task_named("big-1");
 	rt = task_named("rt-0");
 	CHECK(b0 && b1 && rt);
-	CHECK_EQ_U(w.nr_timers, 3);    /* "tick" once, "unique" per instance of big */
+	CHECK_EQ_U(w.nr_timers, 3); /* "tick" once, "unique" per instance of big */
 	if (b0 && b1 && rt && w.nr_timers == 3) {
 		u32 tick = b0->phases[0].events[3].ref;
 		u32 u0 = b0->phases[1].events[0].ref, u1 = b1->phases[1].events[0].ref;
@@ -248,13 +248,13 @@ static void test_rt_and_deadline_policies_take_their_parameters(void)
 	dl = task_named("dl-0");
 	CHECK(rt && dl);
 	if (rt && dl) {
-		CHECK_EQ_I(rt->sched.policy, WL_SCHED_FIFO);  /* global default_policy */
+		CHECK_EQ_I(rt->sched.policy, WL_SCHED_FIFO); /* global default_policy */
 		CHECK_EQ_U(rt->sched.rt_priority, 50);
 		CHECK_EQ_I(rt->sched.nice, 0);
 		CHECK_EQ_I(dl->sched.policy, WL_SCHED_DEADLINE);
 		CHECK_EQ_U(dl->sched.dl_runtime_us, 1000);
 		CHECK_EQ_U(dl->sched.dl_period_us, 10000);
-		CHECK_EQ_U(dl->sched.dl_deadline_us, 10000);  /* defaults to the period */
+		CHECK_EQ_U(dl->sched.dl_deadline_us, 10000); /* defaults to the period */
 		CHECK_EQ_U(dl->phases[0].nr_events, 2);
 		CHECK_EQ_I(dl->phases[0].events[0].type, WL_EV_YIELD);
 		CHECK_EQ_I(dl->phases[0].events[1].type, WL_EV_RUNTIME);
@@ -351,7 +351,7 @@ static void test_rtapp_example4_resume_chain_between_tasks(void)
 		const struct wl_event *e1 = w.tasks[1].phases[0].events;
 
 		CHECK_EQ_I(e0[1].type, WL_EV_RESUME);
-		CHECK_EQ_U(e0[1].ref, e1[2].ref);      /* thread0 resumes where thread1 waits */
+		CHECK_EQ_U(e0[1].ref, e1[2].ref); /* thread0 resumes where thread1 waits */
 		CHECK_EQ_U(e1[1].ref, e0[2].ref);
 		CHECK(!strcmp(w.queues[e0[2].ref].name, "thread0"));
 	}
@@ -361,13 +361,15 @@ static void test_rtapp_example4_resume_chain_between_tasks(void)
 static void test_rtapp_mp3_is_rejected_for_its_mutexes(void)
 {
 	CHECK(load_fixture("rtapp-mp3-short.json") == -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "rtapp-mp3-short.json: task mp3.decoder, event lock: not supported");
+	CHECK_STR_CONTAINS(err.msg,
+			   "rtapp-mp3-short.json: task mp3.decoder, event lock: not supported");
 	CHECK_STR_CONTAINS(err.msg, "mutexes are not modeled");
 }
 
 static void test_relaxed_json_rewrites_to_strict_in_order(void)
 {
-	static const char text[] = "{ /* c */ \"a\": 1, // x\n \"a\": [1, 2,], \"s\", \"a\": {},\n}";
+	static const char text[] =
+	    "{ /* c */ \"a\": 1, // x\n \"a\": [1, 2,], \"s\", \"a\": {},\n}";
 	char *out = NULL;
 	size_t len = 0;
 
@@ -378,7 +380,7 @@ static void test_relaxed_json_rewrites_to_strict_in_order(void)
 	CHECK_STR_CONTAINS(out, "[1, 2 ]");
 	CHECK_STR_CONTAINS(out, "\"s\":null");
 	CHECK(strchr(out, '/') == NULL);
-	CHECK(out && strchr(out, '\n') != NULL);      /* the comment's line is kept */
+	CHECK(out && strchr(out, '\n') != NULL); /* the comment's line is kept */
 	CHECK(out && strstr(out, "\"a\":") < strstr(out, "\"a\\u001f1\""));
 	free(out);
 }
@@ -420,8 +422,9 @@ static void test_check_model_accepts_affinity_inside_the_model(void)
 static void test_check_model_rejects_cpu_the_model_lacks(void)
 {
 	struct em_model *m = malloc(sizeof(*m));
-	static const char text[] = "{ \"global\": { \"calibration\": \"CPU0\" }, \"tasks\": {"
-				   " \"t\": { \"phases\": { \"p\": { \"cpus\": [1, 9], \"run\": 1 } } } } }";
+	static const char text[] =
+	    "{ \"global\": { \"calibration\": \"CPU0\" }, \"tasks\": {"
+	    " \"t\": { \"phases\": { \"p\": { \"cpus\": [1, 9], \"run\": 1 } } } } }";
 
 	make_model(m, 6);
 	CHECK_EQ_I(load_fixture("all-features.json"), 0);
@@ -454,9 +457,10 @@ static void test_names_of_events_and_policies(void)
 
 static void test_explicit_relative_timer_and_deadline_defaults(void)
 {
-	static const char text[] = "{ \"tasks\": { \"d\": { \"policy\": \"SCHED_DEADLINE\","
-				   " \"dl-runtime\": 700, \"run\": 1,"
-				   " \"timer\": { \"mode\": \"relative\", \"ref\": \"k\", \"period\": 9 } } } }";
+	static const char text[] =
+	    "{ \"tasks\": { \"d\": { \"policy\": \"SCHED_DEADLINE\","
+	    " \"dl-runtime\": 700, \"run\": 1,"
+	    " \"timer\": { \"mode\": \"relative\", \"ref\": \"k\", \"period\": 9 } } } }";
 
 	CHECK_EQ_I(workload_load_string(text, sizeof(text) - 1, "t.json", &w, &err), 0);
 	CHECK_EQ_U(w.nr_timers, 1);
@@ -474,7 +478,7 @@ static void test_missing_file_is_enoent_with_path(void)
 	CHECK_EQ_I(workload_load_file("/nonexistent/x.json", &w, &err), -ENOENT);
 	CHECK_STR_CONTAINS(err.msg, "/nonexistent/x.json");
 	CHECK_EQ_U(w.nr_tasks, 0);
-	workload_free(&w);   /* harmless on an empty workload */
+	workload_free(&w); /* harmless on an empty workload */
 }
 
 int main(void)

@@ -16,42 +16,42 @@
 static int tap_n, tap_failed_total, tap_case_failed;
 static const char *tap_skip_reason;
 
-#define CHECK(cond)                                                                     \
-	do {                                                                            \
-		if (!(cond)) {                                                          \
-			printf("# %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-			tap_case_failed = 1;                                            \
-		}                                                                       \
+#define CHECK(cond)                                                                                \
+	do {                                                                                       \
+		if (!(cond)) {                                                                     \
+			printf("# %s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);          \
+			tap_case_failed = 1;                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ_U(a, b)                                                                  \
-	do {                                                                              \
-		unsigned long long va_ = (unsigned long long)(a), vb_ = (unsigned long long)(b); \
-		if (va_ != vb_) {                                                         \
-			printf("# %s:%d: %s == %llu, expected %s == %llu\n", __FILE__, __LINE__, \
-			       #a, va_, #b, vb_);                                         \
-			tap_case_failed = 1;                                              \
-		}                                                                         \
+#define CHECK_EQ_U(a, b)                                                                           \
+	do {                                                                                       \
+		unsigned long long va_ = (unsigned long long)(a), vb_ = (unsigned long long)(b);   \
+		if (va_ != vb_) {                                                                  \
+			printf("# %s:%d: %s == %llu, expected %s == %llu\n", __FILE__, __LINE__,   \
+			       #a, va_, #b, vb_);                                                  \
+			tap_case_failed = 1;                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_EQ_I(a, b)                                                                  \
-	do {                                                                              \
-		long long va_ = (long long)(a), vb_ = (long long)(b);                     \
-		if (va_ != vb_) {                                                         \
-			printf("# %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__, \
-			       #a, va_, #b, vb_);                                         \
-			tap_case_failed = 1;                                              \
-		}                                                                         \
+#define CHECK_EQ_I(a, b)                                                                           \
+	do {                                                                                       \
+		long long va_ = (long long)(a), vb_ = (long long)(b);                              \
+		if (va_ != vb_) {                                                                  \
+			printf("# %s:%d: %s == %lld, expected %s == %lld\n", __FILE__, __LINE__,   \
+			       #a, va_, #b, vb_);                                                  \
+			tap_case_failed = 1;                                                       \
+		}                                                                                  \
 	} while (0)
 
-#define CHECK_STR_CONTAINS(hay, needle)                                                   \
-	do {                                                                              \
-		const char *h_ = (hay), *n_ = (needle);                                   \
-		if (!h_ || !strstr(h_, n_)) {                                             \
-			printf("# %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__, \
-			       h_ ? h_ : "(null)", n_);                                   \
-			tap_case_failed = 1;                                              \
-		}                                                                         \
+#define CHECK_STR_CONTAINS(hay, needle)                                                            \
+	do {                                                                                       \
+		const char *h_ = (hay), *n_ = (needle);                                            \
+		if (!h_ || !strstr(h_, n_)) {                                                      \
+			printf("# %s:%d: \"%s\" does not contain \"%s\"\n", __FILE__, __LINE__,    \
+			       h_ ? h_ : "(null)", n_);                                            \
+			tap_case_failed = 1;                                                       \
+		}                                                                                  \
 	} while (0)
 
 /* Marks the running test as skipped (call then return). */

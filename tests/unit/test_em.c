@@ -56,7 +56,7 @@ static void test_opp_dominated_by_a_higher_one_is_inefficient(void)
 
 	three_opp_domain(&pd);
 	em_compute_costs(&pd);
-	CHECK(pd.opps[0].flags & EM_OPP_INEFFICIENT);   /* 10000 >= 7500 of OPP 1 */
+	CHECK(pd.opps[0].flags & EM_OPP_INEFFICIENT); /* 10000 >= 7500 of OPP 1 */
 	CHECK(!(pd.opps[1].flags & EM_OPP_INEFFICIENT));
 	CHECK(!(pd.opps[2].flags & EM_OPP_INEFFICIENT)); /* the top one never is */
 	CHECK(pd.flags & EM_PD_SKIP_INEFFICIENCIES);
@@ -68,8 +68,8 @@ static void test_equal_cost_lower_opp_is_inefficient(void)
 
 	memset(&pd, 0, sizeof(pd));
 	pd.nr_opps = 2;
-	set_opp(&pd, 0, 1000, 1000, 100);   /* cost 100 */
-	set_opp(&pd, 1, 2000, 2000, 200);   /* cost 100: same energy per work, more speed */
+	set_opp(&pd, 0, 1000, 1000, 100); /* cost 100 */
+	set_opp(&pd, 1, 2000, 2000, 200); /* cost 100: same energy per work, more speed */
 	em_compute_costs(&pd);
 	CHECK(pd.opps[0].flags & EM_OPP_INEFFICIENT);
 }
@@ -96,10 +96,10 @@ static void test_efficient_state_skips_inefficient_and_saturates(void)
 
 	three_opp_domain(&pd);
 	em_compute_costs(&pd);
-	CHECK_EQ_U(em_efficient_state(&pd, 50), 1);    /* OPP 0 fits but is inefficient */
-	CHECK_EQ_U(em_efficient_state(&pd, 200), 1);   /* perf >= util, exactly */
+	CHECK_EQ_U(em_efficient_state(&pd, 50), 1);  /* OPP 0 fits but is inefficient */
+	CHECK_EQ_U(em_efficient_state(&pd, 200), 1); /* perf >= util, exactly */
 	CHECK_EQ_U(em_efficient_state(&pd, 201), 2);
-	CHECK_EQ_U(em_efficient_state(&pd, 5000), 2);  /* nothing fits: the highest */
+	CHECK_EQ_U(em_efficient_state(&pd, 5000), 2); /* nothing fits: the highest */
 }
 
 static void test_domain_energy_is_cost_of_state_times_sum_util(void)
@@ -143,8 +143,8 @@ static void test_robust_mean_ignores_spikes(void)
 	struct robust_stats st;
 
 	for (int i = 0; i < 40; i++)
-		x[i] = 30.0 + (i % 5) * 0.1;   /* 30.0 .. 30.4, mean 30.2 */
-	x[7] = 415;                        /* the freqbench spike */
+		x[i] = 30.0 + (i % 5) * 0.1; /* 30.0 .. 30.4, mean 30.2 */
+	x[7] = 415;			     /* the freqbench spike */
 	x[23] = 410;
 	CHECK_EQ_I(robust_summary(x, 40, &st), 0);
 	CHECK_EQ_U(st.rejected, 2);
@@ -154,29 +154,30 @@ static void test_robust_mean_ignores_spikes(void)
 
 static void test_isotonic_fit_pools_violators(void)
 {
-	double y[] = { 1, 3, 2, 4 }, fit[4];
+	double y[] = {1, 3, 2, 4}, fit[4];
 
 	isotonic_fit(y, NULL, 4, fit);
 	CHECK(fit[0] == 1 && fit[1] == 2.5 && fit[2] == 2.5 && fit[3] == 4);
 }
 
 static const char small_json[] =
-	"{ \"format\": \"gearbox-em/1\", \"soc\": \"t\", \"provenance\": { \"source\": \"manual\" },\n"
-	"  \"domains\": [\n"
-	"    { \"name\": \"big\", \"cpus\": \"2-3\", \"opps\": [\n"
-	"      { \"freq_khz\": 1000000, \"power_uw\": 200000, \"perf\": 512 },\n"
-	"      { \"freq_khz\": 2000000, \"power_uw\": 800000, \"perf\": 1024 } ] },\n"
-	"    { \"name\": \"little\", \"cpus\": [0, 1], \"idle_power_uw\": 5000, \"opps\": [\n"
-	"      { \"freq_khz\": 500000, \"power_uw\": 20000, \"perf\": 100, \"voltage_uv\": 600000 },\n"
-	"      { \"freq_khz\": 1000000, \"power_uw\": 50000, \"perf\": 200,\n"
-	"        \"spread\": { \"power_uw\": 300, \"samples\": 40 } } ] } ] }\n";
+    "{ \"format\": \"gearbox-em/1\", \"soc\": \"t\", \"provenance\": { \"source\": \"manual\" },\n"
+    "  \"domains\": [\n"
+    "    { \"name\": \"big\", \"cpus\": \"2-3\", \"opps\": [\n"
+    "      { \"freq_khz\": 1000000, \"power_uw\": 200000, \"perf\": 512 },\n"
+    "      { \"freq_khz\": 2000000, \"power_uw\": 800000, \"perf\": 1024 } ] },\n"
+    "    { \"name\": \"little\", \"cpus\": [0, 1], \"idle_power_uw\": 5000, \"opps\": [\n"
+    "      { \"freq_khz\": 500000, \"power_uw\": 20000, \"perf\": 100, \"voltage_uv\": 600000 },\n"
+    "      { \"freq_khz\": 1000000, \"power_uw\": 50000, \"perf\": 200,\n"
+    "        \"spread\": { \"power_uw\": 300, \"samples\": 40 } } ] } ] }\n";
 
 static void test_loader_orders_domains_by_capacity_and_maps_cpus(void)
 {
 	struct gb_err err;
 
-	CHECK_EQ_I(em_profile_load_string(small_json, sizeof(small_json) - 1, "t.json", &prof, false,
-					  NULL, &err), 0);
+	CHECK_EQ_I(em_profile_load_string(small_json, sizeof(small_json) - 1, "t.json", &prof,
+					  false, NULL, &err),
+		   0);
 	CHECK_EQ_U(prof.model.nr_domains, 2);
 	CHECK(!strcmp(prof.model.domains[0].name, "little"));
 	CHECK(!strcmp(prof.model.domains[1].name, "big"));
@@ -211,7 +212,8 @@ static void test_writing_is_stable_across_a_round_trip(void)
 	char *a, *b;
 
 	CHECK_EQ_I(em_profile_load_string(small_json, sizeof(small_json) - 1, "t", &prof, false,
-					  NULL, &err), 0);
+					  NULL, &err),
+		   0);
 	a = write_to_string(&prof, &l1);
 	CHECK_EQ_I(em_profile_load_string(a, l1, "a", &prof2, false, NULL, &err), 0);
 	b = write_to_string(&prof2, &l2);
@@ -229,19 +231,21 @@ static char *generate(int nd, int no, int nc, int first_cpu_of_last)
 	size_t cap = 4u << 20, n = 0;
 	char *s = malloc(cap);
 
-	n += (size_t)snprintf(s + n, cap - n, "{\"format\":\"gearbox-em/1\",\"soc\":\"gen\","
+	n += (size_t)snprintf(s + n, cap - n,
+			      "{\"format\":\"gearbox-em/1\",\"soc\":\"gen\","
 			      "\"provenance\":{\"source\":\"manual\"},\"domains\":[");
 	for (int d = 0; d < nd; d++) {
 		int cpu0 = d == nd - 1 && first_cpu_of_last >= 0 ? first_cpu_of_last : d * nc;
 
-		n += (size_t)snprintf(s + n, cap - n, "%s{\"cpus\":\"%d-%d\",\"opps\":[", d ? "," : "",
-				      cpu0, cpu0 + nc - 1);
+		n += (size_t)snprintf(s + n, cap - n, "%s{\"cpus\":\"%d-%d\",\"opps\":[",
+				      d ? "," : "", cpu0, cpu0 + nc - 1);
 		for (int i = 0; i < no; i++)
-			n += (size_t)snprintf(s + n, cap - n,
-					      "%s{\"freq_khz\":%d,\"power_uw\":%d,\"perf\":%d}",
-					      i ? "," : "", 100000 * (i + 1), 1000 * (i + 1) * (d + 1),
-					      (d * no + i + 1) * 1024 / (nd * no) > 0 ?
-						      (d * no + i + 1) * 1024 / (nd * no) : 1);
+			n += (size_t)snprintf(
+			    s + n, cap - n, "%s{\"freq_khz\":%d,\"power_uw\":%d,\"perf\":%d}",
+			    i ? "," : "", 100000 * (i + 1), 1000 * (i + 1) * (d + 1),
+			    (d * no + i + 1) * 1024 / (nd * no) > 0
+				? (d * no + i + 1) * 1024 / (nd * no)
+				: 1);
 		n += (size_t)snprintf(s + n, cap - n, "]}");
 	}
 	snprintf(s + n, cap - n, "]}");
@@ -285,7 +289,7 @@ static void test_profile_over_the_limits_is_rejected(void)
 	CHECK(em_profile_load_string(s, strlen(s), "g", &prof, false, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "domain 0: 33 OPPs, at most 32");
 	free(s);
-	s = generate(2, 2, 2, 255);   /* last domain would be CPUs 255-256 */
+	s = generate(2, 2, 2, 255); /* last domain would be CPUs 255-256 */
 	CHECK(em_profile_load_string(s, strlen(s), "g", &prof, false, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "domain 1: cpus:");
 	free(s);
@@ -294,9 +298,9 @@ static void test_profile_over_the_limits_is_rejected(void)
 static void test_strict_turns_falling_power_into_an_error(void)
 {
 	static const char j[] =
-		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
-		"\"domains\":[{\"cpus\":\"0\",\"opps\":[{\"freq_khz\":1,\"power_uw\":10,\"perf\":10},"
-		"{\"freq_khz\":2,\"power_uw\":9,\"perf\":20}]}]}";
+	    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+	    "\"domains\":[{\"cpus\":\"0\",\"opps\":[{\"freq_khz\":1,\"power_uw\":10,\"perf\":10},"
+	    "{\"freq_khz\":2,\"power_uw\":9,\"perf\":20}]}]}";
 	struct em_warnings w;
 	struct gb_err err;
 
@@ -310,13 +314,13 @@ static void test_strict_turns_falling_power_into_an_error(void)
 /* The optional fields of gearbox profile: a static/dynamic split per OPP, the performance
  * source and the duration in the provenance.  They round-trip; files without them load. */
 static const char split_json[] =
-	"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"sim\","
-	"\"conditions\":\"c\",\"perf_source\":\"instructions\",\"duration_ms\":160250,"
-	"\"temp_max_mc\":40000},"
-	"\"domains\":[{\"cpus\":\"0-3\",\"opps\":["
-	"{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":100,"
-	"\"split\":{\"static_uw\":4000,\"dynamic_uw\":16000,\"cpus\":4}},"
-	"{\"freq_khz\":1000000,\"power_uw\":50000,\"perf\":200}]}]}";
+    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"sim\","
+    "\"conditions\":\"c\",\"perf_source\":\"instructions\",\"duration_ms\":160250,"
+    "\"temp_max_mc\":40000},"
+    "\"domains\":[{\"cpus\":\"0-3\",\"opps\":["
+    "{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":100,"
+    "\"split\":{\"static_uw\":4000,\"dynamic_uw\":16000,\"cpus\":4}},"
+    "{\"freq_khz\":1000000,\"power_uw\":50000,\"perf\":200}]}]}";
 
 static int load_edited(const char *from, const char *to, struct gb_err *err)
 {
@@ -337,7 +341,8 @@ static void test_split_perf_source_and_duration_round_trip(void)
 	char *a, *b;
 
 	CHECK_EQ_I(em_profile_load_string(split_json, sizeof(split_json) - 1, "s.json", &prof,
-					  false, NULL, &err), 0);
+					  false, NULL, &err),
+		   0);
 	CHECK(prof.meta[0][0].has_split);
 	CHECK_EQ_U(prof.meta[0][0].static_uw, 4000);
 	CHECK_EQ_U(prof.meta[0][0].dynamic_uw, 16000);
@@ -376,8 +381,8 @@ static void test_split_fields_are_validated_with_file_opp_and_reason(void)
 	CHECK_STR_CONTAINS(err.msg, "\"dynamic_uw\" must be an integer");
 	CHECK(load_edited("\"cpus\":4}", "\"cpus\":4,\"total_uw\":1}", &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "unknown field \"total_uw\" in split");
-	CHECK(load_edited("\"perf_source\":\"instructions\"", "\"perf_source\":\"cycles\"",
-			  &err) < 0);
+	CHECK(load_edited("\"perf_source\":\"instructions\"", "\"perf_source\":\"cycles\"", &err) <
+	      0);
 	CHECK_STR_CONTAINS(err.msg, "s.json: \"perf_source\" is \"cycles\", must be");
 	CHECK(load_edited("\"duration_ms\":160250", "\"duration_ms\":-1", &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "s.json: \"duration_ms\" is -1, must be in 0..");
@@ -387,25 +392,25 @@ static void test_split_fields_are_validated_with_file_opp_and_reason(void)
 static void test_every_error_of_a_file_is_reported(void)
 {
 	static const char j[] =
-		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"m\",\"x\":1},"
-		"\"domains\":["
-		"{\"cpus\":\"0-1\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":0,\"perf\":100},"
-		"{\"freq_khz\":600000,\"power_uw\":50000,\"perf\":2000,\"volt\":3}]},"
-		"{\"cpus\":\"2\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":300},"
-		"{\"freq_khz\":400000,\"power_uw\":20,\"perf\":400}]},"
-		"{\"cpus\":\"2-3\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":500}]}]}";
+	    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"m\",\"x\":1},"
+	    "\"domains\":["
+	    "{\"cpus\":\"0-1\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":0,\"perf\":100},"
+	    "{\"freq_khz\":600000,\"power_uw\":50000,\"perf\":2000,\"volt\":3}]},"
+	    "{\"cpus\":\"2\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":300},"
+	    "{\"freq_khz\":400000,\"power_uw\":20,\"perf\":400}]},"
+	    "{\"cpus\":\"2-3\",\"opps\":[{\"freq_khz\":500000,\"power_uw\":10,\"perf\":500}]}]}";
 	struct em_errors *errs = calloc(1, sizeof(*errs));
 	struct gb_err err;
 
-	CHECK(em_profile_check_string(j, sizeof(j) - 1, "e.json", &prof, false, NULL, errs,
-				      &err) < 0);
+	CHECK(em_profile_check_string(j, sizeof(j) - 1, "e.json", &prof, false, NULL, errs, &err) <
+	      0);
 	CHECK_EQ_I(errs->count, 6);
 	CHECK_STR_CONTAINS(errs->msg[0], "e.json: unknown field \"x\" in provenance");
 	CHECK_STR_CONTAINS(errs->msg[1], "e.json: domain 0, OPP 0: \"power_uw\" is 0, must be in");
 	CHECK_STR_CONTAINS(errs->msg[2], "e.json: domain 0, OPP 1: unknown field \"volt\" in OPP");
 	CHECK_STR_CONTAINS(errs->msg[3], "e.json: domain 0, OPP 1: \"perf\" is 2000, must be in");
 	CHECK_STR_CONTAINS(errs->msg[4], "e.json: domain 1, OPP 1: frequency 400000 kHz does not "
-			   "increase");
+					 "increase");
 	CHECK_STR_CONTAINS(errs->msg[5], "e.json: domain 2: CPU 2 is already in domain 1");
 	/* the first error is the one err holds, as for every other caller */
 	CHECK(!strcmp(err.msg, errs->msg[0]));
@@ -417,32 +422,33 @@ static void test_every_error_of_a_file_is_reported(void)
 static void test_strict_refuses_opps_that_did_not_apply(void)
 {
 	static const char flat[] =
-		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
-		"\"domains\":[{\"cpus\":\"0\",\"opps\":["
-		"{\"freq_khz\":1000000,\"power_uw\":10,\"perf\":500},"
-		"{\"freq_khz\":1500000,\"power_uw\":20,\"perf\":750},"
-		"{\"freq_khz\":1600000,\"power_uw\":30,\"perf\":751},"
-		"{\"freq_khz\":2000000,\"power_uw\":40,\"perf\":1000}]}]}";
+	    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+	    "\"domains\":[{\"cpus\":\"0\",\"opps\":["
+	    "{\"freq_khz\":1000000,\"power_uw\":10,\"perf\":500},"
+	    "{\"freq_khz\":1500000,\"power_uw\":20,\"perf\":750},"
+	    "{\"freq_khz\":1600000,\"power_uw\":30,\"perf\":751},"
+	    "{\"freq_khz\":2000000,\"power_uw\":40,\"perf\":1000}]}]}";
 	static const char slow[] =
-		"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
-		"\"domains\":[{\"cpus\":\"0\",\"opps\":["
-		"{\"freq_khz\":700000,\"power_uw\":10,\"perf\":128},"
-		"{\"freq_khz\":1000000,\"power_uw\":20,\"perf\":512},"
-		"{\"freq_khz\":2000000,\"power_uw\":30,\"perf\":1024}]}]}";
+	    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+	    "\"domains\":[{\"cpus\":\"0\",\"opps\":["
+	    "{\"freq_khz\":700000,\"power_uw\":10,\"perf\":128},"
+	    "{\"freq_khz\":1000000,\"power_uw\":20,\"perf\":512},"
+	    "{\"freq_khz\":2000000,\"power_uw\":30,\"perf\":1024}]}]}";
 	struct em_warnings w;
 	struct gb_err err;
 
-	CHECK_EQ_I(em_profile_load_string(flat, sizeof(flat) - 1, "f.json", &prof, false, &w,
-					  &err), 0);
-	CHECK_EQ_I(w.count, 2);   /* the flat step, and the top perf that is not 1024 */
-	CHECK_STR_CONTAINS(w.msg[0], "domain 0, OPP 2: perf 751 at 1600000 kHz rises 0.1% for "
+	CHECK_EQ_I(em_profile_load_string(flat, sizeof(flat) - 1, "f.json", &prof, false, &w, &err),
+		   0);
+	CHECK_EQ_I(w.count, 2); /* the flat step, and the top perf that is not 1024 */
+	CHECK_STR_CONTAINS(w.msg[0],
+			   "domain 0, OPP 2: perf 751 at 1600000 kHz rises 0.1% for "
 			   "6.7% more frequency (previous OPP 750 at 1500000 kHz): the OPP most "
 			   "likely did not apply");
 	CHECK(em_profile_load_string(flat, sizeof(flat) - 1, "f.json", &prof, true, &w, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "f.json: domain 0, OPP 2: perf 751 at 1600000 kHz rises");
 	CHECK(em_profile_load_string(slow, sizeof(slow) - 1, "s.json", &prof, true, &w, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "s.json: domain 0, OPP 0: perf 128 at 700000 kHz is 36% of the "
-			   "domain's median perf per MHz");
+				    "domain's median perf per MHz");
 }
 
 /* What an importer fills in is checked against the loader's ranges: a value the loader would
@@ -462,7 +468,7 @@ static void test_finalize_refuses_values_the_loader_refuses(void)
 	pd->idle_power_uw = 1000000000;
 	CHECK(em_profile_finalize(&prof, false, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "domain 0: \"idle_power_uw\" is 1000000000, must be in "
-			   "0..64000000");
+				    "0..64000000");
 	pd->idle_power_uw = 0;
 	prof.meta[0][1].has_raw = true;
 	prof.meta[0][1].raw_power_uw = 4000000000u;
@@ -490,17 +496,17 @@ static void test_error_codes_that_are_no_errno_still_fail(void)
 /* Idle states and the transition latency: they round-trip, and a bad value is refused with
  * the domain, the state and the reason. */
 static const char idle_json[] =
-	"{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
-	"\"domains\":[{\"cpus\":\"4-7\",\"opps\":[{\"freq_khz\":1000000,\"power_uw\":90000,"
-	"\"perf\":1024}]},{\"cpus\":\"0-3\",\"transition_latency_us\":80,\"idle_states\":{"
-	"\"version\":1,\"static_uw\":6000,\"cpu\":["
-	"{\"name\":\"wfi\",\"power_uw\":700,\"entry_latency_us\":0,\"exit_latency_us\":1,"
-	"\"min_residency_us\":1},"
-	"{\"name\":\"little-retention\",\"power_uw\":500,\"entry_latency_us\":81,"
-	"\"exit_latency_us\":86,\"min_residency_us\":504}],"
-	"\"cluster\":[{\"name\":\"little-power-collapse\",\"power_uw\":0,"
-	"\"entry_latency_us\":814,\"exit_latency_us\":4562,\"min_residency_us\":9183}]},"
-	"\"opps\":[{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":300}]}]}";
+    "{\"format\":\"gearbox-em/1\",\"soc\":\"t\",\"provenance\":{\"source\":\"manual\"},"
+    "\"domains\":[{\"cpus\":\"4-7\",\"opps\":[{\"freq_khz\":1000000,\"power_uw\":90000,"
+    "\"perf\":1024}]},{\"cpus\":\"0-3\",\"transition_latency_us\":80,\"idle_states\":{"
+    "\"version\":1,\"static_uw\":6000,\"cpu\":["
+    "{\"name\":\"wfi\",\"power_uw\":700,\"entry_latency_us\":0,\"exit_latency_us\":1,"
+    "\"min_residency_us\":1},"
+    "{\"name\":\"little-retention\",\"power_uw\":500,\"entry_latency_us\":81,"
+    "\"exit_latency_us\":86,\"min_residency_us\":504}],"
+    "\"cluster\":[{\"name\":\"little-power-collapse\",\"power_uw\":0,"
+    "\"entry_latency_us\":814,\"exit_latency_us\":4562,\"min_residency_us\":9183}]},"
+    "\"opps\":[{\"freq_khz\":500000,\"power_uw\":20000,\"perf\":300}]}]}";
 
 static int load_idle_edited(const char *from, const char *to, struct gb_err *err)
 {
@@ -520,8 +526,9 @@ static void test_idle_states_round_trip_and_follow_their_domain(void)
 	size_t l1, l2;
 	char *a, *b;
 
-	CHECK_EQ_I(em_profile_load_string(idle_json, sizeof(idle_json) - 1, "i.json", &prof,
-					  false, NULL, &err), 0);
+	CHECK_EQ_I(em_profile_load_string(idle_json, sizeof(idle_json) - 1, "i.json", &prof, false,
+					  NULL, &err),
+		   0);
 	/* the little domain is sorted first, its idle states and latency with it */
 	CHECK(prof.idle[0].present && !prof.idle[1].present);
 	CHECK(prof.has_transition_latency[0] && !prof.has_transition_latency[1]);
@@ -578,7 +585,8 @@ static void test_debugfs_export_imports_back_identically(void)
 	struct gb_err err;
 
 	CHECK(mkdtemp(dir) != NULL);
-	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, false, NULL, &err), 0);
+	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, false, NULL, &err),
+		   0);
 	CHECK_EQ_I(em_export_debugfs_tree(&prof, dir, &err), 0);
 	CHECK_EQ_I(em_import_debugfs(dir, NULL, &prof2, NULL, &err), 0);
 	em_diff(&prof, &prof2, NULL, &sum);
@@ -637,7 +645,7 @@ static void test_old_debugfs_layout_in_mw_uses_cpu_capacity(void)
 		printf("# %s\n", err.msg);
 	CHECK_EQ_I(rc, 0);
 	CHECK_EQ_U(prof.model.domains[0].opps[0].power_uw, 10000);
-	CHECK_EQ_U(prof.model.domains[0].opps[0].perf, 200);   /* 400 * 500000 / 1000000 */
+	CHECK_EQ_U(prof.model.domains[0].opps[0].perf, 200); /* 400 * 500000 / 1000000 */
 	CHECK_EQ_U(prof.model.domains[0].opps[1].perf, 400);
 	CHECK_EQ_U(prof.model.domains[1].opps[0].perf, 1024);
 	/* without cpu_capacity the import must fail and say what to give */
@@ -674,7 +682,7 @@ static void test_debugfs_values_are_decimal_bounded_and_named(void)
 	if (rc)
 		printf("# %s\n", err.msg);
 	CHECK_EQ_I(rc, 0);
-	CHECK_EQ_U(prof.model.domains[0].opps[0].power_uw, 100000);   /* decimal 100 mW */
+	CHECK_EQ_U(prof.model.domains[0].opps[0].power_uw, 100000); /* decimal 100 mW */
 	put(em, "cpu0/ps:1000000/frequency", "-1");
 	CHECK(em_import_debugfs(em, NULL, &prof, NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "cpu0/ps:1000000/frequency: \"-1\" is not a decimal number");
@@ -746,14 +754,15 @@ static void test_freqbench_values_out_of_range_are_refused(void)
 	/* an idle reading of 1 kW (the housekeeping baseline is 1 W) */
 	CHECK_EQ_I(import_fb_edited("1400.0", "1000000.0", NULL, &err), -ERANGE);
 	CHECK_STR_CONTAINS(err.msg, "fb.json: cpu 1, 700000 kHz: idle power_mean 1e+06 mW is "
-			   "outside -64000..64000 mW");
+				    "outside -64000..64000 mW");
 	CHECK_EQ_I(import_fb_edited("60.2,", "6e9,", NULL, &err), -ERANGE);
 	CHECK_STR_CONTAINS(err.msg, "cpu 1, 600000 kHz: a power sample 6e+09 mW is outside");
 	CHECK_EQ_I(import_fb_edited("\"power_mean\": 1000.0", "\"power_mean\": -5", NULL, &err),
 		   -ERANGE);
 	CHECK_STR_CONTAINS(err.msg, "housekeeping power_mean -5 mW is outside 0..64000 mW");
-	CHECK_EQ_I(import_fb_edited("\"coremark_score\": 3000,", "\"coremark_score\": -3,", NULL,
-				    &err), -ERANGE);
+	CHECK_EQ_I(
+	    import_fb_edited("\"coremark_score\": 3000,", "\"coremark_score\": -3,", NULL, &err),
+	    -ERANGE);
 	CHECK_STR_CONTAINS(err.msg, "cpu 1, 600000 kHz: coremark_score -3 is outside");
 	CHECK(import_fb_edited("\"600000\": {", "\"-600000\": {", NULL, &err) < 0);
 	CHECK_STR_CONTAINS(err.msg, "cpu 1: bad frequency key \"-600000\"");
@@ -765,7 +774,8 @@ static void test_freqbench_opp_that_did_not_apply_is_left_out(void)
 {
 	struct em_warnings w;
 	struct gb_err err;
-	int rc = import_fb_edited("\"coremark_score\": 3500,", "\"coremark_score\": 3010,", &w, &err);
+	int rc =
+	    import_fb_edited("\"coremark_score\": 3500,", "\"coremark_score\": 3010,", &w, &err);
 
 	if (rc)
 		printf("# %s\n", err.msg);
@@ -773,7 +783,8 @@ static void test_freqbench_opp_that_did_not_apply_is_left_out(void)
 	CHECK_EQ_U(prof.model.domains[0].nr_opps, 2);
 	CHECK_EQ_U(prof.model.domains[0].opps[1].freq_khz, 600000);
 	CHECK_EQ_I(w.count, 1);
-	CHECK_STR_CONTAINS(w.msg[0], "cpu 1: 700000 kHz left out: CoreMark rose 0.3% for 16.7% more "
+	CHECK_STR_CONTAINS(w.msg[0],
+			   "cpu 1: 700000 kHz left out: CoreMark rose 0.3% for 16.7% more "
 			   "frequency than 600000 kHz (the OPP did not apply)");
 	CHECK_STR_CONTAINS(prof.prov.conditions, "left out (did not apply): cpu 1 700000 kHz");
 	/* a score per MHz at half the cluster's: the same */
@@ -781,7 +792,7 @@ static void test_freqbench_opp_that_did_not_apply_is_left_out(void)
 	CHECK_EQ_I(rc, 0);
 	CHECK_EQ_U(prof.model.domains[0].opps[0].freq_khz, 600000);
 	CHECK_STR_CONTAINS(w.msg[0], "cpu 1: 500000 kHz left out: its CoreMark per MHz is 50% of "
-			   "the cluster's median");
+				     "the cluster's median");
 }
 
 /* Runs a shell command; its exit status. */
@@ -827,15 +838,16 @@ static void check_dt_round_trip(const char *model, bool linear)
 		CHECK(!strcmp(prof2.soc, prof.soc));
 		CHECK(!strcmp(prof2.prov.source, "dt"));
 		for (u32 d = 0; d < prof.model.nr_domains; d++) {
-			const struct em_domain *a = &prof.model.domains[d], *b = &prof2.model.domains[d];
+			const struct em_domain *a = &prof.model.domains[d],
+					       *b = &prof2.model.domains[d];
 			u32 fmax = a->opps[a->nr_opps - 1].freq_khz;
 
 			CHECK(!strcmp(a->name, b->name));
 			CHECK_EQ_U(em_domain_capacity(b), em_domain_capacity(a));
 			for (u32 i = 0; i < a->nr_opps && i < b->nr_opps; i++) {
 				CHECK_EQ_U(b->opps[i].voltage_uv, a->opps[i].voltage_uv);
-				CHECK_EQ_U(b->opps[i].perf, (u64)em_domain_capacity(a) *
-					   a->opps[i].freq_khz / fmax);
+				CHECK_EQ_U(b->opps[i].perf,
+					   (u64)em_domain_capacity(a) * a->opps[i].freq_khz / fmax);
 			}
 		}
 		if (linear)
@@ -854,7 +866,8 @@ static void test_dt_export_compiles_and_imports_back(void)
 	check_dt_round_trip(SRCDIR "/em-profiles/sm8250.json", false);
 	check_dt_round_trip(SRCDIR "/em-profiles/gs101.json", false);
 	/* a model the kernel would build (with voltages): the same model back */
-	CHECK_EQ_I(em_import_dt(SRCDIR "/tests/unit/fixtures/rk3399-cpus.dts", &prof, NULL, &err), 0);
+	CHECK_EQ_I(em_import_dt(SRCDIR "/tests/unit/fixtures/rk3399-cpus.dts", &prof, NULL, &err),
+		   0);
 	CHECK(mkdtemp(dir) != NULL);
 	snprintf(path, sizeof(path), "%s/rk3399.json", dir);
 	f = fopen(path, "w");
@@ -880,7 +893,7 @@ static void test_dt_import_of_rk3399_from_the_kernel_source(void)
 	if (rc)
 		printf("# %s\n", err.msg);
 	CHECK_EQ_I(rc, 0);
-	CHECK_EQ_U(prof.model.nr_domains, 2);   /* the GPU's table belongs to no CPU */
+	CHECK_EQ_U(prof.model.nr_domains, 2); /* the GPU's table belongs to no CPU */
 	cpulist_format(&l->cpus, cpus, sizeof(cpus));
 	CHECK(!strcmp(cpus, "0-3"));
 	cpulist_format(&b->cpus, cpus, sizeof(cpus));
@@ -905,11 +918,12 @@ static void test_dt_import_of_rk3399_from_the_kernel_source(void)
 /* What cannot give a model is refused with the file and the reason */
 static void test_dt_import_refusals_name_the_file_and_reason(void)
 {
-	static const char head[] = "/dts-v1/;\n/ { cpus { #address-cells = <1>; #size-cells = <0>;\n"
-		"c0: cpu@0 { device_type = \"cpu\"; reg = <0>; operating-points-v2 = <&t>; %s }; };\n"
-		"t: opp-table-x { compatible = \"operating-points-v2\"; opp-shared;\n"
-		"o1 { opp-hz = /bits/ 64 <500000000>; %s };\n"
-		"o2 { opp-hz = /bits/ 64 <1000000000>; opp-microvolt = <900000>; }; }; };\n";
+	static const char head[] =
+	    "/dts-v1/;\n/ { cpus { #address-cells = <1>; #size-cells = <0>;\n"
+	    "c0: cpu@0 { device_type = \"cpu\"; reg = <0>; operating-points-v2 = <&t>; %s }; };\n"
+	    "t: opp-table-x { compatible = \"operating-points-v2\"; opp-shared;\n"
+	    "o1 { opp-hz = /bits/ 64 <500000000>; %s };\n"
+	    "o2 { opp-hz = /bits/ 64 <1000000000>; opp-microvolt = <900000>; }; }; };\n";
 	char dir[] = "/tmp/gearbox-test-dtbadXXXXXX", path[600];
 	struct gb_err err;
 	FILE *f;
@@ -933,7 +947,8 @@ static void test_dt_import_refusals_name_the_file_and_reason(void)
 	fprintf(f, head, "dynamic-power-coefficient = <4000000>;", "opp-microvolt = <800000>;");
 	fclose(f);
 	CHECK_EQ_I(em_import_dt(path, &prof, NULL, &err), -ERANGE);
-	CHECK_STR_CONTAINS(err.msg, "opp-table-x: 500000000 Hz: power 1280000000 uW (estimated from "
+	CHECK_STR_CONTAINS(err.msg,
+			   "opp-table-x: 500000000 Hz: power 1280000000 uW (estimated from "
 			   "dynamic-power-coefficient) is outside 1..64000000");
 	/* not device tree source */
 	f = fopen(path, "w");
@@ -950,7 +965,8 @@ static void test_dt_import_refusals_name_the_file_and_reason(void)
 	/* a well-formed blob of version 7 (nodes named by full path): refused before libfdt's
 	 * check, which crashed on its root node's name */
 	CHECK_EQ_I(sh("dtc -I dts -O dtb -o %s/v7.dtb %s/tests/unit/fixtures/rk3399-cpus.dts", dir,
-		      SRCDIR), 0);
+		      SRCDIR),
+		   0);
 	snprintf(path, sizeof(path), "%s/v7.dtb", dir);
 	f = fopen(path, "r+b");
 	/* version 7, last compatible version 0 */
@@ -967,7 +983,8 @@ static void test_shipped_gs101_little_top_opp_costs_more_than_the_one_below(void
 	struct gb_err err;
 	const struct em_domain *pd;
 
-	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, true, NULL, &err), 0);
+	CHECK_EQ_I(em_profile_load_file(SRCDIR "/em-profiles/gs101.json", &prof, true, NULL, &err),
+		   0);
 	pd = &prof.model.domains[0];
 	CHECK_EQ_U(pd->opps[pd->nr_opps - 1].freq_khz, 1803000);
 	/* the freqbench quirk: 1803 MHz costs far more per unit of work than 1704 MHz */

@@ -85,19 +85,10 @@ void BPF_STRUCT_OPS(fifo_exit, struct scx_exit_info *ei)
 	gb_scx_record_exit(ei, &gb_exit_kind, &gb_exit_code, gb_exit_msg);
 }
 
-GB_SCX_OPS(fifo_ops,
-	   .select_cpu = (void *)fifo_select_cpu,
-	   .enqueue = (void *)fifo_enqueue,
-	   .init = (void *)fifo_init,
-	   .exit = (void *)fifo_exit,
-	   .name = "gb_fifo");
+GB_SCX_OPS(fifo_ops, .select_cpu = (void *)fifo_select_cpu, .enqueue = (void *)fifo_enqueue,
+	   .init = (void *)fifo_init, .exit = (void *)fifo_exit, .name = "gb_fifo");
 
 /* --kick: the same, kept loaded across CPU hotplug */
-GB_SCX_OPS(fifo_kick_ops,
-	   .select_cpu = (void *)fifo_select_cpu,
-	   .enqueue = (void *)fifo_enqueue,
-	   .cpu_online = (void *)fifo_cpu_online,
-	   .cpu_offline = (void *)fifo_cpu_offline,
-	   .init = (void *)fifo_init,
-	   .exit = (void *)fifo_exit,
-	   .name = "gb_fifo_kick");
+GB_SCX_OPS(fifo_kick_ops, .select_cpu = (void *)fifo_select_cpu, .enqueue = (void *)fifo_enqueue,
+	   .cpu_online = (void *)fifo_cpu_online, .cpu_offline = (void *)fifo_cpu_offline,
+	   .init = (void *)fifo_init, .exit = (void *)fifo_exit, .name = "gb_fifo_kick");

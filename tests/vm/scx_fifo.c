@@ -14,8 +14,8 @@
  * it loads the scheduler again, as the kernel's own example loaders do.
  */
 #include <errno.h>
-#include <stdbool.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,7 +25,7 @@
 
 #include "scx_fifo.skel.h"
 
-#define SCX_EXIT_ERROR 1024             /* enum scx_exit_kind */
+#define SCX_EXIT_ERROR	      1024	   /* enum scx_exit_kind */
 #define SCX_ECODE_ACT_RESTART (1ull << 48) /* enum scx_exit_code */
 
 static volatile sig_atomic_t stop_requested;
@@ -104,7 +104,8 @@ int main(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--park-every") && i + 1 < argc) {
 			park_every = strtoul(argv[++i], &end, 10);
 			if (*end || park_every < 1 || park_every > 1000) {
-				fprintf(stderr, "scx_fifo: error: --park-every '%s': not in 1..1000\n",
+				fprintf(stderr,
+					"scx_fifo: error: --park-every '%s': not in 1..1000\n",
 					argv[i]);
 				return 2;
 			}

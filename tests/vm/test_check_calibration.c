@@ -17,7 +17,7 @@
 
 static struct check_ctx host_ctx(void)
 {
-	struct check_ctx ctx = { .duration_s = 1.0, .attach_timeout_s = 1.0 };
+	struct check_ctx ctx = {.duration_s = 1.0, .attach_timeout_s = 1.0};
 
 	ctx.nr_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (ctx.nr_cpus > CHECK_MAX_CPUS)
