@@ -34,76 +34,6 @@ static u32 nice_weight(s32 nice)
 	return w[(nice < -20 ? -20 : nice > 19 ? 19 : nice) + 20];
 }
 
-u32 sim_cpu_capacity(const struct sim *s, u32 cpu)
-{
-	return em_domain_capacity(&s->m->domains[s->m->cpu_domain[cpu]]);
-}
-
-static u32 cpu_perf(const struct sim *s, u32 cpu)
-{
-	const struct em_domain *pd = &s->m->domains[s->m->cpu_domain[cpu]];
-
-	return pd->opps[s->doms[s->m->cpu_domain[cpu]].opp].perf;
-}
-
-void sim_refresh(struct sim *s)
-{
-	for (u32 c = 0; c < s->m->nr_cpus; c++) {
-		struct gb_cpu *g = &s->gcpu[c];
-
-		memset(g, 0, sizeof(*g));
-		g->online = s->m->cpu_domain[c] != 0xff;
-		/* the sched_ext host: the kernel's idle mask (a CPU a wake-up claimed is busy) */
-		g->idle = s->scx.on ? s->scx.idle[c] : s->cpus[c].curr < 0;
-		if (g->online)
-			g->perf_cur = cpu_perf(s, c);
-	}
-	for (u32 i = 0; i < s->nr_tasks; i++) {
-		const struct sim_task *t = &s->tasks[i];
-		struct gb_cpu *g;
-
-		if (t->cpu < 0 || t->state == TS_DONE)
-			continue;
-		g = &s->gcpu[t->cpu];
-		g->util += t->pelt.util_avg;
-		g->runnable += t->pelt.runnable_avg;
-		if (t->state == TS_RUNNING || t->state == TS_QUEUED) {
-			g->nr_running++;
-			g->uclamp_min = gb_max(g->uclamp_min, t->uclamp_min);
-			g->uclamp_max = gb_max(g->uclamp_max, t->uclamp_max);
-		}
-	}
-	for (u32 c = 0; c < s->m->nr_cpus; c++) {
-		struct gb_cpu *g = &s->gcpu[c];
-		s32 cur = s->cpus[c].curr;
-
-		if (s->ops->scx_view) {
-			/* the contract as scx_gearbox fills it (gb_types.h): busy or idle, the
-			 * running task's clamps; tasks wait in queues, not on a CPU */
-			g->nr_running = cur >= 0;
-			g->uclamp_min = cur >= 0 ? s->tasks[cur].uclamp_min : 0;
-			g->uclamp_max = cur >= 0 ? s->tasks[cur].uclamp_max : 0;
-		}
-		if (!g->nr_running)
-			g->uclamp_max = s->cpus[c].last_uclamp_max;
-	}
-	if (s->scx.on)
-		sim_scx_refresh(s);
-}
-
-void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt)
-{
-	(void)s;
-	gt->util = t->pelt.util_avg;
-	gt->util_est = t->pelt.util_est;
-	gt->runnable = t->pelt.runnable_avg;
-	gt->uclamp_min = t->uclamp_min;
-	gt->uclamp_max = t->uclamp_max;
-	gt->prev_cpu = t->cpu;
-	gt->floor_cap = 0;
-	gt->allowed = t->allowed;
-}
-
 static void lat_record(struct sim *s, u64 lat_us)
 {
 	u64 b = lat_us < 2048 ? lat_us : 2048 + (lat_us - 2048) / 64;
@@ -398,15 +328,6 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 	enqueue(s, t, cpu);
 }
 
-/* The first CPU of the model in t's affinity (the loader checked that there is one). */
-s32 sim_first_allowed(const struct sim *s, const struct sim_task *t)
-{
-	for (u32 c = 0; c < s->m->nr_cpus; c++)
-		if (em_cpumask_test(&t->allowed, c) && s->m->cpu_domain[c] != 0xff)
-			return (s32)c;
-	return s->m->domains[0].first_cpu;
-}
-
 /* The priority level an RT task sees on cpu (cpupri): idle 0, fair 1, RT 1 + priority. */
 static u32 cpu_prio_level(const struct sim *s, u32 cpu)
 {
@@ -546,12 +467,38 @@ static void after_prog_offcpu(struct sim *s, struct sim_task *t, enum sim_prog r
 	case PROG_DONE:
 		t->state = TS_DONE;
 		break;
+	case PROG_WAKE: /* never: prog_run() does the wake-ups and goes on */
+		break;
 	}
 }
 
-void sim_wake(struct sim *s, struct sim_task *t)
+static void wake(struct sim *s, struct sim_task *t);
+
+/* Runs t's program to what it needs next, waking the tasks its events release on the way. */
+static enum sim_prog prog_run(struct sim *s, struct sim_task *t)
 {
-	after_prog_offcpu(s, t, sim_prog_step(s, t));
+	struct sim_prog_run run = {0};
+	enum sim_prog r;
+
+	while ((r = sim_prog_step(s, t, &run)) == PROG_WAKE) {
+		/* every task blocked on (kind, ref), in task order so that runs are reproducible */
+		for (u32 i = 0; i < s->nr_tasks; i++) {
+			struct sim_task *o = &s->tasks[i];
+
+			if (o->state == TS_BLOCKED && o->block_kind == run.wake_kind &&
+			    o->block_ref == run.wake_ref) {
+				o->ev++;
+				wake(s, o);
+			}
+		}
+	}
+	return r;
+}
+
+/* A sleeping or blocked task whose event completed continues its program (may need a CPU). */
+static void wake(struct sim *s, struct sim_task *t)
+{
+	after_prog_offcpu(s, t, prog_run(s, t));
 }
 
 /* The running task on cpu finished its event: continue its program. */
@@ -561,7 +508,7 @@ static void complete(struct sim *s, u32 cpu)
 	enum sim_prog r;
 
 	t->ev++;
-	r = sim_prog_step(s, t);
+	r = prog_run(s, t);
 	if (r == PROG_CPU && s->scx.on && !t->rt) {
 		if (!em_cpumask_test(&t->allowed, cpu))
 			sim_scx_affinity(s, t, cpu);
@@ -601,25 +548,6 @@ static void complete(struct sim *s, u32 cpu)
 	t->state = TS_SLEEP; /* off the CPU before the next one is picked */
 	pick_next(s, cpu);
 	after_prog_offcpu(s, t, r);
-}
-
-/* Every task's PELT signals brought to to_us (running, waiting or sleeping since now). */
-void sim_pelt_advance(struct sim *s, u64 to_us)
-{
-	for (u32 i = 0; i < s->nr_tasks; i++) {
-		struct sim_task *t = &s->tasks[i];
-		u32 perf = t->cpu >= 0 ? cpu_perf(s, (u32)t->cpu) : 0;
-
-		/* on a CPU still leaving its idle state it waits, it does not run yet */
-		if (t->state == TS_RUNNING && s->cpus[t->cpu].ready_us <= s->now_us)
-			gb_pelt_update(&t->pelt, to_us, perf, perf);
-		else if (t->state == TS_RUNNING)
-			gb_pelt_update(&t->pelt, to_us, 0, perf);
-		else if (t->state == TS_QUEUED)
-			gb_pelt_update(&t->pelt, to_us, 0, perf);
-		else
-			gb_pelt_update(&t->pelt, to_us, 0, 0);
-	}
 }
 
 static void advance(struct sim *s, u64 to_us)
@@ -695,7 +623,7 @@ static u64 next_event(const struct sim *s, u64 next_tick)
 		else if (t->run_end_us)
 			at = t->run_end_us > s->now_us ? t->run_end_us : s->now_us;
 		else
-			at = s->now_us + sim_time_to_finish_us(t, cpu_perf(s, c));
+			at = s->now_us + sim_time_to_finish_us(t, sim_cpu_perf(s, c));
 		if (at < next)
 			next = at;
 	}
@@ -893,12 +821,12 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 			struct sim_task *t = &s->tasks[i];
 
 			if (t->state == TS_DELAY && t->wake_at_us <= at) {
-				sim_wake(s, t);
+				wake(s, t);
 			} else if (t->state == TS_SLEEP && t->wake_at_us <= at) {
 				s32 armed = t->cpu;
 
 				t->ev++;
-				sim_wake(s, t);
+				wake(s, t);
 				if (armed >= 0)
 					sim_idle_timer_fired(s, (u32)armed);
 			}

@@ -176,14 +176,25 @@ enum sim_prog {
 	PROG_SLEEP,
 	PROG_BLOCK,
 	PROG_DONE,
+	PROG_WAKE, /* the tasks blocked on (wake_kind, wake_ref) wake first, then the task goes on
+		    */
 };
 
-enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t);
+/* One task's program at one instant, across the sim_prog_step() calls that its wake-ups of
+ * other tasks split it into. */
+struct sim_prog_run {
+	u32 steps;    /* events gone through (bounded by the loop guard) */
+	u8 wake_kind; /* PROG_WAKE: the block_kind and block_ref of the tasks to wake */
+	u32 wake_ref;
+};
+
+/* Runs t's program from the event it is at (the program's module, sim_program.c, calls no other
+ * part of the simulator: the engine does the wake-ups PROG_WAKE asks for, then calls again with
+ * the same run). */
+enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t, struct sim_prog_run *run);
 /* An until-done run: 1 when every task has exited, 0 while one can still go on, -EINVAL
  * (err set) when the tasks left all wait for each other (rt-app would never end). */
 int sim_prog_finished(const struct sim *s, struct gb_err *err);
-/* a sleeping or blocked task whose event completed continues its program (may need a CPU) */
-void sim_wake(struct sim *s, struct sim_task *t);
 
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
 
@@ -204,11 +215,19 @@ static inline struct sim_task *sim_fair_curr(struct sim *s, u32 cpu)
 }
 void sim_collect_results(const struct sim *s, struct sim_result *res);
 
-/* engine services for the policies */
+/* the state (sim_state.c): what every part reads of it; calls no other part */
+u32 sim_cpu_capacity(const struct sim *s, u32 cpu);
+/* the perf of cpu's domain at its current OPP */
+u32 sim_cpu_perf(const struct sim *s, u32 cpu);
+/* the policy's view of the CPUs (s->gcpu) from the tasks and the host */
 void sim_refresh(struct sim *s);
+/* every task's PELT signals brought to to_us (running, waiting or sleeping since now) */
 void sim_pelt_advance(struct sim *s, u64 to_us);
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt);
-u32 sim_cpu_capacity(const struct sim *s, u32 cpu);
+/* the first CPU of the model in t's affinity */
+s32 sim_first_allowed(const struct sim *s, const struct sim_task *t);
+
+/* engine services for the policies */
 /* moves a running or queued task to cpu (migration, counted), logging a decision */
 void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta);
 void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 to, u32 reason,
@@ -220,8 +239,6 @@ extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_re
 /* the engine's services for the sched_ext host */
 /* t starts running on cpu (an idle CPU first leaves its idle state) */
 void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu);
-/* the first CPU of the model in t's affinity */
-s32 sim_first_allowed(const struct sim *s, const struct sim_task *t);
 /* t's CPU becomes cpu (set_task_cpu): a migration when it had one and it differs */
 void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu);
 
@@ -243,8 +260,6 @@ void sim_scx_yield(struct sim *s, struct sim_task *t, u32 cpu);
 void sim_scx_affinity(struct sim *s, struct sim_task *t, u32 cpu);
 /* the tick, on every CPU */
 void sim_scx_tick(struct sim *s);
-/* sim_refresh's last step: the CPUs' utilization as scx_gearbox tracks it */
-void sim_scx_refresh(struct sim *s);
 
 /* physics (sim_physics.c) */
 bool sim_has_idle_states(const struct sim *s, u32 d);

@@ -4,7 +4,9 @@
  * semantics as workload.h states them.  sim_prog_step() starts the event the task is at and
  * returns what the task needs next: a CPU (run, runtime), time (sleep, timer), another task
  * (suspend, barrier), or nothing more (done).  Events that complete at once (a timer already
- * past, resume, the last arrival at a barrier, yield) are consumed in the same call.
+ * past, yield) are consumed in the same call.  A resume and the last arrival at a barrier wake
+ * other tasks: the call returns PROG_WAKE, the engine wakes them (in task order, each woken
+ * task's program run to what it needs next) and calls again to continue the waker.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -59,22 +61,9 @@ static bool prog_normalize(struct sim *s, struct sim_task *t)
 	}
 }
 
-/* Wakes every task blocked on (kind, ref), in task order so that runs are reproducible. */
-static void wake_blocked(struct sim *s, u8 kind, u32 ref)
+enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t, struct sim_prog_run *run)
 {
-	for (u32 i = 0; i < s->nr_tasks; i++) {
-		struct sim_task *o = &s->tasks[i];
-
-		if (o->state == TS_BLOCKED && o->block_kind == kind && o->block_ref == ref) {
-			o->ev++;
-			sim_wake(s, o);
-		}
-	}
-}
-
-enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
-{
-	for (u32 guard = 0; guard < SIM_PROG_MAX_STEPS; guard++) {
+	for (; run->steps < SIM_PROG_MAX_STEPS; run->steps++) {
 		const struct wl_event *e;
 		u64 *next;
 
@@ -129,8 +118,10 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 			return PROG_BLOCK;
 		case WL_EV_RESUME:
 			t->ev++;
-			wake_blocked(s, 1, e->ref);
-			continue;
+			run->steps++;
+			run->wake_kind = 1;
+			run->wake_ref = e->ref;
+			return PROG_WAKE;
 		case WL_EV_BARRIER:
 			if (++s->barrier_arrived[e->ref] < s->w->barriers[e->ref].nr_users) {
 				t->block_kind = 2;
@@ -139,8 +130,10 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t)
 			}
 			s->barrier_arrived[e->ref] = 0;
 			t->ev++;
-			wake_blocked(s, 2, e->ref);
-			continue;
+			run->steps++;
+			run->wake_kind = 2;
+			run->wake_ref = e->ref;
+			return PROG_WAKE;
 		case WL_EV_YIELD:
 			t->yield_pending = 1;
 			break;

@@ -593,24 +593,6 @@ static void schedule(struct sim *s, u32 cpu)
 
 /* ---- the engine's entries ---- */
 
-/* The CPUs as scx_gearbox fills them (after sim_refresh): utilization from its own per-CPU
- * signals, those of an idle CPU decayed to now (gb_track_idle_decay). */
-void sim_scx_refresh(struct sim *s)
-{
-	for (u32 c = 0; c < s->m->nr_cpus; c++) {
-		struct gb_cpu *g = &s->gcpu[c];
-
-		if (!g->online)
-			continue;
-		g->util = s->scx.track_cpu[c].util;
-		g->runnable = s->scx.track_cpu[c].runnable;
-		if (s->scx.idle[c]) {
-			s->scx.decay_us[c] = 0;
-			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);
-		}
-	}
-}
-
 void sim_scx_init(struct sim *s)
 {
 	s->scx.on = true;

@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * sim_state.c - what the simulator derives from its state (struct sim, sim_internal.h): a CPU's
+ * capacity and current perf, the policy's view of the CPUs (struct gb_cpu) and of a task
+ * (struct gb_task), the tasks' PELT signals brought to a time, the first CPU a task may run on.
+ * The engine, the trace writer, the physics, the policies and the sched_ext host all read the
+ * state through these; nothing here calls back into them, so they call each other in one
+ * direction only (tests/sim/test_sim_layers.sh checks it).
+ */
+#include "sim_internal.h"
+
+u32 sim_cpu_capacity(const struct sim *s, u32 cpu)
+{
+	return em_domain_capacity(&s->m->domains[s->m->cpu_domain[cpu]]);
+}
+
+u32 sim_cpu_perf(const struct sim *s, u32 cpu)
+{
+	const struct em_domain *pd = &s->m->domains[s->m->cpu_domain[cpu]];
+
+	return pd->opps[s->doms[s->m->cpu_domain[cpu]].opp].perf;
+}
+
+/* The CPUs as scx_gearbox fills them on the sched_ext host (sim_refresh's last step):
+ * utilization from its own per-CPU signals, those of an idle CPU decayed to now
+ * (gb_track_idle_decay). */
+static void scx_refresh(struct sim *s)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+
+		if (!g->online)
+			continue;
+		g->util = s->scx.track_cpu[c].util;
+		g->runnable = s->scx.track_cpu[c].runnable;
+		if (s->scx.idle[c]) {
+			s->scx.decay_us[c] = 0;
+			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);
+		}
+	}
+}
+
+void sim_refresh(struct sim *s)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+
+		memset(g, 0, sizeof(*g));
+		g->online = s->m->cpu_domain[c] != 0xff;
+		/* the sched_ext host: the kernel's idle mask (a CPU a wake-up claimed is busy) */
+		g->idle = s->scx.on ? s->scx.idle[c] : s->cpus[c].curr < 0;
+		if (g->online)
+			g->perf_cur = sim_cpu_perf(s, c);
+	}
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		const struct sim_task *t = &s->tasks[i];
+		struct gb_cpu *g;
+
+		if (t->cpu < 0 || t->state == TS_DONE)
+			continue;
+		g = &s->gcpu[t->cpu];
+		g->util += t->pelt.util_avg;
+		g->runnable += t->pelt.runnable_avg;
+		if (t->state == TS_RUNNING || t->state == TS_QUEUED) {
+			g->nr_running++;
+			g->uclamp_min = gb_max(g->uclamp_min, t->uclamp_min);
+			g->uclamp_max = gb_max(g->uclamp_max, t->uclamp_max);
+		}
+	}
+	for (u32 c = 0; c < s->m->nr_cpus; c++) {
+		struct gb_cpu *g = &s->gcpu[c];
+		s32 cur = s->cpus[c].curr;
+
+		if (s->ops->scx_view) {
+			/* the contract as scx_gearbox fills it (gb_types.h): busy or idle, the
+			 * running task's clamps; tasks wait in queues, not on a CPU */
+			g->nr_running = cur >= 0;
+			g->uclamp_min = cur >= 0 ? s->tasks[cur].uclamp_min : 0;
+			g->uclamp_max = cur >= 0 ? s->tasks[cur].uclamp_max : 0;
+		}
+		if (!g->nr_running)
+			g->uclamp_max = s->cpus[c].last_uclamp_max;
+	}
+	if (s->scx.on)
+		scx_refresh(s);
+}
+
+void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt)
+{
+	(void)s;
+	gt->util = t->pelt.util_avg;
+	gt->util_est = t->pelt.util_est;
+	gt->runnable = t->pelt.runnable_avg;
+	gt->uclamp_min = t->uclamp_min;
+	gt->uclamp_max = t->uclamp_max;
+	gt->prev_cpu = t->cpu;
+	gt->floor_cap = 0;
+	gt->allowed = t->allowed;
+}
+
+/* Every task's PELT signals brought to to_us (running, waiting or sleeping since now). */
+void sim_pelt_advance(struct sim *s, u64 to_us)
+{
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+		u32 perf = t->cpu >= 0 ? sim_cpu_perf(s, (u32)t->cpu) : 0;
+
+		/* on a CPU still leaving its idle state it waits, it does not run yet */
+		if (t->state == TS_RUNNING && s->cpus[t->cpu].ready_us <= s->now_us)
+			gb_pelt_update(&t->pelt, to_us, perf, perf);
+		else if (t->state == TS_RUNNING)
+			gb_pelt_update(&t->pelt, to_us, 0, perf);
+		else if (t->state == TS_QUEUED)
+			gb_pelt_update(&t->pelt, to_us, 0, perf);
+		else
+			gb_pelt_update(&t->pelt, to_us, 0, 0);
+	}
+}
+
+/* The first CPU of the model in t's affinity (the loader checked that there is one). */
+s32 sim_first_allowed(const struct sim *s, const struct sim_task *t)
+{
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (em_cpumask_test(&t->allowed, c) && s->m->cpu_domain[c] != 0xff)
+			return (s32)c;
+	return s->m->domains[0].first_cpu;
+}
