@@ -63,6 +63,11 @@ struct sim_task_result {
 	u64 late;		    /* timer events reached after their activation time */
 	u64 missed;		    /* periods that ended without their activation done (below) */
 	u64 migrations;
+	/* wake-ups that ran (a new task's first start counts), and their wait from the wake-up
+	 * to running on a CPU that left its idle state: the median and the 99th percentile */
+	u64 wakeups;
+	double wake_lat_p50_us;
+	double wake_lat_p99_us;
 	/* work done: running time x the perf of its CPU's OPP at the time (0..1024), so that
 	 * work_perf_us / 1024 is in us at capacity 1024 (a CPU of capacity 1024 at its top OPP) */
 	u64 work_perf_us;

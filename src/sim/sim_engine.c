@@ -34,11 +34,16 @@ static u32 nice_weight(s32 nice)
 	return w[(nice < -20 ? -20 : nice > 19 ? 19 : nice) + 20];
 }
 
-static void lat_record(struct sim *s, u64 lat_us)
+/* t waited lat_us from its wake-up to running: the run's histogram and its own. */
+static void lat_record(struct sim *s, const struct sim_task *t, u64 lat_us)
 {
 	u64 b = lat_us < 2048 ? lat_us : 2048 + (lat_us - 2048) / 64;
 
-	s->lat_hist[b < SIM_LAT_BUCKETS ? b : SIM_LAT_BUCKETS - 1]++;
+	if (b >= SIM_LAT_BUCKETS)
+		b = SIM_LAT_BUCKETS - 1;
+	s->lat_hist[b]++;
+	if (t->id < sim_nr_report_tasks(s))
+		s->task_lat_hist[(u64)t->id * SIM_LAT_BUCKETS + b]++;
 }
 
 /* t runs on cpu; an idle CPU first leaves its idle state (ready_us: when t makes progress). */
@@ -56,7 +61,7 @@ void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
 	if (t->runnable_since_us) {
 		u64 at = c->ready_us > s->now_us ? c->ready_us : s->now_us;
 
-		lat_record(s, at - t->runnable_since_us);
+		lat_record(s, t, at - t->runnable_since_us);
 		t->runnable_since_us = 0;
 	}
 }
@@ -146,12 +151,19 @@ static void fair_leave(struct sim *s, struct sim_task *t, u32 cpu, bool sleep)
 	t->lag = sleep && lag > 0 ? 0 : lag;
 }
 
-/* EEVDF's update_deadline(): a slice (SIM_BASE_SLICE_US of weighted time) from vruntime,
- * renewed once the task has run past it. */
+/* A fair task's slice: its own (sched_attr.sched_runtime, the workload's slice_us) when it
+ * set one, else sysctl_sched_base_slice. */
+static u64 fair_slice_us(const struct sim_task *t)
+{
+	return t->wt->sched.slice_us ? t->wt->sched.slice_us : SIM_BASE_SLICE_US;
+}
+
+/* EEVDF's update_deadline(): the request of one slice of weighted time from vruntime
+ * (deadline = vruntime + slice x 1024 / weight), renewed once the task has run past it. */
 static u64 fair_deadline(struct sim_task *t)
 {
 	if (t->vruntime >= t->deadline)
-		t->deadline = t->vruntime + ((u64)SIM_BASE_SLICE_US << 20) / t->weight;
+		t->deadline = t->vruntime + (fair_slice_us(t) << 20) / t->weight;
 	return t->deadline;
 }
 
@@ -631,9 +643,11 @@ static u64 next_event(const struct sim *s, u64 next_tick)
 }
 
 /*
- * At the tick, does cpu's running task give way?  A fair task that has run a full tick gives
- * way to a waiting fair task of lower vruntime (so CPU time goes by weight: nice 0 against
- * nice 10 runs about 9 ticks to 1); SCHED_RR gives way to an equal priority after its slice;
+ * At the tick, does cpu's running task give way?  A fair task that has run a full tick and its
+ * slice (EEVDF reschedules only once the request is used up: a task with a long custom slice
+ * runs it out) gives way to a waiting fair task of lower vruntime (so CPU time goes by weight:
+ * nice 0 against nice 10 runs about 9 ticks to 1); SCHED_RR gives way to an equal priority
+ * after its slice;
  * SCHED_FIFO runs until it blocks.  RT tasks are not throttled (no rt_runtime limit).
  */
 static bool should_rotate(struct sim *s, u32 cpu)
@@ -647,7 +661,7 @@ static bool should_rotate(struct sim *s, u32 cpu)
 	if (cur->rt)
 		return cur->rr && ran >= SIM_RR_SLICE_US && s->tasks[n].rt &&
 		       s->tasks[n].rt_prio == cur->rt_prio;
-	return ran >= s->opt.tick_us && runs_before(&s->tasks[n], cur);
+	return ran >= s->opt.tick_us && ran >= fair_slice_us(cur) && runs_before(&s->tasks[n], cur);
 }
 
 static void tick(struct sim *s)
@@ -721,7 +735,9 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	s->barrier_arrived = calloc(w->nr_barriers + 1, sizeof(u32));
 	if (opt->trace)
 		s->pelt_save = calloc(w->nr_tasks ? w->nr_tasks : 1, sizeof(*s->pelt_save));
-	if (!s->tasks || !s->timer_next_us || !s->barrier_arrived || (opt->trace && !s->pelt_save))
+	s->task_lat_hist = calloc((u64)sim_nr_report_tasks(s) * SIM_LAT_BUCKETS + 1, sizeof(u64));
+	if (!s->tasks || !s->timer_next_us || !s->barrier_arrived || !s->task_lat_hist ||
+	    (opt->trace && !s->pelt_save))
 		return gb_err_set(err, ENOMEM, "out of memory");
 	for (u32 c = 0; c < EM_MAX_CPUS; c++) {
 		s->cpus[c].curr = s->cpus[c].head = s->cpus[c].tail = -1;
@@ -851,6 +867,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 out:
 	free(s->tasks);
 	free(s->pelt_save);
+	free(s->task_lat_hist);
 	free(s->timer_next_us);
 	free(s->barrier_arrived);
 	free(s);

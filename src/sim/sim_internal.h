@@ -164,6 +164,7 @@ struct sim {
 	u64 rd_balance_us;    /* last load balance at the root domain (mainline, rework) */
 	u64 ou_any_us;
 	u64 lat_hist[SIM_LAT_BUCKETS];
+	u64 *task_lat_hist; /* the same per reported task (the first SIM_MAX_REPORT_TASKS) */
 	u64 wakeups, decisions, migrations, misfit_moves;
 	u64 next_sample_us;
 	struct gb_pelt *pelt_save; /* --trace: the tasks' PELT state kept across a sample */
@@ -214,6 +215,11 @@ static inline struct sim_task *sim_fair_curr(struct sim *s, u32 cpu)
 	return cur >= 0 && !s->tasks[cur].rt ? &s->tasks[cur] : NULL;
 }
 void sim_collect_results(const struct sim *s, struct sim_result *res);
+/* the number of reported tasks of s, whose wake-up latencies are kept each (task_lat_hist) */
+static inline u32 sim_nr_report_tasks(const struct sim *s)
+{
+	return s->nr_tasks < SIM_MAX_REPORT_TASKS ? s->nr_tasks : SIM_MAX_REPORT_TASKS;
+}
 
 /* the state (sim_state.c): what every part reads of it; calls no other part */
 u32 sim_cpu_capacity(const struct sim *s, u32 cpu);

@@ -94,6 +94,53 @@ static void print_task_migrations(FILE *out, const struct sim_result *res, unsig
 	}
 }
 
+/* Wake-up latency and late activations per task, a column per policy that ran; only tasks
+ * that woke more than once (a task's first start counts as a wake-up) under some policy. */
+static void print_task_latency(FILE *out, const struct sim_result *res, unsigned n)
+{
+	const struct sim_result *ran = NULL;
+	bool header = false;
+
+	for (unsigned i = 0; i < n && !ran; i++)
+		if (res[i].outcome == SIM_RAN)
+			ran = &res[i];
+	for (u32 k = 0; ran && k < ran->nr_tasks; k++) {
+		bool woke = false;
+
+		for (unsigned i = 0; i < n; i++)
+			if (res[i].outcome == SIM_RAN && k < res[i].nr_tasks &&
+			    res[i].tasks[k].wakeups > 1)
+				woke = true;
+		if (!woke)
+			continue;
+		if (!header) {
+			fprintf(out,
+				"\nwake-up latency per task: p50 us / p99 us / late activations\n"
+				"%-16s",
+				"task");
+			for (unsigned i = 0; i < n; i++)
+				if (res[i].outcome == SIM_RAN)
+					fprintf(out, " %20s", sim_policy_name(res[i].policy));
+			fputc('\n', out);
+			header = true;
+		}
+		fprintf(out, "%-16s", ran->tasks[k].name);
+		for (unsigned i = 0; i < n; i++) {
+			const struct sim_task_result *t =
+			    k < res[i].nr_tasks ? &res[i].tasks[k] : NULL;
+
+			if (res[i].outcome != SIM_RAN)
+				continue;
+			if (t)
+				fprintf(out, " %7.0f/%7.0f/%4llu", t->wake_lat_p50_us,
+					t->wake_lat_p99_us, (unsigned long long)t->late);
+			else
+				fprintf(out, " %20s", "-");
+		}
+		fputc('\n', out);
+	}
+}
+
 static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
 			   const struct sim_result *res, unsigned n)
 {
@@ -159,6 +206,7 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		fputc('\n', out);
 	}
 	print_task_migrations(out, res, n);
+	print_task_latency(out, res, n);
 }
 
 static json_t *result_json(const struct sim_result *r, double base)
@@ -219,6 +267,9 @@ static json_t *result_json(const struct sim_result *r, double base)
 		json_object_set_new(jt, "late_activations", json_integer((json_int_t)t->late));
 		json_object_set_new(jt, "missed_periods", json_integer((json_int_t)t->missed));
 		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
+		json_object_set_new(jt, "wakeups", json_integer((json_int_t)t->wakeups));
+		json_object_set_new(jt, "wake_latency_p50_us", json_real(t->wake_lat_p50_us));
+		json_object_set_new(jt, "wake_latency_p99_us", json_real(t->wake_lat_p99_us));
 		json_object_set_new(jt, "work_us",
 				    json_real((double)t->work_perf_us / EM_CAPACITY_SCALE));
 		json_object_set_new(jt, "periodic", json_boolean(t->periodic));

@@ -45,16 +45,17 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->host = SIM_HOST_FAIR;
 }
 
-static double lat_percentile(const struct sim *s, double q)
+/* The q quantile of a wake-up latency histogram (SIM_LAT_BUCKETS buckets), in us; 0 if empty. */
+static double lat_percentile(const u64 *hist, double q)
 {
 	u64 total = 0, acc = 0;
 
 	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++)
-		total += s->lat_hist[b];
+		total += hist[b];
 	if (!total)
 		return 0;
 	for (u32 b = 0; b < SIM_LAT_BUCKETS; b++) {
-		acc += s->lat_hist[b];
+		acc += hist[b];
 		if ((double)acc >= q * (double)total)
 			return b < 2048 ? (double)b : 2048.0 + (double)(b - 2048) * 64 + 32;
 	}
@@ -109,14 +110,21 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 		res->activations += st.activations;
 		res->late += st.late;
 		res->missed += st.missed;
-		if (i < SIM_MAX_REPORT_TASKS)
+		if (i < sim_nr_report_tasks(s)) {
+			const u64 *hist = &s->task_lat_hist[(u64)i * SIM_LAT_BUCKETS];
+
+			for (u32 b = 0; b < SIM_LAT_BUCKETS; b++)
+				st.wakeups += hist[b];
+			st.wake_lat_p50_us = lat_percentile(hist, 0.50);
+			st.wake_lat_p99_us = lat_percentile(hist, 0.99);
 			res->tasks[res->nr_tasks++] = st;
+		}
 	}
 	res->work_s = work_perf_us / EM_CAPACITY_SCALE / 1e6;
 	res->energy_per_work = res->work_s > 0 ? res->energy_j / res->work_s : 0;
 	res->wakeups = s->wakeups;
-	res->wake_lat_p50_us = lat_percentile(s, 0.50);
-	res->wake_lat_p99_us = lat_percentile(s, 0.99);
+	res->wake_lat_p50_us = lat_percentile(s->lat_hist, 0.50);
+	res->wake_lat_p99_us = lat_percentile(s->lat_hist, 0.99);
 	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
 	res->migrations = s->migrations;
 	res->misfit_moves = s->misfit_moves;

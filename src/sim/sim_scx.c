@@ -37,7 +37,8 @@
  *
  * Not modelled: kicks and IPIs take no time; a CPU kicked out of an idle state that finds
  * nothing pays no exit latency; no CPU hotplug (a model's CPUs outside every domain are offline
- * throughout); no custom slices.
+ * throughout).  A task's own slice (the workload's slice_us) reaches scx_gearbox as the kernel
+ * shows it, p->se.slice with p->se.custom_slice set (bpf/gb_fill.h).
  */
 #include "sim_internal.h"
 
@@ -253,7 +254,7 @@ static struct gb_tstate *tstate(struct sim_task *t)
 	ts->uclamp_min = t->uclamp_min;
 	ts->uclamp_max = t->uclamp_max;
 	ts->weight = t->x.weight;
-	ts->slice_ns = 0;
+	ts->slice_ns = t->wt->sched.slice_us * 1000; /* p->se.slice when it set its own */
 	return ts;
 }
 

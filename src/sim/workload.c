@@ -44,7 +44,7 @@ static bool is_sched_key(const char *base)
 {
 	return !strcmp(base, "policy") || !strcmp(base, "priority") ||
 	       !strcmp(base, "dl-runtime") || !strcmp(base, "dl-period") ||
-	       !strcmp(base, "dl-deadline");
+	       !strcmp(base, "dl-deadline") || !strcmp(base, "slice_us");
 }
 
 /*
@@ -147,6 +147,28 @@ static int parse_phases(struct wl_ctx *c, struct wl_ttask *tt, const json_t *pha
 	return 0;
 }
 
+/*
+ * "slice_us": a fair task's own slice, as sched_setattr() sets it (sched_attr.sched_runtime
+ * for SCHED_OTHER).  The kernel clamps it to 0.1..100 ms without a word; a workload saying
+ * something else is refused, so that what runs is what the file says.
+ */
+static int parse_slice(struct wl_ctx *c, const json_t *v, u64 *slice_us)
+{
+	long long x;
+
+	if (!json_is_integer(v))
+		return wl_fail(c, EINVAL, "'slice_us' must be an integer, not %s",
+			       wl_json_type_name(v));
+	x = json_integer_value(v);
+	if (x < WL_SLICE_MIN_US || x > WL_SLICE_MAX_US)
+		return wl_fail(c, EINVAL,
+			       "'slice_us' is %lld, must be in %d..%d (the kernel's range for a "
+			       "fair task's sched_runtime)",
+			       x, WL_SLICE_MIN_US, WL_SLICE_MAX_US);
+	*slice_us = (u64)x;
+	return 0;
+}
+
 static int parse_task_key(struct wl_ctx *c, struct wl_ttask *tt, const char *base, const json_t *v,
 			  long long *prio, bool *has_prio, bool *has_dl, bool *has_cpus)
 {
@@ -172,6 +194,8 @@ static int parse_task_key(struct wl_ctx *c, struct wl_ttask *tt, const char *bas
 		ret = wl_get_duration_us(c, v, base, &t->sched.dl_period_us), *has_dl = true;
 	} else if (!strcmp(base, "dl-deadline")) {
 		ret = wl_get_duration_us(c, v, base, &t->sched.dl_deadline_us), *has_dl = true;
+	} else if (!strcmp(base, "slice_us")) {
+		ret = parse_slice(c, v, &t->sched.slice_us);
 	} else if (!strcmp(base, "nodes_membind") || !strcmp(base, "taskgroup")) {
 		ret = wl_fail(c, EINVAL, "'%s' is not supported (%s is not modeled)", base,
 			      base[0] == 'n' ? "NUMA" : "cgroup CPU control");
@@ -198,6 +222,11 @@ static int finish_sched(struct wl_ctx *c, struct wl_sched *s, long long prio, bo
 				       wl_policy_name(s->policy));
 		s->rt_priority = has_prio ? (u32)prio : 10;
 	}
+	if (s->policy != WL_SCHED_OTHER && s->slice_us)
+		return wl_fail(c, EINVAL,
+			       "'slice_us' needs policy SCHED_OTHER (it is a fair task's own "
+			       "slice), not %s",
+			       wl_policy_name(s->policy));
 	if (s->policy == WL_SCHED_DEADLINE && has_prio)
 		return wl_fail(c, EINVAL,
 			       "'priority' has no meaning for SCHED_DEADLINE (use dl-runtime, "

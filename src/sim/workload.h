@@ -30,12 +30,12 @@
  * is NULL), and needs a command-line duration otherwise.
  *
  * Scheduling attributes.  At creation the task takes task->sched (policy, nice or RT priority,
- * deadline parameters) and task->uclamp.  At the start of every iteration of a phase, the task's
- * affinity becomes phase->cpus (already resolved here: the phase's own "cpus", else the task's,
- * else all CPUs of the model when cpus_all is set).  A phase's uclamp fields that are set
- * (phase->uclamp.set) replace the task's current values at the start of the phase and stay in
- * force until another phase sets them again: rt-app applies sched attributes only when a phase
- * gives them, so they are sticky, also across the wrap-around of the task loop.
+ * deadline parameters, a fair task's own slice) and task->uclamp.  At the start of every iteration
+ * of a phase, the task's affinity becomes phase->cpus (already resolved here: the phase's own
+ * "cpus", else the task's, else all CPUs of the model when cpus_all is set).  A phase's uclamp
+ * fields that are set (phase->uclamp.set) replace the task's current values at the start of the
+ * phase and stay in force until another phase sets them again: rt-app applies sched attributes only
+ * when a phase gives them, so they are sticky, also across the wrap-around of the task loop.
  *
  * Events, in order:
  *   WL_EV_RUN      CPU-bound work of a fixed amount: duration_us of running on the
@@ -94,6 +94,10 @@
 #define WL_NAME_LEN	    64	  /* task, phase, event key and ref names, with the NUL */
 #define WL_MAX_DURATION_US  (1000ull * 1000 * 1000 * 1000 * 100) /* 1e8 s: sums stay in u64 */
 
+/* A fair task's custom slice: the kernel clamps sched_attr.sched_runtime to 0.1..100 ms. */
+#define WL_SLICE_MIN_US 100
+#define WL_SLICE_MAX_US 100000
+
 #define WL_LOOP_FOREVER	      (-1)  /* rt-app's "loop" : -1 */
 #define WL_DURATION_UNBOUNDED 0	    /* global "duration" : -1 (or absent) */
 #define WL_NO_OWNER	      (~0u) /* wl_timer.owner of a shared timer */
@@ -139,6 +143,9 @@ struct wl_sched {
 	u64 dl_runtime_us;  /* SCHED_DEADLINE only, else 0 */
 	u64 dl_period_us;   /* default: dl_runtime_us */
 	u64 dl_deadline_us; /* default: dl_period_us */
+	u64 slice_us;	    /* SCHED_OTHER: its own slice ("slice_us", sched_attr.sched_runtime
+			     * of a fair task), WL_SLICE_MIN_US..WL_SLICE_MAX_US; 0: the
+			     * scheduler's default slice */
 };
 
 struct wl_event {

@@ -150,5 +150,27 @@ then ok seeds_give_consistent_intervals_that_shrink_with_n; else nok seeds_give_
 expect seeds_table_shows_mean_and_interval 0 "3 seeds (1 to 3): mean and half-width of the 95% confidence interval" \
 	"$gb" sim -p msm8998 -P gearbox,mainline --seeds 3 "$sw"
 grep -q "^mainline  *[0-9.]* +-[0-9.]*  *[0-9.]* +-" "$tmp/out" && ok seeds_table_rows_have_intervals || nok seeds_table_rows_have_intervals
+# a task's own slice: refused outside the kernel's range (exit 2, file, task, field, reason);
+# the per-task wake-up latency in the table and the JSON shows what the slice does
+printf '{"global":{"duration":1},"tasks":{"ui":{"slice_us":50,"run":100,"sleep":900}}}' >"$tmp/slice.json"
+expect slice_out_of_range_exits_2_naming_file_task_and_field 2 \
+	"slice.json: task ui: 'slice_us' is 50, must be in 100..100000 (the kernel's range for a fair task's sched_runtime)" \
+	"$gb" sim -p sm8250 "$tmp/slice.json"
+printf '{"global":{"duration":1,"calibration":"CPU0"},"tasks":{"p":{"cpus":[0],"loop":-1,"run":1000,"timer":{"ref":"t","period":10000}},"h":{"cpus":[0],"slice_us":20000,"run":5000000}}}' >"$tmp/wait.json"
+expect latency_table_lists_the_waking_task 0 "^p-0  *[0-9]*/ *[0-9]*/ *[0-9]*  *[0-9]*/ *[0-9]*/ *[0-9]*$" \
+	"$gb" sim -p sm8250 -P mainline,gearbox --host scx "$tmp/wait.json"
+"$gb" sim -p sm8250 -P mainline,gearbox --host scx --json "$tmp/wait.json" >"$tmp/wait.out" 2>/dev/null
+if python3 - "$tmp/wait.out" <<'PY'
+import json, sys
+r = {x["policy"]: {t["name"]: t for t in x["tasks"]} for x in json.load(open(sys.argv[1]))["results"]}
+p, h = r["gearbox"]["p-0"], r["gearbox"]["h-0"]
+print("# gearbox p-0: %d wake-ups, p50 %.0f us, p99 %.0f us" % (p["wakeups"], p["wake_latency_p50_us"], p["wake_latency_p99_us"]))
+assert p["wakeups"] >= 20 and h["wakeups"] == 1
+# behind the hog's own 20 ms slice on the sched_ext host (no wake-up preemption); the fair
+# class preempts the hog at once while p's deadline is the earlier one, most wake-ups
+assert p["wake_latency_p50_us"] > 10000 and p["wake_latency_p99_us"] > 12000
+assert r["mainline"]["p-0"]["wake_latency_p50_us"] == 0
+PY
+then ok json_gives_wakeup_latency_per_task; else nok json_gives_wakeup_latency_per_task; fi
 echo "1..$n"
 exit $fail

@@ -99,6 +99,7 @@ static void test_task_keys_are_parsed(void)
 		CHECK_EQ_U(mask_bits(&t->cpus), (1u << 4) | (1u << 5) | (1u << 7));
 		CHECK_EQ_I(t->sched.policy, WL_SCHED_OTHER);
 		CHECK_EQ_I(t->sched.nice, -5);
+		CHECK_EQ_U(t->sched.slice_us, 800);
 		CHECK_EQ_U(t->uclamp.set, WL_UCLAMP_MIN | WL_UCLAMP_MAX);
 		CHECK_EQ_U(t->uclamp.min, 128);
 		CHECK_EQ_U(t->uclamp.max, 900);
@@ -251,6 +252,7 @@ static void test_rt_and_deadline_policies_take_their_parameters(void)
 		CHECK_EQ_I(rt->sched.policy, WL_SCHED_FIFO); /* global default_policy */
 		CHECK_EQ_U(rt->sched.rt_priority, 50);
 		CHECK_EQ_I(rt->sched.nice, 0);
+		CHECK_EQ_U(rt->sched.slice_us, 0); /* none given: the scheduler's default */
 		CHECK_EQ_I(dl->sched.policy, WL_SCHED_DEADLINE);
 		CHECK_EQ_U(dl->sched.dl_runtime_us, 1000);
 		CHECK_EQ_U(dl->sched.dl_period_us, 10000);

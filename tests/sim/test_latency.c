@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_latency.c - latency in the simulator: a task's own slice (the workload's slice_us) in
+ * both hosts, and what the report measures per task (wake-up latency, late frames), on the
+ * one-OPP "tri" model (little CPUs 0-3 at perf 100, mid 4-6 at 500, big 7 at 1024).
+ *
+ * Each slice case runs the same workload with and without slice_us and asserts the
+ * difference, so it fails when the slice is ignored.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim.h"
+#include "sim_test_run.h"
+#include "tap.h"
+
+static struct em_profile *prof;
+
+/* The result of the task named name (rt-app names a thread NAME-INSTANCE: "p-0") */
+static const struct sim_task_result *task_of(const struct sim_result *r, const char *name)
+{
+	for (u32 i = 0; i < r->nr_tasks; i++)
+		if (!strcmp(r->tasks[i].name, name))
+			return &r->tasks[i];
+	return NULL;
+}
+
+/* Runs json under pol on host and returns task name's p99 wake-up latency, -1 on failure. */
+static double p99_of(const char *json, enum sim_policy_id pol, enum sim_host host, const char *name)
+{
+	struct sim_options opt = {.host = host};
+	struct sim_result *r = calloc(1, sizeof(*r));
+	const struct sim_task_result *t;
+	double p99 = -1;
+
+	if (r && !st_run_text(prof, json, pol, &opt, r) && (t = task_of(r, name)) &&
+	    t->wakeups > 50)
+		p99 = t->wake_lat_p99_us;
+	free(r);
+	return p99;
+}
+
+/*
+ * A periodic task beside a CPU hog on one CPU: its own 0.1 ms slice makes its virtual
+ * deadline nearer than the hog's (vruntime + slice x 1024 / weight), so at each wake-up it
+ * preempts the hog at once.  With the default 3 ms slice its deadline is mostly later than
+ * the hog's and it waits for the tick, as equal weights do.
+ */
+static void test_short_slice_preempts_at_wakeup_in_the_fair_host(void)
+{
+#define SHORT_WL(slice)                                                                            \
+	"{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"                        \
+	"\"p\":{\"cpus\":[0],\"loop\":-1," slice "\"run\":200,\"timer\":{\"ref\":\"t\","           \
+	"\"period\":10000}},"                                                                      \
+	"\"h\":{\"cpus\":[0],\"run\":5000000}}}"
+	static const char with[] = SHORT_WL("\"slice_us\":100,"), without[] = SHORT_WL("");
+	double p99 = p99_of(with, SIM_POLICY_MAINLINE, SIM_HOST_FAIR, "p-0"),
+	       p99_dfl = p99_of(without, SIM_POLICY_MAINLINE, SIM_HOST_FAIR, "p-0");
+
+	printf("# p's p99 wake-up latency: slice 0.1 ms %.0f us, default slice %.0f us\n", p99,
+	       p99_dfl);
+	CHECK(p99 >= 0 && p99 <= 10);
+	CHECK(p99_dfl > 1000);
+#undef SHORT_WL
+}
+
+/*
+ * A long slice is run out before the tick rotates its task: EEVDF reschedules the running task
+ * only once its request is used up.  A periodic task and a hog on one CPU, both with their own
+ * 20 ms slice: the woken task's deadline is no earlier than the hog's, so it waits until the
+ * hog has run its 20 ms; with the default 3 ms slices the tick (4 ms) rotates them.
+ */
+static void test_long_slice_is_run_out_before_the_tick_rotates_it(void)
+{
+#define RUN_OUT_WL(slice)                                                                          \
+	"{\"global\":{\"duration\":2,\"calibration\":\"CPU0\"},\"tasks\":{"                        \
+	"\"p\":{\"cpus\":[0],\"loop\":-1," slice "\"run\":200,\"timer\":{\"ref\":\"t\","           \
+	"\"period\":10000}},"                                                                      \
+	"\"h\":{\"cpus\":[0]," slice "\"run\":5000000}}}"
+	static const char with[] = RUN_OUT_WL("\"slice_us\":20000,"), without[] = RUN_OUT_WL("");
+	double p99 = p99_of(with, SIM_POLICY_MAINLINE, SIM_HOST_FAIR, "p-0"),
+	       p99_dfl = p99_of(without, SIM_POLICY_MAINLINE, SIM_HOST_FAIR, "p-0");
+
+	printf("# p's p99 wake-up latency: 20 ms slices %.0f us, default slices %.0f us\n", p99,
+	       p99_dfl);
+	CHECK(p99 > 8000);
+	CHECK(p99_dfl >= 0 && p99_dfl <= 4000);
+#undef RUN_OUT_WL
+}
+
+/*
+ * The same periodic task beside a hog on the sched_ext host: scx_gearbox does not preempt at
+ * wake-up, so the task waits for the hog's slice to run out.  With the hog's own 20 ms slice
+ * (its p->se.slice, which scx_gearbox gives it) the wait reaches past the default 5 ms slice's
+ * two ticks; with the default it stays within them.
+ */
+static void test_wakeup_waits_behind_a_long_slice_in_the_scx_host(void)
+{
+#define LONG_WL(slice)                                                                             \
+	"{\"global\":{\"duration\":2,\"calibration\":\"CPU0\"},\"tasks\":{"                        \
+	"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"        \
+	"10000}},"                                                                                 \
+	"\"h\":{\"cpus\":[0]," slice "\"run\":5000000}}}"
+	static const char with[] = LONG_WL("\"slice_us\":20000,"), without[] = LONG_WL("");
+	double p99 = p99_of(with, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "p-0"),
+	       p99_dfl = p99_of(without, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "p-0");
+
+	printf(
+	    "# p's p99 wake-up latency beside the hog: its slice 20 ms %.0f us, default %.0f us\n",
+	    p99, p99_dfl);
+	CHECK(p99 > 12000);
+	CHECK(p99_dfl >= 0 && p99_dfl <= 8100);
+#undef LONG_WL
+}
+
+/*
+ * A frame that cannot finish in its period is counted late, one per activation: 20 ms of
+ * work every 16.7 ms on CPU 0; the frame that fits (5 ms) never is.
+ */
+static void test_a_frame_that_cannot_finish_is_counted_late(void)
+{
+	static const char json[] =
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"over\":{\"cpus\":[0],\"loop\":-1,\"run\":20000,\"timer\":{\"ref\":\"a\",\"period\":"
+	    "16667}},"
+	    "\"fits\":{\"cpus\":[1],\"loop\":-1,\"run\":5000,\"timer\":{\"ref\":\"b\",\"period\":"
+	    "16667}}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
+	struct sim_result *r = calloc(1, sizeof(*r));
+	const struct sim_task_result *over, *fits;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_I(st_run_text(prof, json, SIM_POLICY_GEARBOX, &opt, r), 0);
+	over = task_of(r, "over-0");
+	fits = task_of(r, "fits-0");
+	CHECK(over && fits);
+	if (over && fits) {
+		printf("# over: %llu late of %llu; fits: %llu late of %llu\n",
+		       (unsigned long long)over->late, (unsigned long long)over->activations,
+		       (unsigned long long)fits->late, (unsigned long long)fits->activations);
+		CHECK(over->activations >= 40 && over->late == over->activations);
+		CHECK(fits->activations >= 55 && fits->late == 0);
+	}
+	free(r);
+}
+
+int main(void)
+{
+	prof = calloc(1, sizeof(*prof));
+	if (!prof)
+		return 1;
+	st_flat_profile(prof);
+	TAP_RUN(test_short_slice_preempts_at_wakeup_in_the_fair_host);
+	TAP_RUN(test_long_slice_is_run_out_before_the_tick_rotates_it);
+	TAP_RUN(test_wakeup_waits_behind_a_long_slice_in_the_scx_host);
+	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
+	free(prof);
+	return tap_done();
+}
