@@ -34,38 +34,6 @@ static u32 nice_weight(s32 nice)
 	return w[(nice < -20 ? -20 : nice > 19 ? 19 : nice) + 20];
 }
 
-/* t waited lat_us from its wake-up to running: the run's histogram and its own. */
-static void lat_record(struct sim *s, const struct sim_task *t, u64 lat_us)
-{
-	u64 b = lat_us < 2048 ? lat_us : 2048 + (lat_us - 2048) / 64;
-
-	if (b >= SIM_LAT_BUCKETS)
-		b = SIM_LAT_BUCKETS - 1;
-	s->lat_hist[b]++;
-	if (t->id < sim_nr_report_tasks(s))
-		s->task_lat_hist[(u64)t->id * SIM_LAT_BUCKETS + b]++;
-}
-
-/* t runs on cpu; an idle CPU first leaves its idle state (ready_us: when t makes progress). */
-void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
-{
-	struct sim_cpu *c = &s->cpus[cpu];
-
-	if (c->in_idle)
-		c->ready_us = s->now_us + sim_idle_exit(s, cpu);
-	c->curr = (s32)t->id;
-	s->scx.idle[cpu] = false;
-	t->state = TS_RUNNING;
-	t->stint_us = s->now_us;
-	c->last_uclamp_max = t->uclamp_max;
-	if (t->runnable_since_us) {
-		u64 at = c->ready_us > s->now_us ? c->ready_us : s->now_us;
-
-		lat_record(s, t, at - t->runnable_since_us);
-		t->runnable_since_us = 0;
-	}
-}
-
 static void queue_push(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct sim_cpu *c = &s->cpus[cpu];
@@ -302,16 +270,6 @@ static void pick_next(struct sim *s, u32 cpu)
 	idle_pull(s, cpu);
 	if (c->curr < 0)
 		sim_idle_enter(s, cpu);
-}
-
-void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu)
-{
-	if (t->cpu >= 0 && t->cpu != (s32)cpu) {
-		t->st.migrations++;
-		s->migrations++;
-		sim_migration_cost(s, t, t->cpu, cpu);
-	}
-	t->cpu = (s32)cpu;
 }
 
 void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 delta)
@@ -698,15 +656,16 @@ static void tick(struct sim *s)
 }
 
 static int sim_init(struct sim *s, const struct em_profile *prof, const struct workload *w,
-		    enum sim_policy_id policy, const struct sim_options *opt, struct gb_err *err)
+		    const struct sim_policy_ops *ops, const struct sim_options *opt,
+		    struct gb_err *err)
 {
 	s->prof = prof;
 	s->m = &prof->model;
 	s->w = w;
 	s->opt = *opt;
 	sim_options_defaults(&s->opt);
-	s->policy = policy;
-	s->ops = sim_policy_ops_of(policy);
+	s->policy = ops->id;
+	s->ops = ops;
 	s->end_us = opt->duration_us ? opt->duration_us : w->global.duration_us;
 	if (!s->end_us) {
 		const struct wl_task *forever = workload_forever_task(w);
@@ -779,17 +738,9 @@ static int sim_init(struct sim *s, const struct em_profile *prof, const struct w
 	return 0;
 }
 
-int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
-	    const struct sim_options *opt, struct sim_result *res, struct gb_err *err)
-{
-	if (policy == SIM_POLICY_ORACLE)
-		return sim_oracle_run(prof, w, opt, res, err); /* plans, then sim_run_plan() */
-	return sim_run_plan(prof, w, policy, opt, NULL, res, err);
-}
-
-int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
-		 const struct sim_options *opt, const s32 *plan, struct sim_result *res,
-		 struct gb_err *err)
+int sim_run_plan(const struct em_profile *prof, const struct workload *w,
+		 const struct sim_policy_ops *ops, const struct sim_options *opt, const s32 *plan,
+		 struct sim_result *res, struct gb_err *err)
 {
 	struct sim *s = calloc(1, sizeof(*s));
 	u64 next_tick, same = 0, last = ~0ull;
@@ -800,7 +751,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 	s->plan = plan;
 	ret = workload_check_model(w, &prof->model, err);
 	if (!ret)
-		ret = sim_init(s, prof, w, policy, opt, err);
+		ret = sim_init(s, prof, w, ops, opt, err);
 	if (ret)
 		goto out;
 	next_tick = s->opt.tick_us;
@@ -810,6 +761,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 			sim_idle_enter(s, c);
 	if (s->opt.trace)
 		sim_trace_hello(s);
+	sim_refresh(s);
 	sim_dvfs_update(s);
 	while (s->now_us < s->end_us) {
 		u64 at = next_event(s, next_tick);
@@ -825,6 +777,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 		if (s->opt.trace)
 			sim_trace_samples_until(s, at, false);
 		advance(s, at);
+		sim_refresh(s);
 		sim_dvfs_update(s);
 		for (u32 c = 0; c < s->m->nr_cpus; c++) {
 			s32 cur = s->cpus[c].curr;
@@ -851,6 +804,7 @@ int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum s
 			tick(s);
 			next_tick += s->opt.tick_us;
 		}
+		sim_refresh(s);
 		sim_dvfs_update(s);
 		if (s->opt.trace)
 			sim_trace_samples_until(s, at, true);

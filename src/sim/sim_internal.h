@@ -1,7 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * sim_internal.h - the simulator's state, shared by the engine (sim_engine.c), the reference
- * policies (sim_policies.c, sim_oracle.c) and the trace writer (sim_trace.c).  Not exported.
+ * sim_internal.h - the simulator's state and the entries its files offer each other.  Not
+ * exported.  Each file calls only those below it (tests/sim/test_sim_layers.sh fails on a
+ * circle):
+ *
+ *   sim_report.c    the report of runs, tables and JSON (with sim_stats.c), from sim.h
+ *   sim_run.c       the entry (sim.h): the policies by name, sim_run()
+ *   sim_oracle.c    the oracle: plans static placements, runs each through the engine
+ *   sim_policies.c  gearbox's placement and the reference policies: the engine calls them
+ *                   through the struct sim_policy_ops it is handed, they move tasks with
+ *                   sim_migrate()
+ *   sim_engine.c    the event loop, the fair class's queues and the RT class
+ *   sim_scx.c       the sched_ext host, entered by the engine for fair tasks
+ *   sim_trace.c     the --trace stream
+ *   sim_result.c    option defaults, a finished run's summary
+ *   sim_program.c   a task's rt-app program
+ *   sim_state.c     the state as every part reads it, the changes both hosts make
+ *   sim_physics.c   idle states, the governor, energy, the cost of a move
  */
 #ifndef GEARBOX_SIM_INTERNAL_H
 #define GEARBOX_SIM_INTERNAL_H
@@ -111,6 +126,7 @@ struct sim;
 
 struct sim_policy_ops {
 	const char *name;
+	enum sim_policy_id id;
 	/* where t goes at wake-up (fork: first placement); returns a CPU in t->allowed */
 	s32 (*select)(struct sim *s, struct sim_task *t, bool fork, u32 *reason, s64 *delta);
 	/* at each tick, after the engine's own work: misfit and push moves */
@@ -197,12 +213,14 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t, struct sim_prog_r
  * (err set) when the tasks left all wait for each other (rt-app would never end). */
 int sim_prog_finished(const struct sim *s, struct gb_err *err);
 
+/* the policies' tables by id (sim_run.c) */
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);
 
-/* One run; under the oracle, plan gives each task's CPU (NULL for the other policies). */
-int sim_run_plan(const struct em_profile *prof, const struct workload *w, enum sim_policy_id policy,
-		 const struct sim_options *opt, const s32 *plan, struct sim_result *res,
-		 struct gb_err *err);
+/* One run under the policy of ops; under the oracle, plan gives each task's CPU (NULL for the
+ * other policies). */
+int sim_run_plan(const struct em_profile *prof, const struct workload *w,
+		 const struct sim_policy_ops *ops, const struct sim_options *opt, const s32 *plan,
+		 struct sim_result *res, struct gb_err *err);
 /* The oracle (sim_oracle.c): plans static placements, runs them, keeps the best feasible. */
 int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 		   const struct sim_options *opt, struct sim_result *res, struct gb_err *err);
@@ -221,7 +239,8 @@ static inline u32 sim_nr_report_tasks(const struct sim *s)
 	return s->nr_tasks < SIM_MAX_REPORT_TASKS ? s->nr_tasks : SIM_MAX_REPORT_TASKS;
 }
 
-/* the state (sim_state.c): what every part reads of it; calls no other part */
+/* the state (sim_state.c): what every part reads of it, and the changes both hosts make; calls
+ * only the physics */
 u32 sim_cpu_capacity(const struct sim *s, u32 cpu);
 /* the perf of cpu's domain at its current OPP */
 u32 sim_cpu_perf(const struct sim *s, u32 cpu);
@@ -232,6 +251,12 @@ void sim_pelt_advance(struct sim *s, u64 to_us);
 void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task *gt);
 /* the first CPU of the model in t's affinity */
 s32 sim_first_allowed(const struct sim *s, const struct sim_task *t);
+/* the two changes both hosts make (the fair class's queues in sim_engine.c, sched_ext's in
+ * sim_scx.c): t starts running on cpu (an idle CPU first leaves its idle state, the wake-up
+ * latency is recorded); t's CPU becomes cpu (set_task_cpu: a migration when it had one and it
+ * differs) */
+void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu);
+void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu);
 
 /* engine services for the policies */
 /* moves a running or queued task to cpu (migration, counted), logging a decision */
@@ -241,12 +266,6 @@ void sim_trace_decision(struct sim *s, const struct sim_task *t, s32 from, s32 t
 
 extern const struct sim_policy_ops sim_ops_gearbox, sim_ops_mainline, sim_ops_rework,
     sim_ops_performance, sim_ops_oracle;
-
-/* the engine's services for the sched_ext host */
-/* t starts running on cpu (an idle CPU first leaves its idle state) */
-void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu);
-/* t's CPU becomes cpu (set_task_cpu): a migration when it had one and it differs */
-void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu);
 
 /* the sched_ext host (sim_scx.c), entered by the engine for fair tasks when ops->scx */
 void sim_scx_init(struct sim *s);
@@ -278,7 +297,8 @@ void sim_idle_timer_fired(struct sim *s, u32 cpu);
 /* energy of domain d over [now, now + dt), in pJ; its power now, in uW */
 u64 sim_domain_energy_puj(const struct sim *s, u32 d, u64 dt);
 u64 sim_domain_power_uw(const struct sim *s, u32 d);
-/* the governor: refreshes the policy view, then each domain's target, requests and OPP */
+/* the governor: each domain's target, requests and OPP, from the policy view (s->gcpu, which
+ * the caller refreshes first: sim_refresh) */
 void sim_dvfs_update(struct sim *s);
 /* the next DVFS event before next: a transition ending, a rate limit expiring */
 u64 sim_dvfs_next_event(const struct sim *s, u64 next);

@@ -338,8 +338,8 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 	/* run every candidate (without the trace), keep the cheapest that keeps every deadline */
 	quiet.trace = NULL;
 	for (u32 p = 0; p < nr_plans; p++) {
-		ret = sim_run_plan(prof, w, SIM_POLICY_ORACLE, &quiet, &plans[p * (o.n + 1)], run,
-				   err);
+		ret =
+		    sim_run_plan(prof, w, &sim_ops_oracle, &quiet, &plans[p * (o.n + 1)], run, err);
 		if (ret)
 			goto out;
 		tried++;
@@ -374,8 +374,8 @@ int sim_oracle_run(const struct em_profile *prof, const struct workload *w,
 	}
 	/* the chosen plan's run is the result; run once more when a trace is asked for */
 	if (opt->trace)
-		ret = sim_run_plan(prof, w, SIM_POLICY_ORACLE, opt, &plans[best * (o.n + 1)], res,
-				   err);
+		ret =
+		    sim_run_plan(prof, w, &sim_ops_oracle, opt, &plans[best * (o.n + 1)], res, err);
 	else
 		memcpy(res, kept, sizeof(*res));
 	if (!ret)
@@ -423,6 +423,7 @@ static bool oracle_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_ta
 
 const struct sim_policy_ops sim_ops_oracle = {
     .name = "oracle",
+    .id = SIM_POLICY_ORACLE,
     .select = oracle_select,
     .may_pull = oracle_may_pull,
     .prepare = oracle_prepare,

@@ -332,7 +332,6 @@ void sim_dvfs_update(struct sim *s)
 {
 	u32 util_est[EM_MAX_CPUS];
 
-	sim_refresh(s);
 	memset(util_est, 0, sizeof(util_est[0]) * s->m->nr_cpus);
 	for (u32 i = 0; i < s->nr_tasks; i++) {
 		const struct sim_task *t = &s->tasks[i];

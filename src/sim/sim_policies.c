@@ -77,6 +77,7 @@ static bool gearbox_may_pull(struct sim *s, u32 dst, u32 src, const struct sim_t
 
 const struct sim_policy_ops sim_ops_gearbox = {
     .name = "gearbox",
+    .id = SIM_POLICY_GEARBOX,
     .select = gearbox_select,
     .tick = gearbox_tick,
     .may_pull = gearbox_may_pull,
@@ -556,6 +557,7 @@ static void mainline_tick(struct sim *s)
 
 const struct sim_policy_ops sim_ops_mainline = {
     .name = "mainline",
+    .id = SIM_POLICY_MAINLINE,
     .select = mainline_select,
     .tick = mainline_tick,
     .enqueued = mainline_enqueued,
@@ -638,6 +640,7 @@ static void rework_enqueued(struct sim *s, struct sim_task *t, u32 cpu, bool for
 
 const struct sim_policy_ops sim_ops_rework = {
     .name = "rework",
+    .id = SIM_POLICY_REWORK,
     .select = rework_select,
     .tick = rework_tick,
     .enqueued = rework_enqueued,
@@ -683,6 +686,7 @@ static bool performance_may_pull(struct sim *s, u32 dst, u32 src, const struct s
 
 const struct sim_policy_ops sim_ops_performance = {
     .name = "performance",
+    .id = SIM_POLICY_PERFORMANCE,
     .select = performance_select,
     .may_pull = performance_may_pull,
 };

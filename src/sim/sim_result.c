@@ -1,33 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim_result.c - the policy table, option defaults, and the summary of a finished run
- * (struct sim_result) from the engine's counters.
+ * sim_result.c - option defaults, and the summary of a finished run (struct sim_result) from
+ * the engine's counters.
  */
 #include "sim_internal.h"
-
-static const struct sim_policy_ops *const policy_ops[SIM_NR_POLICIES] = {
-    [SIM_POLICY_GEARBOX] = &sim_ops_gearbox, [SIM_POLICY_MAINLINE] = &sim_ops_mainline,
-    [SIM_POLICY_REWORK] = &sim_ops_rework,   [SIM_POLICY_PERFORMANCE] = &sim_ops_performance,
-    [SIM_POLICY_ORACLE] = &sim_ops_oracle,
-};
-
-int sim_policy_parse(const char *name)
-{
-	for (int i = 0; i < SIM_NR_POLICIES; i++)
-		if (!strcmp(name, policy_ops[i]->name))
-			return i;
-	return -1;
-}
-
-const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id)
-{
-	return policy_ops[id];
-}
-
-const char *sim_policy_name(enum sim_policy_id id)
-{
-	return id < SIM_NR_POLICIES ? policy_ops[id]->name : "?";
-}
 
 void sim_options_defaults(struct sim_options *opt)
 {

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim_state.c - what the simulator derives from its state (struct sim, sim_internal.h): a CPU's
- * capacity and current perf, the policy's view of the CPUs (struct gb_cpu) and of a task
- * (struct gb_task), the tasks' PELT signals brought to a time, the first CPU a task may run on.
- * The engine, the trace writer, the physics, the policies and the sched_ext host all read the
- * state through these; nothing here calls back into them, so they call each other in one
- * direction only (tests/sim/test_sim_layers.sh checks it).
+ * sim_state.c - the simulator's state (struct sim, sim_internal.h) as every part reads it: a
+ * CPU's capacity and current perf, the policy's view of the CPUs (struct gb_cpu) and of a task
+ * (struct gb_task), the tasks' PELT signals brought to a time, the first CPU a task may run on;
+ * and the two changes both hosts make, a task starting to run on a CPU and a task changing CPU.
+ *
+ * The parts of the simulator call each other in one direction (tests/sim/test_sim_layers.sh
+ * fails on a circle): the engine calls the program, the hosts (its own fair class, sim_scx.c),
+ * the trace writer and this module; the policies call the engine; this module calls only the
+ * physics (sim_physics.c: idle exit, the cost of a move), which calls no other part.
  */
 #include "sim_internal.h"
 
@@ -124,4 +127,47 @@ s32 sim_first_allowed(const struct sim *s, const struct sim_task *t)
 		if (em_cpumask_test(&t->allowed, c) && s->m->cpu_domain[c] != 0xff)
 			return (s32)c;
 	return s->m->domains[0].first_cpu;
+}
+
+/* t waited lat_us from its wake-up to running: the run's histogram and its own. */
+static void lat_record(struct sim *s, const struct sim_task *t, u64 lat_us)
+{
+	u64 b = lat_us < 2048 ? lat_us : 2048 + (lat_us - 2048) / 64;
+
+	if (b >= SIM_LAT_BUCKETS)
+		b = SIM_LAT_BUCKETS - 1;
+	s->lat_hist[b]++;
+	if (t->id < sim_nr_report_tasks(s))
+		s->task_lat_hist[(u64)t->id * SIM_LAT_BUCKETS + b]++;
+}
+
+/* t runs on cpu; an idle CPU first leaves its idle state (ready_us: when t makes progress). */
+void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	struct sim_cpu *c = &s->cpus[cpu];
+
+	if (c->in_idle)
+		c->ready_us = s->now_us + sim_idle_exit(s, cpu);
+	c->curr = (s32)t->id;
+	s->scx.idle[cpu] = false;
+	t->state = TS_RUNNING;
+	t->stint_us = s->now_us;
+	c->last_uclamp_max = t->uclamp_max;
+	if (t->runnable_since_us) {
+		u64 at = c->ready_us > s->now_us ? c->ready_us : s->now_us;
+
+		lat_record(s, t, at - t->runnable_since_us);
+		t->runnable_since_us = 0;
+	}
+}
+
+/* t's CPU becomes cpu (set_task_cpu): a migration when it had one and it differs. */
+void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	if (t->cpu >= 0 && t->cpu != (s32)cpu) {
+		t->st.migrations++;
+		s->migrations++;
+		sim_migration_cost(s, t, t->cpu, cpu);
+	}
+	t->cpu = (s32)cpu;
 }
