@@ -261,11 +261,12 @@ static struct gb_tstate *tstate(struct sim_task *t)
 /* gb_account(): the run time since the task was last accounted, at the perf it ran at. */
 static void gearbox_account(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	u64 ran_ns = t->x.ran_ns;
+	u64 ran_ns = t->x.ran_ns, vtime = t->x.ts.vtime;
 	u32 perf = ran_ns ? (u32)(t->x.perf_ns / ran_ns) : 0;
 
 	gb_track_ran(tstate(t), &s->scx.cpu_pelt[cpu], &s->scx.track_cpu[cpu], now_ns(s), ran_ns,
 		     perf);
+	t->st.vtime_charged_ns += t->x.ts.vtime - vtime;
 	t->x.ran_ns = 0;
 	t->x.perf_ns = 0;
 }

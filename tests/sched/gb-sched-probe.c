@@ -10,6 +10,14 @@
  *       hackbench-like: PAIRS process pairs exchange MSGS one-byte messages through pipes
  *   gb-sched-probe stream SOCKET LINES
  *       connects to the stats socket and prints its first LINES lines (5 s timeout)
+ *   gb-sched-probe slicehog MS SLICE_US
+ *       sets its own slice with sched_setattr() (SCHED_OTHER, sched_runtime SLICE_US), busy for
+ *       MS milliseconds, and prints "cpu_us N preempted N": its CPU time and its involuntary
+ *       context switches (getrusage), whose quotient is the mean stretch it ran unpreempted
+ *   gb-sched-probe slicewait MS SLICE_US PERIOD_US
+ *       sets its own slice, then for MS milliseconds wakes every PERIOD_US on an absolute timer
+ *       and does nothing else; prints "wakeups N p50_us N p95_us N max_us N": how long after
+ *       its timer's time it ran (the wait for the CPU, plus the timer's own latency)
  */
 #include <errno.h>
 #include <sched.h>
@@ -17,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/un.h>
@@ -95,6 +104,76 @@ static int duty(int argc, char **argv, int on_ms, int off_ms)
 	return 0;
 }
 
+/* sched_setattr(): SCHED_OTHER with its own slice (sched_runtime; the kernel keeps it as
+ * p->se.slice with p->se.custom_slice set, which scx_gearbox reads). */
+static int set_slice(const char *slice_us)
+{
+	struct attr a = {.size = sizeof(a), .runtime = strtoull(slice_us, NULL, 10) * 1000ull};
+
+	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
+		fprintf(stderr, "sched_setattr(runtime %s us): %s\n", slice_us, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int slicehog(char **argv)
+{
+	unsigned long seen[MAX_CPUS] = {0};
+	struct rusage ru;
+
+	if (set_slice(argv[3]))
+		return 1;
+	busy(now_ns() + strtoull(argv[2], NULL, 10) * 1000000ull, seen);
+	getrusage(RUSAGE_SELF, &ru);
+	printf("cpu_us %llu preempted %ld\n",
+	       (unsigned long long)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000ull +
+		   (unsigned long long)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec),
+	       ru.ru_nivcsw);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int slicewait(char **argv)
+{
+	uint64_t period_ns = strtoull(argv[4], NULL, 10) * 1000ull, end, at;
+	size_t n = 0, cap;
+	uint64_t *wait_ns;
+	struct timespec ts;
+
+	if (set_slice(argv[3]) || !period_ns)
+		return 1;
+	end = now_ns() + strtoull(argv[2], NULL, 10) * 1000000ull;
+	cap = (size_t)((end - now_ns()) / period_ns) + 2;
+	wait_ns = calloc(cap, sizeof(*wait_ns));
+	if (!wait_ns)
+		return 1;
+	for (at = now_ns() + period_ns; at < end && n < cap; at += period_ns) {
+		ts.tv_sec = (time_t)(at / 1000000000ull);
+		ts.tv_nsec = (long)(at % 1000000000ull);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+			;
+		wait_ns[n++] = now_ns() - at;
+		if (now_ns() > at + period_ns) /* overran: the next timer from now */
+			at = now_ns() - now_ns() % period_ns;
+	}
+	if (!n)
+		return 1;
+	qsort(wait_ns, n, sizeof(*wait_ns), cmp_u64);
+	printf("wakeups %zu p50_us %llu p95_us %llu max_us %llu\n", n,
+	       (unsigned long long)wait_ns[n / 2] / 1000,
+	       (unsigned long long)wait_ns[n * 95 / 100] / 1000,
+	       (unsigned long long)wait_ns[n - 1] / 1000);
+	free(wait_ns);
+	return 0;
+}
+
 static int pipes(int pairs, int msgs)
 {
 	int i;
@@ -161,7 +240,12 @@ int main(int argc, char **argv)
 		return pipes(atoi(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "stream"))
 		return stream(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | "
-			"stream SOCK LINES\n");
+	if (argc == 4 && !strcmp(argv[1], "slicehog"))
+		return slicehog(argv);
+	if (argc == 5 && !strcmp(argv[1], "slicewait"))
+		return slicewait(argv);
+	fprintf(stderr,
+		"usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | "
+		"stream SOCK LINES | slicehog MS SLICE_US | slicewait MS SLICE_US PERIOD_US\n");
 	return 2;
 }

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * test_latency.c - latency in the simulator: a task's own slice (the workload's slice_us) in
- * both hosts, and what the report measures per task (wake-up latency, late frames), on the
- * one-OPP "tri" model (little CPUs 0-3 at perf 100, mid 4-6 at 500, big 7 at 1024).
+ * both hosts, what the report measures per task (wake-up latency, late frames), and the
+ * sched_ext host's frequency-invariant virtual time, on the one-OPP "tri" model (little CPUs
+ * 0-3 at perf 100, mid 4-6 at 500, big 7 at 1024).
  *
  * Each slice case runs the same workload with and without slice_us and asserts the
  * difference, so it fails when the slice is ignored.
@@ -147,6 +148,44 @@ static void test_a_frame_that_cannot_finish_is_counted_late(void)
 	free(r);
 }
 
+/*
+ * Frequency-invariant virtual time on the sched_ext host: the same work (20 ms at capacity
+ * 1024) done alone on a little CPU (perf 100: a small core at a low OPP, 205 ms of running)
+ * and on the big CPU (perf 1024, 20 ms) is charged the same virtual time by scx_gearbox
+ * (run time x perf / 1024), so a task served slowly is not pushed behind the others for it.
+ * Charged by run time, the little CPU's task would owe ten times as much.
+ */
+static void test_slow_cpu_charges_no_more_vtime_for_the_same_work(void)
+{
+	static const char json[] = "{\"global\":{\"calibration\":\"CPU7\"},\"tasks\":{"
+				   "\"l\":{\"cpus\":[0],\"loop\":1,\"run\":20000},"
+				   "\"b\":{\"cpus\":[7],\"loop\":1,\"run\":20000}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
+	struct sim_result *r = calloc(1, sizeof(*r));
+	const struct sim_task_result *l, *b;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	CHECK_EQ_I(st_run_text(prof, json, SIM_POLICY_GEARBOX, &opt, r), 0);
+	l = task_of(r, "l-0");
+	b = task_of(r, "b-0");
+	CHECK(l && b);
+	if (l && b) {
+		printf(
+		    "# little: ran %llu us, charged %llu ns; big: ran %llu us, charged %llu ns\n",
+		    (unsigned long long)st_run_total(r, (u32)(l - r->tasks)),
+		    (unsigned long long)l->vtime_charged_ns,
+		    (unsigned long long)st_run_total(r, (u32)(b - r->tasks)),
+		    (unsigned long long)b->vtime_charged_ns);
+		CHECK(st_run_total(r, (u32)(l - r->tasks)) >
+		      8 * st_run_total(r, (u32)(b - r->tasks)));
+		CHECK(b->vtime_charged_ns >= 19000000);
+		CHECK(l->vtime_charged_ns * 100 <= b->vtime_charged_ns * 101);
+	}
+	free(r);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -157,6 +196,7 @@ int main(void)
 	TAP_RUN(test_long_slice_is_run_out_before_the_tick_rotates_it);
 	TAP_RUN(test_wakeup_waits_behind_a_long_slice_in_the_scx_host);
 	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
+	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
 	free(prof);
 	return tap_done();
 }
