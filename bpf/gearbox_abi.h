@@ -12,9 +12,9 @@
 #define GB_COMM_LEN 16
 
 /* What the BPF object is built for; the loader refuses a model beyond them.  The verifier's
- * budget is the real bound: see bpf/gearbox_place.h (gb_place_price_0 .. _31). */
-#define GB_SCX_MAX_CPUS	   32
-#define GB_SCX_MAX_DOMAINS 16
+ * budget is the real bound: see bpf/gearbox_place.h (gb_place_price_0 .. _63). */
+#define GB_SCX_MAX_CPUS	   64
+#define GB_SCX_MAX_DOMAINS 32
 
 enum gb_mode {
 	GB_MODE_ENERGY,	     /* the policy as written */

@@ -71,8 +71,7 @@ struct gb_place_ctx {
 	struct gb_scratch s;
 	u32 min_cap;
 	u32 max_cap;
-	u32 priced; /* bit c: memo[c] holds CPU c's price in this search */
-	u32 pad;
+	u64 priced; /* bit c: memo[c] holds CPU c's price in this search */
 	struct gb_cand memo[GB_SCX_MAX_CPUS];
 };
 
@@ -115,10 +114,12 @@ GB_SUBPROG int gb_place_scan(void)
 /* clang-format off */
 #define GB_PLACE_EACH_CPU(F) \
 	F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) F(14) F(15) \
-	F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27) F(28) F(29) F(30) F(31)
+	F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27) F(28) F(29) F(30) F(31) \
+	F(32) F(33) F(34) F(35) F(36) F(37) F(38) F(39) F(40) F(41) F(42) F(43) F(44) F(45) F(46) F(47) \
+	F(48) F(49) F(50) F(51) F(52) F(53) F(54) F(55) F(56) F(57) F(58) F(59) F(60) F(61) F(62) F(63)
 /* clang-format on */
 GB_PLACE_EACH_CPU(GB_PLACE_PRICE_FN)
-_Static_assert(GB_SCX_MAX_CPUS == 32, "GB_PLACE_EACH_CPU lists GB_SCX_MAX_CPUS ids");
+_Static_assert(GB_SCX_MAX_CPUS == 64, "GB_PLACE_EACH_CPU lists GB_SCX_MAX_CPUS ids");
 
 static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
 {
@@ -148,12 +149,12 @@ static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
 static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 {
 	struct gb_place_ctx *x = GB_PLACE_CTX();
-	u32 bit;
+	u64 bit;
 	int err;
 
 	if (!x || !out || c >= GB_SCX_MAX_CPUS)
 		return -1;
-	bit = 1u << c;
+	bit = 1ull << c;
 	if (x->priced & bit) {
 		*out = x->memo[c];
 		return 0;

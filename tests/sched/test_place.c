@@ -115,11 +115,13 @@ static void report(const char *what, const struct gb_decision *want, const struc
 	       got->opp_idx, got->prev_opp_idx);
 }
 
-static unsigned mismatches_on(const char *name)
+/* Decisions of the routed build that differ from the policy's on model dir/name; *upper counts
+ * those that chose a CPU of the upper half of GB_SCX_MAX_CPUS (NULL: not counted). */
+static unsigned mismatches_in(const char *dir, const char *name, unsigned *upper)
 {
 	unsigned i, bad = 0, moved = 0;
 
-	if (load_model(name))
+	if (load_model_from(dir, name))
 		return 1;
 	for (i = 0; i < TRIALS; i++) {
 		struct gb_decision want = {0}, got = {0};
@@ -149,11 +151,18 @@ static unsigned mismatches_on(const char *name)
 			gb_place_select(&got);
 		}
 		moved += want.cpu != t.prev_cpu;
+		if (upper && want.cpu >= GB_SCX_MAX_CPUS / 2)
+			(*upper)++;
 		if (!same(&want, &got) && bad++ < 3)
 			report(name, &want, &got);
 	}
 	printf("# %s: %u trials, %u moved the task, %u mismatches\n", name, TRIALS, moved, bad);
 	return bad + (moved == 0); /* a test that never moves a task proves little */
+}
+
+static unsigned mismatches_on(const char *name)
+{
+	return mismatches_in(models_dir, name, NULL);
 }
 
 static void test_wakeup_and_range_selection_match_the_policy_on_shipped_models(void)
@@ -164,11 +173,13 @@ static void test_wakeup_and_range_selection_match_the_policy_on_shipped_models(v
 	CHECK_EQ_U(mismatches_on("sm7250ab"), 0);
 }
 
-static void test_misfit_matches_gb_check_misfit(void)
+/* gb_place_misfit() against gb_check_misfit() on the loaded model: the mismatches, and in
+ * *moves how many trials moved the task. */
+static unsigned misfit_mismatches(unsigned *moves)
 {
-	unsigned i, bad = 0, moves = 0;
+	unsigned i, bad = 0;
 
-	CHECK(load_model("sm8250") == 0);
+	*moves = 0;
 	for (i = 0; i < TRIALS; i++) {
 		struct gb_decision want = {0}, got = {0};
 		struct gb_task t;
@@ -183,12 +194,20 @@ static void test_misfit_matches_gb_check_misfit(void)
 		a = ref_check_misfit(&g_model, g_cpus, &t, cpu, ran_us, 8000, &want);
 		g_ctx.t = t;
 		b = gb_place_misfit(cpu, ran_us, 8000, &got);
-		moves += a != GB_NO_CPU;
+		*moves += a != GB_NO_CPU;
 		if ((a != b || (a != GB_NO_CPU && !same(&want, &got))) && bad++ < 3)
 			report("misfit", &want, &got);
 	}
-	printf("# misfit: %u trials, %u moves, %u mismatches\n", TRIALS, moves, bad);
-	CHECK_EQ_U(bad, 0);
+	printf("# misfit: %u trials, %u moves, %u mismatches\n", TRIALS, *moves, bad);
+	return bad;
+}
+
+static void test_misfit_matches_gb_check_misfit(void)
+{
+	unsigned moves;
+
+	CHECK(load_model("sm8250") == 0);
+	CHECK_EQ_U(misfit_mismatches(&moves), 0);
 	CHECK(moves > 0);
 }
 
@@ -312,6 +331,78 @@ static void test_price_refuses_cpus_beyond_the_generated_subprograms(void)
 	CHECK(gb_place_price(0, &c) == 0);
 }
 
+/*
+ * The largest model the BPF object is built for, GB_SCX_MAX_CPUS CPUs in GB_SCX_MAX_DOMAINS
+ * domains (tests/sched/vm64.json: 64 CPUs, 32 domains of 2): the routed build decides what the
+ * policy decides, at wake-up, in a range search and at the tick, and the CPUs of the upper half
+ * are chosen (each has a pricing subprogram and a bit in the price memo); every CPU's price is
+ * the policy's, and the second ask in a search is the memo's copy.
+ */
+static void test_routed_policy_matches_at_the_largest_size(void)
+{
+	unsigned upper = 0, moves, c;
+	struct gb_decision d;
+	struct gb_task t;
+
+	CHECK_EQ_U(mismatches_in(sched_dir, "vm64", &upper), 0);
+	CHECK_EQ_U(g_model.nr_cpus, GB_SCX_MAX_CPUS);
+	CHECK_EQ_U(g_model.nr_domains, GB_SCX_MAX_DOMAINS);
+	printf("# vm64: %u decisions on CPUs %u-%u\n", upper, GB_SCX_MAX_CPUS / 2,
+	       GB_SCX_MAX_CPUS - 1);
+	CHECK(upper > TRIALS / 20);
+	CHECK_EQ_U(misfit_mismatches(&moves), 0);
+	CHECK(moves > 0);
+	random_state(&t);
+	g_ctx.t = t;
+	g_ctx.min_cap = g_ctx.max_cap = 0;
+	gb_place_select(&d);
+	for (c = 0; c < g_model.nr_cpus; c++) {
+		struct gb_cand a, b, direct = gb_price(&g_model, g_cpus, &g_ctx.t, &g_ctx.s, c);
+
+		CHECK(gb_place_price(c, &a) == 0);
+		CHECK(gb_place_price(c, &b) == 0);
+		CHECK(memcmp(&a, &direct, sizeof(a)) == 0 && memcmp(&b, &direct, sizeof(b)) == 0);
+	}
+	CHECK(g_ctx.priced == ~0ull);
+}
+
+/*
+ * Dispatch at the largest size: an idle CPU of the first domain pulls the head of the last of
+ * GB_SCX_MAX_DOMAINS domains' queues, which has gone unserved for longer than the pull bound
+ * (the loop over domain queues is bounded by GB_SCX_MAX_DOMAINS in the BPF build).
+ */
+static void test_dispatch_reaches_the_last_domain_at_the_largest_size(void)
+{
+	static struct gb_disp_in in;
+	struct gb_disp_out out;
+	u64 clock[EM_MAX_DOMAINS] = {0};
+	u32 last, c;
+
+	if (load_model_from(sched_dir, "vm64")) {
+		CHECK(0);
+		return;
+	}
+	last = g_model.nr_domains - 1;
+	CHECK_EQ_U(last, GB_SCX_MAX_DOMAINS - 1);
+	memset(g_cpus, 0, sizeof(g_cpus));
+	memset(&in, 0, sizeof(in));
+	for (c = 0; c < g_model.nr_cpus; c++) {
+		g_cpus[c].online = 1;
+		g_cpus[c].idle = c != g_model.domains[last].first_cpu;
+		g_cpus[c].uclamp_max = GB_UCLAMP_NONE_MAX;
+		em_cpumask_set(&in.heads[last].t.allowed, c);
+	}
+	in.cpu = 0;
+	in.heads[last].queued = 1;
+	in.heads[last].unserved_us = 10000;
+	in.heads[last].t.util = in.heads[last].t.util_est = 50;
+	in.heads[last].t.uclamp_max = GB_UCLAMP_NONE_MAX;
+	in.heads[last].t.prev_cpu = (s32)g_model.domains[last].first_cpu;
+	gb_dispatch_plan(&g_model, g_cpus, clock, 5000000, 4000, &in, NULL, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+	CHECK(out.try_mask == 1ull << last);
+}
+
 /* Every CPU online and idle, with b2 and b3 of utilization left on CPUs 2 and 3; a task of
  * util u (runnable 3u: 4 ms busy in 12) with uclamp_min umin, last on prev.  Where does it go? */
 static s32 vm4_place(u32 u, u32 umin, s32 prev, u32 b2, u32 b3)
@@ -394,6 +485,8 @@ int main(int argc, char **argv)
 	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
 	TAP_RUN(test_price_memo_is_per_search);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
+	TAP_RUN(test_routed_policy_matches_at_the_largest_size);
+	TAP_RUN(test_dispatch_reaches_the_last_domain_at_the_largest_size);
 	TAP_RUN(test_vm4_uclamp_min_600_task_goes_to_mid_but_700_is_cheaper_on_big);
 	return tap_done();
 }

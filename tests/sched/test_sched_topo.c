@@ -24,7 +24,7 @@
 #include "sched_stream.h"
 #include "sched_topo.h"
 
-static const char *models_dir;
+static const char *models_dir, *sched_dir;
 static char tmp[256];
 static struct em_profile prof;
 
@@ -174,9 +174,30 @@ static void test_model_beyond_the_bpf_limits_is_refused_even_with_force(void)
 
 	CHECK(load("sm8250") == 0);
 	prof.model.nr_cpus = GB_SCX_MAX_CPUS + 1;
-	fake_sysfs("0-63\n", NULL);
+	fake_sysfs("0-64\n", NULL);
 	CHECK_EQ_I(check(true, assumed, &err), -EINVAL);
-	CHECK_STR_CONTAINS(err.msg, "scx_gearbox is built for at most 32 CPUs");
+	CHECK_STR_CONTAINS(err.msg, "the model has 65 CPUs in 3 domains; scx_gearbox is built for "
+				    "at most 64 CPUs and 32 domains");
+	CHECK(load("sm8250") == 0);
+	prof.model.nr_domains = GB_SCX_MAX_DOMAINS + 1;
+	CHECK_EQ_I(check(true, assumed, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "in 33 domains; scx_gearbox is built for at most");
+}
+
+/* The largest model the object is built for (tests/sched/vm64.json, 64 CPUs in 32 domains) on
+ * a machine of its size without cpufreq: accepted, mapped onto CPU ids. */
+static void test_a_64_cpu_32_domain_model_fits_a_64_cpu_machine(void)
+{
+	char path[512], assumed[512];
+	struct gb_err err = {0};
+
+	snprintf(path, sizeof(path), "%s/vm64.json", sched_dir);
+	CHECK(em_profile_load_file(path, &prof, false, NULL, &err) == 0);
+	CHECK_EQ_U(prof.model.nr_cpus, 64);
+	CHECK_EQ_U(prof.model.nr_domains, 32);
+	fake_sysfs("0-63\n", NULL);
+	CHECK_EQ_I(check(false, assumed, &err), 0);
+	CHECK_STR_CONTAINS(assumed, "the model's 32 domains are mapped onto CPU ids");
 }
 
 static void test_hello_describes_the_model_in_stream_format(void)
@@ -712,6 +733,7 @@ static void test_power_profile_sources_and_their_modes(void)
 int main(int argc, char **argv)
 {
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
+	sched_dir = argc > 2 ? argv[2] : "tests/sched";
 	snprintf(tmp, sizeof(tmp), "/tmp/gb-sched-topo.%d", (int)getpid());
 	TAP_RUN(test_model_with_fewer_cpus_than_machine_is_refused_with_counts);
 	TAP_RUN(test_force_maps_a_mismatched_model_and_says_what_it_assumed);
@@ -727,6 +749,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_capacity_is_checked_alongside_cpufreq_policies);
 	TAP_RUN(test_malformed_cpu_capacity_is_an_error_naming_the_file);
 	TAP_RUN(test_model_beyond_the_bpf_limits_is_refused_even_with_force);
+	TAP_RUN(test_a_64_cpu_32_domain_model_fits_a_64_cpu_machine);
 	TAP_RUN(test_hello_describes_the_model_in_stream_format);
 	TAP_RUN(test_decision_record_converts_cost_to_microwatts);
 	TAP_RUN(test_sample_estimates_power_from_the_opp_and_utilization);
