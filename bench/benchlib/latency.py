@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Part latency: wake-up latency and late frames next to energy, in the simulator.
+
+gearbox is scx_gearbox on the simulator's sched_ext host (a task's own slice, deadline order
+without eligibility, no wake-up preemption); mainline is the fair class (EEVDF's deadline with
+eligibility and wake-up preemption).  Per model and workload, one `gearbox sim --host scx
+--json --seeds N -P mainline,gearbox` run; per policy: energy, and per task class (the
+instances of one rt-app task object: "bg-0".."bg-5" are class "bg") the wake-up latency p50
+and p99 (the mean over the class's tasks of each task's figure, itself the mean over the
+seeds), late activations (a frame task's late frames) and wake-ups.  The figures are compared
+between the two policies of the same run; nothing is compared with a stored value.
+"""
+import json
+import os
+
+from . import common, energy
+
+SEEDS = 5
+# the UI-like mix and two mobile mixes with frame threads
+WORKLOADS = ["bench/workloads/ui_frames.json", "bench/workloads/ui_background_sync.json",
+             "bench/workloads/video_playback.json"]
+POLICIES = ["mainline", "gearbox"]
+
+
+def task_class(name):
+    """rt-app names a thread NAME-INSTANCE: the class is NAME."""
+    base, _, inst = name.rpartition("-")
+    return base if base and inst.isdigit() else name
+
+
+def classes_of(result):
+    """{class: {wake_p50_us, wake_p99_us, late, wakeups, tasks}} of one policy's result."""
+    out = {}
+    for t in result.get("tasks", []):
+        c = out.setdefault(task_class(t["name"]), {"tasks": 0, "wake_p50_us": 0.0,
+                                                   "wake_p99_us": 0.0, "late": 0.0,
+                                                   "wakeups": 0.0})
+        c["tasks"] += 1
+        c["wake_p50_us"] += t["wake_latency_p50_us"]
+        c["wake_p99_us"] += t["wake_latency_p99_us"]
+        c["late"] += t["late_activations"]
+        c["wakeups"] += t["wakeups"]
+    for c in out.values():
+        c["wake_p50_us"] = round(c["wake_p50_us"] / c["tasks"], 1)
+        c["wake_p99_us"] = round(c["wake_p99_us"] / c["tasks"], 1)
+        c["late"] = round(c["late"], 1)
+        c["wakeups"] = round(c["wakeups"], 1)
+    return out
+
+
+def run_case(gearbox, model, wl, duration, seeds):
+    cmd = [gearbox, "sim", "-p", model, "-P", ",".join(POLICIES), "--host", "scx", "--json",
+           "--seeds", str(seeds)]
+    if duration:
+        cmd += ["-d", str(duration)]
+    cmd.append(wl)
+    rc, out, err = common.run(cmd, timeout=600)
+    case = {"model": os.path.basename(model)[:-5], "workload": os.path.basename(wl)[:-5],
+            "command": common.cmdline(cmd)}
+    if rc != 0:
+        case["error"] = err.strip()[-500:]
+        return case
+    doc = json.loads(out)
+    case["policies"] = {}
+    for r in doc["results"]:
+        case["policies"][r["policy"]] = {
+            "energy_j": r["energy_j"], "late_activations": r["late_activations"],
+            "wake_latency_p99_us": r["wake_latency_p99_us"], "classes": classes_of(r)}
+    return case
+
+
+def run_part(ctx):
+    dur = 1 if ctx.quick else None
+    seeds = 1 if ctx.quick else SEEDS
+    wls = ctx.workloads or [os.path.join(ctx.root, w) for w in WORKLOADS]
+    mds = energy.models(ctx.root, ctx.quick, ctx.models)
+    common.log("latency: %d workloads x %d models, %d seeds each" % (len(wls), len(mds), seeds))
+    cases = [run_case(ctx.gearbox, m, w, dur, seeds) for w in wls for m in mds]
+    return {"format": "gearbox-bench-latency/%d" % common.FORMAT_VERSION,
+            "machine": ctx.machine, "quick": ctx.quick, "seeds": seeds,
+            "sim_duration_s": dur or "workload's own", "host": "scx",
+            "workloads": [os.path.relpath(w) for w in wls],
+            "models": [os.path.basename(m)[:-5] for m in mds], "cases": cases}
+
+
+def print_report(doc):
+    print("latency: gearbox (scx_gearbox, sched_ext host) against mainline (EEVDF), %s seed(s); "
+          "per task class: wake-up latency p50/p99 us (mean over the class's tasks), late "
+          "activations; energy per policy" % doc["seeds"])
+    rows = []
+    for c in doc["cases"]:
+        if "error" in c:
+            rows.append([c["workload"], c["model"], "error: " + c["error"][:60], "", "", ""])
+            continue
+        ml, gb = c["policies"]["mainline"], c["policies"]["gearbox"]
+        rows.append([c["workload"], c["model"], "energy J", "%.3f" % ml["energy_j"],
+                     "%.3f" % gb["energy_j"],
+                     common.fmt_ratio(common.ratio(gb["energy_j"], ml["energy_j"]))])
+        for name in sorted(ml["classes"]):
+            a, b = ml["classes"][name], gb["classes"].get(name)
+            if not b:
+                continue
+            rows.append(["", "", name, "%.0f/%.0f/%g" % (a["wake_p50_us"], a["wake_p99_us"],
+                                                         a["late"]),
+                         "%.0f/%.0f/%g" % (b["wake_p50_us"], b["wake_p99_us"], b["late"]), ""])
+    common.table(rows, ["workload", "model", "class", "mainline", "gearbox", "ratio"])
