@@ -165,6 +165,7 @@ def main():
           "--host scx" in cases[0].get("command", "") and set(pol) == {"mainline", "gearbox"} and
           all(set(v["classes"]) == {"ui", "bg"} and v["classes"]["bg"]["tasks"] == 6 and
               v["classes"]["ui"]["wakeups"] > 0 and v["energy_j"] > 0 for v in pol.values()) and
+          all(c["preemptions"] >= 0 for v in pol.values() for c in v["classes"].values()) and
           "ui_frames" in p.stdout and "mainline" in p.stdout,
           "latency_gives_both_policies_per_task_class", p.stdout[-2000:] + p.stderr)
     print("1..%d" % n)

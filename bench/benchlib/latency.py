@@ -7,7 +7,8 @@ eligibility and wake-up preemption).  Per model and workload, one `gearbox sim -
 --json --seeds N -P mainline,gearbox` run; per policy: energy, and per task class (the
 instances of one rt-app task object: "bg-0".."bg-5" are class "bg") the wake-up latency p50
 and p99 (the mean over the class's tasks of each task's figure, itself the mean over the
-seeds), late activations (a frame task's late frames) and wake-ups.  The figures are compared
+seeds), late activations (a frame task's late frames), wake-ups and preemptions (stopped while
+runnable for another task: what a long slice is meant to spare its task).  The figures are compared
 between the two policies of the same run; nothing is compared with a stored value.
 """
 import json
@@ -29,22 +30,25 @@ def task_class(name):
 
 
 def classes_of(result):
-    """{class: {wake_p50_us, wake_p99_us, late, wakeups, tasks}} of one policy's result."""
+    """{class: {wake_p50_us, wake_p99_us, late, wakeups, preemptions, tasks}} of one policy's
+    result; counts are summed over the class's tasks."""
     out = {}
     for t in result.get("tasks", []):
         c = out.setdefault(task_class(t["name"]), {"tasks": 0, "wake_p50_us": 0.0,
                                                    "wake_p99_us": 0.0, "late": 0.0,
-                                                   "wakeups": 0.0})
+                                                   "wakeups": 0.0, "preemptions": 0.0})
         c["tasks"] += 1
         c["wake_p50_us"] += t["wake_latency_p50_us"]
         c["wake_p99_us"] += t["wake_latency_p99_us"]
         c["late"] += t["late_activations"]
         c["wakeups"] += t["wakeups"]
+        c["preemptions"] += t["preemptions"]
     for c in out.values():
         c["wake_p50_us"] = round(c["wake_p50_us"] / c["tasks"], 1)
         c["wake_p99_us"] = round(c["wake_p99_us"] / c["tasks"], 1)
         c["late"] = round(c["late"], 1)
         c["wakeups"] = round(c["wakeups"], 1)
+        c["preemptions"] = round(c["preemptions"], 1)
     return out
 
 
@@ -86,7 +90,7 @@ def run_part(ctx):
 def print_report(doc):
     print("latency: gearbox (scx_gearbox, sched_ext host) against mainline (EEVDF), %s seed(s); "
           "per task class: wake-up latency p50/p99 us (mean over the class's tasks), late "
-          "activations; energy per policy" % doc["seeds"])
+          "activations, preemptions; energy per policy" % doc["seeds"])
     rows = []
     for c in doc["cases"]:
         if "error" in c:
@@ -100,7 +104,7 @@ def print_report(doc):
             a, b = ml["classes"][name], gb["classes"].get(name)
             if not b:
                 continue
-            rows.append(["", "", name, "%.0f/%.0f/%g" % (a["wake_p50_us"], a["wake_p99_us"],
-                                                         a["late"]),
-                         "%.0f/%.0f/%g" % (b["wake_p50_us"], b["wake_p99_us"], b["late"]), ""])
+            rows.append(["", "", name] + ["%.0f/%.0f/%g/%g" % (
+                x["wake_p50_us"], x["wake_p99_us"], x["late"], x["preemptions"]) for x in (a, b)]
+                + [""])
     common.table(rows, ["workload", "model", "class", "mainline", "gearbox", "ratio"])

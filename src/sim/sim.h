@@ -71,6 +71,10 @@ struct sim_task_result {
 	/* the sched_ext host: the virtual time scx_gearbox charged it (gb_vtime.h, weighted work
 	 * ns: run time x perf / 1024 x 100 / weight); 0 on the fair host */
 	u64 vtime_charged_ns;
+	/* times it was stopped while still runnable for another task to run: a wake-up's
+	 * preemption, the tick's rotation, the end of its slice with another task taking the CPU,
+	 * an RT task (not a sched_yield()) */
+	u64 preemptions;
 	/* work done: running time x the perf of its CPU's OPP at the time (0..1024), so that
 	 * work_perf_us / 1024 is in us at capacity 1024 (a CPU of capacity 1024 at its top OPP) */
 	u64 work_perf_us;

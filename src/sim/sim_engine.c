@@ -188,10 +188,12 @@ static void enqueue(struct sim *s, struct sim_task *t, u32 cpu)
 		sim_start_running(s, t, cpu);
 	} else if (t->rt && !s->tasks[cur].rt && s->scx.on) {
 		/* sched_ext runs below the RT class: its task goes back to its local DSQ */
+		s->tasks[cur].st.preemptions++;
 		sim_scx_preempted(s, &s->tasks[cur], cpu);
 		sim_start_running(s, t, cpu);
 	} else if ((t->rt && runs_before(t, &s->tasks[cur])) ||
 		   fair_preempts(s, t, &s->tasks[cur], cpu)) {
+		s->tasks[cur].st.preemptions++;
 		queue_push_head(s, &s->tasks[cur], cpu);
 		sim_start_running(s, t, cpu);
 	} else {
@@ -637,6 +639,7 @@ static void tick(struct sim *s)
 			struct sim_task *t = &s->tasks[sc->curr];
 
 			pick_next(s, c);
+			t->st.preemptions++;
 			queue_push(s, t, c);
 		}
 	}

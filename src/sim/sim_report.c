@@ -268,6 +268,7 @@ static json_t *result_json(const struct sim_result *r, double base)
 		json_object_set_new(jt, "missed_periods", json_integer((json_int_t)t->missed));
 		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
 		json_object_set_new(jt, "wakeups", json_integer((json_int_t)t->wakeups));
+		json_object_set_new(jt, "preemptions", json_integer((json_int_t)t->preemptions));
 		json_object_set_new(jt, "wake_latency_p50_us", json_real(t->wake_lat_p50_us));
 		json_object_set_new(jt, "wake_latency_p99_us", json_real(t->wake_lat_p99_us));
 		json_object_set_new(jt, "work_us",

@@ -579,6 +579,8 @@ static void schedule(struct sim *s, u32 cpu)
 		return;
 	}
 	if (prev) {
+		if (next && !prev->yield_pending)
+			prev->st.preemptions++;
 		s->cpus[cpu].curr = -1;
 		put_prev(s, prev, cpu, next ? 0 : SCX_ENQ_LAST);
 	}

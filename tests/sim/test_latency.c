@@ -27,6 +27,16 @@ static const struct sim_task_result *task_of(const struct sim_result *r, const c
 	return NULL;
 }
 
+/* Runs json under pol on host into *r; returns task name's result, NULL on failure. */
+static const struct sim_task_result *run_task(const char *json, enum sim_policy_id pol,
+					      enum sim_host host, const char *name,
+					      struct sim_result *r)
+{
+	struct sim_options opt = {.host = host};
+
+	return st_run_text(prof, json, pol, &opt, r) ? NULL : task_of(r, name);
+}
+
 /* Runs json under pol on host and returns task name's p99 wake-up latency, -1 on failure. */
 static double p99_of(const char *json, enum sim_policy_id pol, enum sim_host host, const char *name)
 {
@@ -186,6 +196,46 @@ static void test_slow_cpu_charges_no_more_vtime_for_the_same_work(void)
 	free(r);
 }
 
+/*
+ * Preemptions are counted where a running task gives way while runnable.  On the fair class a
+ * periodic task with a 0.1 ms slice preempts the hog at each of its wake-ups (about 100 in
+ * 1 s); on the sched_ext host nothing preempts at a wake-up, and the hog with its own 20 ms
+ * slice gives way only at the ends of its slices where the periodic task waits (at most one in
+ * 20 ms).  The periodic task runs 0.2 ms and sleeps: it is never preempted.
+ */
+static void test_preemptions_are_counted_per_task(void)
+{
+	static const char json[] =
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"slice_us\":100,\"run\":200,\"timer\":{\"ref\":"
+	    "\"t\",\"period\":10000}},"
+	    "\"h\":{\"cpus\":[0],\"slice_us\":20000,\"run\":5000000}}}";
+	struct sim_result *r = calloc(1, sizeof(*r));
+	const struct sim_task_result *h, *p;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	h = run_task(json, SIM_POLICY_MAINLINE, SIM_HOST_FAIR, "h-0", r);
+	p = task_of(r, "p-0");
+	CHECK(h && p);
+	if (h && p) {
+		printf("# fair class: hog preempted %llu times, p %llu (%llu wake-ups)\n",
+		       (unsigned long long)h->preemptions, (unsigned long long)p->preemptions,
+		       (unsigned long long)p->wakeups);
+		CHECK(h->preemptions >= 90 && h->preemptions <= p->wakeups && p->preemptions == 0);
+	}
+	h = run_task(json, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "h-0", r);
+	p = task_of(r, "p-0");
+	CHECK(h && p);
+	if (h && p) {
+		printf("# sched_ext host: hog preempted %llu times, p %llu\n",
+		       (unsigned long long)h->preemptions, (unsigned long long)p->preemptions);
+		CHECK(h->preemptions >= 30 && h->preemptions <= 51 && p->preemptions == 0);
+	}
+	free(r);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -197,6 +247,7 @@ int main(void)
 	TAP_RUN(test_wakeup_waits_behind_a_long_slice_in_the_scx_host);
 	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
 	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
+	TAP_RUN(test_preemptions_are_counted_per_task);
 	free(prof);
 	return tap_done();
 }
