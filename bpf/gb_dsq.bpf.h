@@ -52,10 +52,9 @@ static __always_inline struct gb_disp_in *gb_disp_ctx(void)
 }
 
 /*
- * Domain d's queue for gb_dispatch_plan, as of now: its head (the task dispatch would take),
- * how long the queue has gone unserved and, for a pull (pull: another domain's queue), the
- * head task as placement reads it (gb_fill_head).  Queues surely empty (gb_known_empty) are
- * not looked up.
+ * Domain d's queue for gb_dispatch_plan, as of now: its head (the task dispatch would take)
+ * and, for a pull (pull: another domain's queue), the head task as placement reads it and how
+ * long it has waited (gb_fill_head).  Queues surely empty (gb_known_empty) are not looked up.
  */
 static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 now, bool pull)
 {
@@ -78,7 +77,7 @@ static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 now, 
 	gb_read_sched(head, &kt);
 	htc = gb_tctx(head);
 	gb_fill_head(h, htc ? &htc->s : NULL, &kt, scx_bpf_task_cpu(head), head->scx.dsq_vtime, now,
-		     gb_doms[d & (EM_MAX_DOMAINS - 1)].last_consume_ns, gb_mode);
+		     gb_mode);
 }
 
 #endif /* GEARBOX_GB_DSQ_BPF_H */

@@ -74,30 +74,33 @@ static __always_inline void gb_fill_cpu_idle(struct gb_cpu *c, u64 idle_bits, u3
 	gb_track_idle(c, cpu < 64 && ((idle_bits >> cpu) & 1));
 }
 
-/* What the host knows at an enqueue: p on task_cpu, the enqueue's flags, may it kick. */
+/* What the host knows at an enqueue at now_ns: p on task_cpu, the enqueue's flags (wakeup:
+ * SCX_ENQ_WAKEUP, last: SCX_ENQ_LAST), may it kick. */
 static __always_inline void gb_fill_enq_in(struct gb_enq_in *in, const struct gb_ktask *kt,
-					   s32 task_cpu, bool wakeup, bool may_kick)
+					   s32 task_cpu, bool wakeup, bool last, bool may_kick,
+					   u64 now_ns)
 {
 	in->task_cpu = task_cpu;
 	in->wakeup = wakeup;
 	in->pinned = kt->nr_cpus_allowed == 1;
 	in->may_kick = may_kick;
-	in->pad = 0;
+	in->last = last;
+	in->now_ns = now_ns;
 	gb_fill_cpumask(&in->allowed, kt->cpus_bits);
 }
 
 /*
  * Domain queue head h for gb_dispatch_plan: the head task's state ts (NULL: the adapter keeps
- * none, read as a task of no size), the CPU it last ran on, its key, and the queue's unserved
- * time as of now_ns (last_consume_ns: when a CPU last took from it).
+ * none, read as a task of no size that has waited for ever), the CPU it last ran on, its key,
+ * and its wait as of now_ns (gb_queue_waited_us).
  */
 static __always_inline void gb_fill_head(struct gb_dsq_head *h, const struct gb_tstate *ts,
 					 const struct gb_ktask *kt, s32 task_cpu, u64 deadline,
-					 u64 now_ns, u64 last_consume_ns, u32 mode)
+					 u64 now_ns, u32 mode)
 {
 	h->queued = 1;
 	h->deadline = deadline;
-	h->unserved_us = (now_ns - last_consume_ns) / 1000;
+	h->waited_us = ts ? gb_queue_waited_us(ts, now_ns) : ~0ull;
 	if (!ts) {
 		gb_fill_cpumask(&h->t.allowed, kt->cpus_bits);
 		h->t.util = 0;

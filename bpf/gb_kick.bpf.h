@@ -31,8 +31,12 @@ static __always_inline bool gb_may_kick(void)
 	return false;
 }
 
-/* p was queued on domain d for cpu (in: the enqueue's input): wake the CPU gb_kick_target names. */
-static __always_inline void gb_kick_domain(const struct gb_enq_in *in, s32 cpu, u32 d)
+/*
+ * A task (t, as a pull reads it) was queued on domain d for cpu (in: the enqueue's input): wake
+ * the CPU gb_kick_cpu names.
+ */
+static __always_inline void gb_kick_domain(const struct gb_enq_in *in, const struct gb_task *t,
+					   s32 cpu, u32 d)
 {
 	s32 self = bpf_get_smp_processor_id(), to;
 	struct em_cpumask idle;
@@ -40,7 +44,8 @@ static __always_inline void gb_kick_domain(const struct gb_enq_in *in, s32 cpu, 
 	if (gb_kick_skip(in->pinned, cpu, self))
 		return;
 	gb_fill_cpumask(&idle, gb_idle_bits());
-	to = gb_kick_target(gb_m(), &idle, &in->allowed, in->pinned, cpu, d, self);
+	to = gb_kick_cpu(gb_m(), gb_cpus, &idle, t, in->pinned, cpu, d, self,
+			 gb_pull_after_ns / 1000);
 	if (to >= 0)
 		scx_bpf_kick_cpu(to, SCX_KICK_IDLE);
 }

@@ -118,7 +118,8 @@ static __always_inline struct gb_place_ctx *gb_fill_place(struct task_struct *p,
 static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now)
 {
 	gb_fill_tstate(p, tc);
-	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns);
+	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns,
+		      gb_cpus[(u32)scx_bpf_task_cpu(p) & (EM_MAX_CPUS - 1)].perf_cur);
 }
 
 /*

@@ -18,8 +18,12 @@
  * and keeps the CPU for another slice while its deadline is earlier (else two hogs would just
  * alternate, whatever their weights).  A CPU pulls the head of another domain's queue when that
  * domain is over-utilized and the head fits the CPU as placement would see it (so a pull never
- * undoes a capacity-misfit move), or when the queue has not been served for gb_pull_after_ns:
- * never stalling a task comes before saving energy.
+ * undoes a capacity-misfit move), or when the head has waited gb_pull_after_ns since it was
+ * queued: never stalling a task comes before saving energy.  The ops table sets
+ * SCX_OPS_ENQ_LAST: a task whose slice ran out with nothing else to run on its CPU is enqueued
+ * again (SCX_ENQ_LAST) rather than kept running, so that a misfit move the tick decided is
+ * applied even to a task that never sleeps; with no move to apply it stays on its CPU's local
+ * queue and runs on.
  *
  * Every one of these decisions is the core's (src/policy/gb_queue.h, gb_track.h, gb_hold.h: the
  * call order is at the top of gb_queue.h): the callbacks read kernel state, fill the core's
@@ -138,6 +142,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	struct gb_enq_out out;
 	struct gb_enq_in in;
 	struct gb_ktask kt;
+	struct gb_task t;
 
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc) {
@@ -150,8 +155,14 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		gb_fill_tstate(p, tc);
 	}
 	gb_read_sched(p, &kt);
-	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP, gb_may_kick());
+	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP,
+		       enq_flags & SCX_ENQ_LAST, gb_may_kick(), scx_bpf_now());
 	gb_enqueue_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, tc ? &tc->s : NULL, &in, &out);
+	if (out.queue == GB_QUEUE_LOCAL) {
+		/* the last task, with no move to make: its CPU runs it on */
+		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, out.slice_ns, enq_flags);
+		return;
+	}
 	if (out.queue == GB_QUEUE_GLOBAL || !tc) {
 		scx_bpf_dsq_insert(p, SCX_DSQ_GLOBAL, out.slice_ns, enq_flags);
 		if (in.may_kick)
@@ -169,8 +180,12 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	}
 	gb_count_queued(tc, (s32)out.dom);
 	scx_bpf_dsq_insert_vtime(p, out.dom, out.slice_ns, out.deadline, enq_flags);
-	if (in.may_kick)
-		gb_kick_domain(&in, out.cpu, out.dom);
+	if (in.may_kick) {
+		/* the task as an idle CPU's pull will read it: the kick asks the same question */
+		gb_fill_task(&t, &tc->s, &kt, in.task_cpu, gb_mode);
+		t.floor_cap = gb_hold_floor(&tc->s.hold, &t);
+		gb_kick_domain(&in, &t, out.cpu, out.dom);
+	}
 }
 
 /* prev (state ptc) runs another slice on cpu of domain self. */
@@ -227,17 +242,14 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	}
 	if (out.act == GB_DISPATCH_CONSUME) {
-		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self)) {
-			gb_doms[self & (EM_MAX_DOMAINS - 1)].last_consume_ns = now;
+		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self))
 			return;
-		}
 		for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
 			if (d >= nr)
 				break;
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
 			if (scx_bpf_dsq_move_to_local(d)) {
-				gb_doms[d].last_consume_ns = now;
 				gb_stat(GB_STAT_PULL);
 				return;
 			}
@@ -257,12 +269,13 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 		return;
 	/* what running did at the start of this run: the wake-up is over (see gb_wake), the task
 	 * left its domain's queue (counted until now: more than the queue holds, which is safe,
-	 * see gb_dom_queued), and its domain's clock reaches its vtime */
+	 * see gb_dom_queued); after the run's last charge its domain's clock reaches the vtime
+	 * the run started at */
 	tc->woken = 0;
 	gb_count_queued(tc, -1);
+	gb_account(p, tc, cpu);
 	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
 		gb_queue_start(&tc->s, gb_cpu_dom(cpu), gb_m()->nr_domains, gb_dom_vtime);
-	gb_account(p, tc, cpu);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
 	 * when a running task is dequeued to be changed (sched_setattr), which is rare. */
@@ -408,4 +421,5 @@ GB_SCX_OPS(gearbox_ops, .select_cpu = (void *)gearbox_select_cpu,
 	   .set_cpumask = (void *)gearbox_set_cpumask, .enable = (void *)gearbox_enable,
 	   .disable = (void *)gearbox_disable, .init_task = (void *)gearbox_init_task,
 	   .cpu_online = (void *)gearbox_cpu_online, .cpu_offline = (void *)gearbox_cpu_offline,
-	   .init = (void *)gearbox_init, .exit = (void *)gearbox_exit, .name = "gearbox");
+	   .init = (void *)gearbox_init, .exit = (void *)gearbox_exit, .flags = SCX_OPS_ENQ_LAST,
+	   .name = "gearbox");

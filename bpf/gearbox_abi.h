@@ -41,9 +41,8 @@ struct gb_event {
 
 /* Per domain, written by the BPF side at the tick. */
 struct gb_dom_state {
-	u64 last_consume_ns; /* last time a CPU of the domain took work from its queue */
-	u32 perf_target;     /* last cpuperf request */
-	u32 opp_idx;	     /* the OPP serving it */
+	u32 perf_target; /* last cpuperf request */
+	u32 opp_idx;	 /* the OPP serving it */
 	u32 overutilized;
 	u32 pad;
 };

@@ -61,20 +61,23 @@ static __always_inline bool gb_domain_online(const struct em_model *m, const str
 }
 
 /*
- * gb_may_pull_queue - may idle CPU dst take t, the head of domain src_d's queue, which no CPU
- * has served for unserved_us?  A domain with no online CPU is served by the others at once
+ * gb_may_pull_queue - may idle CPU dst take t, the head of domain src_d's queue, which has
+ * waited there waited_us?  A domain with no online CPU is served by the others at once
  * (nobody else would run its queue: a CPU going offline may leave tasks there); otherwise
- * gb_may_pull, with the queue's unserved time as the wait and src_d's over-utilization as the
- * cluster reads it now (gb_domain_overutilized).
+ * gb_may_pull, with src_d's over-utilization as the cluster reads it now
+ * (gb_domain_overutilized).  The wait is the head task's own, from when it joined the queue:
+ * the time since a CPU last took from the queue would be long for the queue of a domain that
+ * was idle, so a task that a capacity-misfit move had just queued there would be taken back at
+ * once by the CPU it left, fit or not.
  */
 static __always_inline bool gb_may_pull_queue(const struct em_model *m, const struct gb_cpu *cpus,
 					      const struct gb_task *t, u32 dst, u32 src_d,
-					      u64 unserved_us, u64 pull_after_us)
+					      u64 waited_us, u64 pull_after_us)
 {
 	if (!gb_domain_online(m, cpus, src_d))
 		return true;
 	return gb_may_pull(m, cpus, t, dst, src_d, gb_domain_overutilized(m, cpus, src_d),
-			   unserved_us, pull_after_us);
+			   waited_us, pull_after_us);
 }
 
 #endif /* GEARBOX_GB_PULL_H */

@@ -9,26 +9,27 @@
  *
  * How a host runs the scheduler (the sched_ext call order; bpf/gearbox.bpf.c is one host).
  * The host keeps per task a struct gb_tstate, per CPU a struct gb_cpu and a struct gb_pelt, per
- * domain a virtual clock (u64 dom_vtime[], the latest vtime a task started running at there),
- * the time a CPU last took from the domain's queue, and one queue per domain ordered by
- * deadline.  It fills ts->weight, ts->slice_ns and the clamps from the task before the calls
- * below, and the gb_cpu table as gb_types.h says (gb_track_idle, gb_track_curr,
- * gb_track_idle_decay for idle CPUs).
+ * domain a virtual clock (u64 dom_vtime[], the latest vtime a task started running at there)
+ * and one queue per domain ordered by deadline.  It fills ts->weight, ts->slice_ns and the clamps
+ * from the task before the calls below, and the gb_cpu table as gb_types.h says (gb_track_idle,
+ * gb_track_curr, gb_track_idle_decay for idle CPUs).
  *
  *   new task         gb_track_init, then gb_track_enable when it enters on a CPU
  *   wake-up          gb_track_wake; gb_track_task + gb_hold_wake (floor_cap), then placement
  *                    (gb_select_cpu; gb_prev_is_cheapest may skip its search); an idle chosen
  *                    CPU runs it at once (slice gb_queue_slice), gb_track_curr
- *   enqueue          gb_enqueue_plan; if out.local_if_empty and the domain's queue is empty,
- *                    gb_enqueue_take_local; insert where out.queue says (out.deadline,
- * out.slice_ns) and wake gb_kick_target's CPU (a domain queue; a local queue needs no kick)
+ *   enqueue          gb_enqueue_plan (in.last for the kernel's SCX_ENQ_LAST: the host runs
+ *                    with SCX_OPS_ENQ_LAST); if out.local_if_empty and the domain's queue is
+ *                    empty, gb_enqueue_take_local; insert where out.queue says (out.deadline,
+ *                    out.slice_ns) and wake gb_kick_cpu's CPU (a domain queue; a local
+ *                    queue needs no kick)
  *   dispatch         gb_dispatch_prev_ok (then gb_track_ran for the previous task if it holds),
- *                    fill the queue heads, gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start
- *                    and a new slice; CONSUME takes the head of the first queue of try_mask
- *                    that has one (note the time: the queue's unserved_us restarts), else the
- *                    fallback
- *   stopping         gb_queue_start (the domain's clock reaches its vtime), gb_track_ran,
- *                    gb_track_sleep if it is no longer runnable
+ *                    fill the queue heads (a head's wait: gb_queue_waited_us),
+ *                    gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start and a new slice;
+ *                    CONSUME takes the head of the first queue of try_mask that has one, else
+ *                    the fallback
+ *   stopping         gb_track_ran, then gb_queue_start (the domain's clock reaches the vtime
+ *                    the run started at), gb_track_sleep if it is no longer runnable
  *   tick             gb_track_ran, gb_track_curr, the frequency request (gb_domain_perf_target);
  *                    unless gb_hold_pending: gb_check_misfit, and on a target gb_hold_moved
  *                    and the slice cut to 0 (it is queued again: enqueue applies the move)
@@ -64,18 +65,24 @@ static __always_inline void gb_queue_move(struct gb_tstate *ts, u32 d, u32 nr_do
 }
 
 /*
- * gb_queue_start - ts's task starts (or goes on) running in domain d: the domain's clock is the
- * latest such vtime.  At stopping (the start of the run that ends) and when dispatch gives the
- * running task another slice.
+ * gb_queue_start - ts's task ran in domain d, in a run that ends now (stopping, after its last
+ * charge) or goes on for another slice (dispatch keeps it): the domain's clock is the latest
+ * vtime a run started at there, vtime less what the run was charged (run_vtime), and the next
+ * run counts from here.  Not the vtime it ends at: that is a whole slice past the start, more
+ * for a low weight, and a clock pushed that far would take from every task queued behind it
+ * the credit the limit leaves it (gb_vtime_limit_credit).
  */
 static __always_inline void gb_queue_start(struct gb_tstate *ts, u32 d, u32 nr_domains,
 					   u64 *dom_vtime)
 {
 	u64 *now = &dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+	u64 start;
 
 	gb_queue_move(ts, d, nr_domains, dom_vtime);
-	if (gb_vtime_before(*now, ts->vtime))
-		*now = ts->vtime;
+	start = ts->vtime - ts->run_vtime;
+	ts->run_vtime = 0;
+	if (gb_vtime_before(*now, start))
+		*now = start;
 }
 
 /*
@@ -106,9 +113,16 @@ static __always_inline s32 gb_enqueue_cpu(const struct em_model *m, const struct
  * described it in *in: the CPU of a pending misfit move (gb_hold_target), else the CPU it is on,
  * moved to an online allowed CPU (gb_enqueue_cpu); that CPU's domain's queue, with the task's
  * slice (gb_queue_slice) and its virtual deadline, after its vtime is moved to that domain's
- * clock and its credit limited to one slice (dflt_slice_ns, gb_vtime.h).  No domain (a CPU
- * outside the model, or no state): the host's global queue with dflt_slice_ns.  The pending
- * move is consumed.
+ * clock and its credit limited to one slice (dflt_slice_ns at that CPU's perf, gb_vtime.h);
+ * the time it joins (ts->queued_ns) starts its wait.  No domain (a CPU outside the model, or
+ * no state): the host's global queue with dflt_slice_ns.  The pending move is consumed.
+ *
+ * The last task (in->last): it gave way at slice expiry and its CPU has nothing else to run.
+ * That happens only when dispatch refused it another slice there, which, but for a CPU going
+ * offline or outside the model, is a pending misfit move: it joins the target's queue and the
+ * target is woken, while its CPU goes idle.  With no move to apply (none pending, or one it can
+ * no longer make) it stays on its CPU's local queue, which runs it on (the kernel's own choice
+ * without SCX_OPS_ENQ_LAST): any queue would leave it waiting for a CPU that was just idle.
  *
  * The local-queue shortcut (out->local_if_empty): a woken task allowed on its CPU only may skip
  * the domain's queue for that CPU's local one.  Only the domain's CPUs take from its queue and
@@ -126,21 +140,30 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 					    u64 *dom_vtime, u64 dflt_slice_ns, struct gb_tstate *ts,
 					    const struct gb_enq_in *in, struct gb_enq_out *out)
 {
-	s32 cpu = in->task_cpu, to;
-	u32 d;
+	s32 cpu = in->task_cpu, to = GB_NO_CPU;
+	u32 d, perf;
 
 	if (ts) {
 		to = gb_hold_target(&ts->hold, &in->allowed, in->may_kick);
 		if (to >= 0)
 			cpu = to;
 	}
-	cpu = gb_enqueue_cpu(m, cpus, &in->allowed, cpu);
+	if (!in->last || to >= 0)
+		cpu = gb_enqueue_cpu(m, cpus, &in->allowed, cpu);
 	d = cpu >= 0 && (u32)cpu < m->nr_cpus ? m->cpu_domain[(u32)cpu & (EM_MAX_CPUS - 1)] : 0xff;
 	out->cpu = cpu;
 	out->dom = d;
 	out->local_if_empty = 0;
 	out->slice_ns = dflt_slice_ns;
 	out->deadline = 0;
+	if (in->last && to < 0) {
+		out->queue = GB_QUEUE_LOCAL;
+		if (ts) {
+			gb_hold_drop(&ts->hold);
+			out->slice_ns = gb_queue_slice(ts, dflt_slice_ns);
+		}
+		return;
+	}
 	if (!ts || d >= m->nr_domains) {
 		out->queue = GB_QUEUE_GLOBAL;
 		return;
@@ -148,15 +171,24 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 	out->queue = GB_QUEUE_DOMAIN;
 	gb_hold_drop(&ts->hold);
 	out->slice_ns = gb_queue_slice(ts, dflt_slice_ns);
+	perf = gb_cpu_at(cpus, (u32)cpu)->perf_cur;
 	gb_queue_move(ts, d, m->nr_domains, dom_vtime);
 	ts->vtime = gb_vtime_limit_credit(ts->vtime, dom_vtime[d & (EM_MAX_DOMAINS - 1)],
-					  dflt_slice_ns, ts->weight);
-	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, ts->weight);
+					  dflt_slice_ns, perf, ts->weight);
+	ts->queued_ns = in->now_ns;
+	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, perf, ts->weight);
 	out->local_if_empty =
 	    in->wakeup && in->pinned && cpu == in->task_cpu && gb_cpu_at(cpus, (u32)cpu)->online &&
 	    em_cpumask_test(&in->allowed, (u32)cpu) &&
-	    !gb_vtime_before(dom_vtime[d & (EM_MAX_DOMAINS - 1)] + 2 * dflt_slice_ns,
+	    !gb_vtime_before(dom_vtime[d & (EM_MAX_DOMAINS - 1)] +
+				 2 * gb_vtime_span(dflt_slice_ns, perf, GB_WEIGHT_DFL),
 			     out->deadline);
+}
+
+/* How long (us) ts's task has waited in its domain's queue as of now_ns: a pull's wait. */
+static __always_inline u64 gb_queue_waited_us(const struct gb_tstate *ts, u64 now_ns)
+{
+	return (now_ns - ts->queued_ns) / 1000;
 }
 
 /* The host found out->dom's queue empty (dom_empty): take the local-queue shortcut if it holds. */
@@ -210,6 +242,62 @@ static __always_inline s32 gb_kick_target(const struct em_model *m, const struct
 	return cpu == self ? GB_NO_CPU : cpu;
 }
 
+/* The first CPU of domain d that is idle and that t may use, or GB_NO_CPU. */
+static __always_inline s32 gb_domain_idle_cpu(const struct em_model *m,
+					      const struct em_cpumask *idle,
+					      const struct em_cpumask *allowed, u32 d)
+{
+	u32 c;
+
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] == d && em_cpumask_test(idle, c) &&
+		    em_cpumask_test(allowed, c))
+			return (s32)c;
+	}
+	return GB_NO_CPU;
+}
+
+/*
+ * gb_kick_cpu - the CPU to wake for t, queued on domain d for cpu (gb_enq_out.cpu and .dom),
+ * or GB_NO_CPU.  t is the task as a pull reads it (gb_track_task on the CPU it is on, floor_cap
+ * from gb_hold_floor), its allowed the task's affinity; idle the host's idle CPUs, self the CPU
+ * queueing it, pinned as gb_enq_in.pinned.
+ *
+ * An idle CPU of d first (gb_kick_target).  With none, an idle CPU of another domain that may
+ * pull t at once, as its dispatch will ask (gb_may_pull with no wait: d is over-utilized and t
+ * fits there as placement would see it): an idle CPU runs dispatch only when woken, so without
+ * this a queue of an over-utilized domain was served by its own busy CPUs alone while another
+ * domain idled (game_build on gs101: little 99% busy, big 18%).  Domains in order, each
+ * offering its first idle CPU t may use.  Else what gb_kick_target named (a busy CPU, which the
+ * host's wake of an idle CPU leaves alone).
+ */
+static __always_inline s32 gb_kick_cpu(const struct em_model *m, const struct gb_cpu *cpus,
+				       const struct em_cpumask *idle, const struct gb_task *t,
+				       bool pinned, s32 cpu, u32 d, s32 self, u64 pull_after_us)
+{
+	s32 to = gb_kick_target(m, idle, &t->allowed, pinned, cpu, d, self), c;
+	bool ou;
+	u32 o;
+
+	if ((to >= 0 && em_cpumask_test(idle, (u32)to)) || gb_kick_skip(pinned, cpu, self))
+		return to;
+	ou = gb_domain_overutilized(m, cpus, d);
+	if (!ou && pull_after_us)
+		return to;
+	for (o = 0; o < GB_LOOP_DOMAINS; o++) {
+		if (o >= m->nr_domains)
+			break;
+		if (o == d)
+			continue;
+		c = gb_domain_idle_cpu(m, idle, &t->allowed, o);
+		if (c >= 0 && c != self && gb_may_pull(m, cpus, t, (u32)c, d, ou, 0, pull_after_us))
+			return c;
+	}
+	return to;
+}
+
 /*
  * gb_dispatch_prev_ok - may the task that ran on cpu (state ts, NULL if none or unknown), whose
  * slice ran out, run another slice there?  prev_runnable: it is still runnable and allowed on
@@ -238,7 +326,7 @@ static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m, const 
  * deadline is earlier (else two hogs would just alternate, whatever their weights); before the
  * comparison its credit is limited as at enqueue.  Otherwise the CPU takes the head of its own
  * domain's queue, else pulls the head of another domain's queue that gb_may_pull_queue allows
- * (the fit question of placement, or the queue unserved for pull_after_us, or a domain with no
+ * (the fit question of placement, or a head that has waited pull_after_us, or a domain with no
  * online CPU); with nothing to take, the previous task goes on with a new slice.
  */
 static __always_inline void gb_dispatch_plan(const struct em_model *m, const struct gb_cpu *cpus,
@@ -258,15 +346,16 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 		self = m->cpu_domain[(u32)in->cpu & (EM_MAX_CPUS - 1)];
 	if (prev_ok && prev) {
 		const struct gb_dsq_head *h = &in->heads[self & (EM_MAX_DOMAINS - 1)];
+		u32 perf = gb_cpu_at(cpus, (u32)in->cpu)->perf_cur;
 
 		out->slice_ns = gb_queue_slice(prev, dflt_slice_ns);
 		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
 		gb_queue_move(prev, self, nr, dom_vtime);
 		prev->vtime =
 		    gb_vtime_limit_credit(prev->vtime, dom_vtime[self & (EM_MAX_DOMAINS - 1)],
-					  dflt_slice_ns, prev->weight);
+					  dflt_slice_ns, perf, prev->weight);
 		keep = gb_vtime_keep_running(
-		    gb_vtime_deadline(prev->vtime, out->slice_ns, prev->weight), h->queued,
+		    gb_vtime_deadline(prev->vtime, out->slice_ns, perf, prev->weight), h->queued,
 		    h->deadline);
 		out->fallback = GB_DISPATCH_KEEP_PREV;
 		if (keep && h->queued) {
@@ -285,8 +374,7 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 		h = &in->heads[d & (EM_MAX_DOMAINS - 1)];
 		if (d == self || !h->queued)
 			continue;
-		if (gb_may_pull_queue(m, cpus, &h->t, (u32)in->cpu, d, h->unserved_us,
-				      pull_after_us))
+		if (gb_may_pull_queue(m, cpus, &h->t, (u32)in->cpu, d, h->waited_us, pull_after_us))
 			out->try_mask |= 1ull << d;
 	}
 	out->act = out->try_mask ? GB_DISPATCH_CONSUME : out->fallback;

@@ -63,18 +63,19 @@ static __always_inline void gb_track_enable(struct gb_tstate *ts, u32 d, u32 nr_
 /*
  * gb_track_wake - the task wakes up at now_ns (what the kernel's runnable would note): its
  * utilization decays over the sleep, the tick's ran-without-waking clock restarts, and its
- * credit is limited to one slice (slice_ns, the host's default) against its domain's clock, so
- * that a sleeper cannot bank credit by sleeping (also when it goes straight to an idle CPU and
- * is never queued).
+ * credit is limited to one slice (slice_ns, the host's default, at perf: the perf_cur of the
+ * CPU it last ran on) against its domain's clock, so that a sleeper cannot bank credit by
+ * sleeping (also when it goes straight to an idle CPU and is never queued).
  */
 static __always_inline void gb_track_wake(struct gb_tstate *ts, u64 now_ns, u32 nr_domains,
-					  const u64 *dom_vtime, u64 slice_ns)
+					  const u64 *dom_vtime, u64 slice_ns, u32 perf)
 {
 	gb_pelt_update(&ts->pelt, now_ns / 1000, 0, 0);
 	ts->awake_ns = now_ns;
 	if (ts->vdom < nr_domains)
-		ts->vtime = gb_vtime_limit_credit(
-		    ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)], slice_ns, ts->weight);
+		ts->vtime =
+		    gb_vtime_limit_credit(ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
+					  slice_ns, perf, ts->weight);
 }
 
 /* How long (us) the task has run without waking up, as of now_ns: the tick's misfit clock. */
@@ -87,11 +88,14 @@ static __always_inline u64 gb_track_ran_us(const struct gb_tstate *ts, u64 now_n
  * gb_track_ran - the task ran ran_ns up to now_ns on the CPU whose state is c and cpu_pelt, at
  * perf (0..1024, the OPP its domain ran at): the task's and the CPU's PELT (the CPU was idle,
  * or ran someone else, until now_ns - ran_ns), the CPU's utilization as placement reads it,
- * and the task's vtime charge for the work done (gb_vtime_charge).
+ * and the task's vtime charge for the work done (gb_vtime_charge), also counted in the run
+ * under way (run_vtime, until gb_queue_start ends it).
  */
 static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *cpu_pelt,
 					 struct gb_cpu *c, u64 now_ns, u64 ran_ns, u32 perf)
 {
+	u64 charge;
+
 	if (ran_ns > now_ns)
 		ran_ns = now_ns;
 	gb_pelt_update(&ts->pelt, now_ns / 1000, perf, perf);
@@ -100,7 +104,9 @@ static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *c
 	c->util = cpu_pelt->util_avg;
 	c->runnable = cpu_pelt->runnable_avg;
 	c->perf_cur = perf;
-	ts->vtime += gb_vtime_charge(ran_ns, perf, ts->weight);
+	charge = gb_vtime_charge(ran_ns, perf, ts->weight);
+	ts->vtime += charge;
+	ts->run_vtime += charge;
 }
 
 /* The task stops running and goes to sleep (the kernel's dequeue): util_est's sample. */

@@ -120,6 +120,10 @@ struct gb_tstate {
 	u64 slice_ns;	     /* the task's own slice in ns (a sched_setattr() runtime), 0 for
 			      * the host's default; filled by the host before gb_enqueue_plan and
 			      * gb_dispatch_plan */
+	u64 run_vtime;	     /* virtual time charged in the run under way (gb_track_ran): the
+			      * vtime the run started at is vtime - run_vtime (gb_queue_start) */
+	u64 queued_ns;	     /* host time (ns) it last joined a domain's queue (gb_enqueue_plan);
+			      * a pull counts its wait from it (gb_queue_waited_us) */
 	u32 vdom;	     /* the domain whose clock vtime counts against; >= nr_domains
 			      * before the task was first placed in one */
 	u32 weight;	     /* scheduling weight, 100 for nice 0 (p->scx.weight, 1..10000);
@@ -146,8 +150,11 @@ struct gb_enq_in {
 	u8 pinned;    /* allowed on one CPU only (p->nr_cpus_allowed == 1) */
 	u8 may_kick;  /* the host can wake another CPU from here (bpf: gb_may_kick); a
 		       * pending misfit move is applied only then */
-	u8 pad;
+	u8 last;      /* the task gave way at slice expiry and nothing else is runnable
+		       * on task_cpu, which goes idle unless the task stays in its local
+		       * queue (SCX_ENQ_LAST) */
 	struct em_cpumask allowed; /* CPUs the task may run on (affinity) */
+	u64 now_ns;		   /* the host's clock (ns): when the task joins a queue */
 };
 
 /* gb_enqueue_plan's answer. */
@@ -167,8 +174,8 @@ struct gb_dsq_head {
 	u8 queued; /* the queue holds a task, its head described below */
 	u8 pad[7];
 	u64 deadline;	  /* the head's key (gb_enq_out.deadline when it was queued) */
-	u64 unserved_us;  /* us since a CPU last took a task from this queue (0 never: the
-			   * host's clock); read for pulls from another domain */
+	u64 waited_us;	  /* us the head task has waited since it joined the queue
+			   * (gb_queue_waited_us); read for pulls from another domain */
 	struct gb_task t; /* the head task as a wake-up fills it (gb_track_task), floor_cap
 			   * from its hold (gb_hold_floor), prev_cpu the CPU it last ran on;
 			   * read for pulls from another domain (the fit question) */

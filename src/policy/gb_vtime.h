@@ -12,13 +12,19 @@
  * nice 10 is 100 : 11, about 9 (the fair class: 1024 / 110).
  *
  *   charge   = ran_ns * perf / 1024 * 100 / weight
- *   deadline = vtime + slice_ns * 100 / weight        (the key of the domain's queue)
+ *   span     = slice_ns * perf / 1024 * 100 / weight  (what a slice at the CPU's perf charges)
+ *   deadline = vtime + span                            (the key of the domain's queue)
+ *
+ * The span is a slice's work at the perf of the CPU the task waits for or runs on, as the
+ * charge is: a slice in plain ns would be the work of a slice at perf 1024, so on a slow CPU
+ * every deadline would lie 1024 / perf slices of run time out, and a nice 10 task beside a
+ * nice 0 hog on a CPU at perf 100 would first run after 90 of the hog's slices instead of 9.
  *
  * Each domain has its own clock (the vtime of the last task that started running there): the
  * domains' queues are served independently, so one global clock would be pushed by the
  * busiest domain and make every task of a quieter one look like a sleeper.  A task keeps its
  * lag (vtime - clock) when it changes domain.  Its credit is limited to one slice of its own
- * deadline span (a lag below -slice * 100 / weight is raised to that) whenever it is queued or
+ * deadline span (a lag below -span is raised to that) whenever it is queued or
  * woken, and when its slice runs out and it is compared with the queue: a sleeper cannot bank
  * unbounded credit by sleeping, and a task that ran while the clock was pushed ahead (a task
  * started on an idle CPU moves the clock to its own vtime, which for a low weight can be far ahead)
@@ -61,10 +67,19 @@ static __always_inline u64 gb_vtime_charge(u64 ran_ns, u32 perf, u32 weight)
 	return gb_per_weight(ran_ns * perf >> GB_PERF_SHIFT, weight);
 }
 
-/* The queue key of a task at vtime with a slice of slice_ns. */
-static __always_inline u64 gb_vtime_deadline(u64 vtime, u64 slice_ns, u32 weight)
+/*
+ * The deadline span of a slice of slice_ns at perf (0..1024; 0, unknown, reads as 1024): the
+ * virtual time a slice of running there charges (gb_vtime_charge).
+ */
+static __always_inline u64 gb_vtime_span(u64 slice_ns, u32 perf, u32 weight)
 {
-	return vtime + gb_per_weight(slice_ns, weight);
+	return gb_vtime_charge(slice_ns, perf ? perf : 1u << GB_PERF_SHIFT, weight);
+}
+
+/* The queue key of a task at vtime with a slice of slice_ns at perf. */
+static __always_inline u64 gb_vtime_deadline(u64 vtime, u64 slice_ns, u32 perf, u32 weight)
+{
+	return vtime + gb_vtime_span(slice_ns, perf, weight);
 }
 
 /*
@@ -81,11 +96,12 @@ static __always_inline u64 gb_vtime_rebase(u64 vtime, u64 from_now, u64 to_now)
 }
 
 /* The vtime of a task queued, woken or at slice expiry, against a clock at now: at most one
- * slice of its deadline span as credit (in weighted time, as the deadline: a nice 10 task that
- * waited its turn is that far behind). */
-static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_ns, u32 weight)
+ * deadline span (a slice of slice_ns at perf) as credit (in weighted time, as the deadline: a
+ * nice 10 task that waited its turn is that far behind). */
+static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_ns, u32 perf,
+						 u32 weight)
 {
-	u64 lag_ns = gb_per_weight(slice_ns, weight);
+	u64 lag_ns = gb_vtime_span(slice_ns, perf, weight);
 
 	if ((s64)(vtime - now) < -(s64)lag_ns)
 		return now - lag_ns;

@@ -50,8 +50,6 @@ struct sim_options {
 	FILE *trace;	     /* NULL: no trace; else NDJSON per docs/stream.md */
 	bool trace_tasks;    /* sample records carry the tasks[] array */
 	enum sim_host host;  /* gearbox's host */
-	bool scx_enq_last;   /* the sched_ext host runs scx_gearbox as if its ops table set
-			      * SCX_OPS_ENQ_LAST (it does not) */
 };
 
 #define SIM_MAX_REPORT_TASKS 64

@@ -15,10 +15,11 @@
  *     on is rescheduled (wakeup_preempt: the idle class is below sched_ext).
  *   - schedule (balance_one, pick_task_scx, put_prev_task_scx): the running task keeps the CPU
  *     while it has slice left; else the local DSQ, else the global DSQ, else ops.dispatch
- *     (prev passed while still runnable), repeated while it moves tasks; with nothing found a
- *     runnable prev keeps running with its slice refilled to SCX_SLICE_DFL (scx_gearbox does
- *     not set SCX_OPS_ENQ_LAST).  A prev that gives way is stopped (ops.stopping) and goes to
- *     the head of the local DSQ if it has slice left (preempted), else to ops.enqueue.
+ *     (prev passed while still runnable), repeated while it moves tasks.  A prev that gives
+ *     way is stopped (ops.stopping) and goes to the head of the local DSQ if it has slice left
+ *     (preempted), else to ops.enqueue, with SCX_ENQ_LAST when nothing else was found
+ *     (scx_gearbox sets SCX_OPS_ENQ_LAST): the CPU then runs it on if it was put in its local
+ *     DSQ, and goes idle otherwise.
  *   - the tick charges the running task's slice, calls ops.tick and reschedules the CPU when
  *     the slice is 0; sched_yield() sets it to 0.
  *   - kicks: SCX_KICK_IDLE reschedules the CPU only when it is idle, SCX_KICK_PREEMPT sets the
@@ -31,8 +32,9 @@
  * callback: it fills the core's structs (src/policy: gb_types.h), calls the same functions --
  * gb_select_cpu at select_cpu, gb_enqueue_plan, gb_dispatch_plan, gb_check_misfit with the hold
  * of gb_hold.h at the tick, the gb_track_* tracking -- and applies their answers to the DSQs
- * above, with the adapter's own mechanics repeated here (the kick of an idle CPU of the queue's
- * domain, the kernel's default CPU choice when placement names a CPU the task may not use).
+ * above (the CPU an enqueue wakes is the core's gb_kick_target), with the adapter's own
+ * mechanics repeated here (the kernel's default CPU choice when placement names a CPU the task
+ * may not use).
  * Per-task and per-CPU utilization are scx_gearbox's (gb_track.h), not the engine's.
  *
  * Not modelled: kicks and IPIs take no time; a CPU kicked out of an idle state that finds
@@ -45,11 +47,6 @@
 #define SIM_SCX_SLICE_NS     5000000ull	 /* scx_gearbox's gb_slice_ns */
 #define SIM_SCX_SLICE_DFL_NS 20000000ull /* SCX_SLICE_DFL */
 #define SIM_SCX_MAX_LOOPS    32		 /* SCX_DSP_MAX_LOOPS */
-
-/* ops.flags: bpf/gearbox.bpf.c's ops table sets none; sim_options.scx_enq_last runs it as if
- * it set SCX_OPS_ENQ_LAST (a runnable prev that dispatch found nothing to replace with is then
- * re-enqueued with SCX_ENQ_LAST rather than kept running). */
-#define SCX_OPS_ENQ_LAST 1u
 
 #define SCX_ENQ_WAKEUP	 1u
 #define SCX_ENQ_HEAD	 2u
@@ -271,9 +268,13 @@ static void gearbox_account(struct sim *s, struct sim_task *t, u32 cpu)
 	t->x.perf_ns = 0;
 }
 
+/* The wake-up's accounting, after sim_refresh (the perf of the task's CPU is read). */
 static void gearbox_wake(struct sim *s, struct sim_task *t)
 {
-	gb_track_wake(tstate(t), now_ns(s), s->m->nr_domains, s->scx.dom_vtime, SIM_SCX_SLICE_NS);
+	u32 perf = t->cpu >= 0 ? s->gcpu[t->cpu].perf_cur : 0;
+
+	gb_track_wake(tstate(t), now_ns(s), s->m->nr_domains, s->scx.dom_vtime, SIM_SCX_SLICE_NS,
+		      perf);
 }
 
 /* scx_bpf_select_cpu_dfl(), reduced: the previous CPU if idle, else the first idle allowed
@@ -305,9 +306,9 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	bool is_idle;
 	s32 cpu;
 
+	sim_refresh(s);
 	gearbox_wake(s, t);
 	t->x.woken = true;
-	sim_refresh(s);
 	gb_track_task(ts, fork ? GB_NO_CPU : prev_cpu, &t->allowed, &gt);
 	gt.floor_cap = gb_hold_wake(&ts->hold, &gt);
 	cpu = gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &dec);
@@ -331,43 +332,50 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	return cpu;
 }
 
-/* gb_kick_domain(): wake cpu if idle, else another idle CPU of d that t may use. */
-static void gearbox_kick_domain(struct sim *s, const struct sim_task *t, s32 cpu, u32 d, s32 self)
+/* gb_kick_domain(): wake the CPU gb_kick_cpu names for t, queued on d for cpu. */
+static void gearbox_kick_domain(struct sim *s, struct sim_task *t, const struct gb_enq_in *in,
+				s32 cpu, u32 d, s32 self)
 {
-	if (nr_allowed(s, t) == 1 && cpu == self)
+	struct em_cpumask idle = {0};
+	struct gb_task gt;
+	s32 to;
+
+	if (gb_kick_skip(in->pinned, cpu, self))
 		return;
-	if (!s->scx.idle[cpu]) {
-		for (u32 c = 0; c < s->m->nr_cpus; c++) {
-			if (dom_of(s, (s32)c) == d && (s32)c != cpu && s->scx.idle[c] &&
-			    allowed(t, (s32)c)) {
-				cpu = (s32)c;
-				break;
-			}
-		}
-		if (cpu == self)
-			return;
-	}
-	kick(s, cpu, SCX_KICK_IDLE);
+	for (u32 c = 0; c < s->m->nr_cpus; c++)
+		if (s->scx.idle[c])
+			em_cpumask_set(&idle, c);
+	gb_track_task(&t->x.ts, in->task_cpu, &in->allowed, &gt);
+	gt.floor_cap = gb_hold_floor(&t->x.ts.hold, &gt);
+	to = gb_kick_cpu(s->m, s->gcpu, &idle, &gt, in->pinned, cpu, d, self, s->opt.pull_after_us);
+	if (to >= 0)
+		kick(s, to, SCX_KICK_IDLE);
 }
 
 /* ops.enqueue; self is the CPU running the callback, -1 for a wake-up from elsewhere. */
 static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s32 self)
 {
-	struct gb_enq_in in = {.task_cpu = t->cpu, .may_kick = 1};
+	struct gb_enq_in in = {.task_cpu = t->cpu, .may_kick = 1, .now_ns = now_ns(s)};
 	struct gb_tstate *ts;
 	struct gb_enq_out out;
 	s32 to;
 
+	sim_refresh(s);
 	if ((enq_flags & SCX_ENQ_WAKEUP) && !t->x.woken)
 		gearbox_wake(s, t);
 	t->x.woken = false;
 	ts = tstate(t);
 	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
+	in.last = !!(enq_flags & SCX_ENQ_LAST);
 	in.pinned = nr_allowed(s, t) == 1;
 	in.allowed = t->allowed;
 	to = gb_hold_target(&ts->hold, &in.allowed, in.may_kick);
 	t->x.misfit_enq = to >= 0 && to != t->cpu;
 	gb_enqueue_plan(s->m, s->gcpu, s->scx.dom_vtime, SIM_SCX_SLICE_NS, ts, &in, &out);
+	if (out.queue == GB_QUEUE_LOCAL) {
+		insert_local(s, t, (u32)out.cpu, out.slice_ns, 0);
+		return;
+	}
 	if (out.queue == GB_QUEUE_GLOBAL) {
 		insert_global(s, t, out.slice_ns);
 		kick(s, out.cpu, SCX_KICK_IDLE);
@@ -378,7 +386,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 		return;
 	}
 	insert_vtime(s, t, out.dom, out.slice_ns, out.deadline);
-	gearbox_kick_domain(s, t, out.cpu, out.dom, self);
+	gearbox_kick_domain(s, t, &in, out.cpu, out.dom, self);
 }
 
 /* A pull from domain d's queue to cpu, counted; one that undoes a capacity-misfit move too. */
@@ -431,7 +439,7 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 		if (!head)
 			continue;
 		h->deadline = head->x.dsq_vtime;
-		h->unserved_us = (now - s->scx.last_consume_ns[d]) / 1000;
+		h->waited_us = gb_queue_waited_us(&head->x.ts, now);
 		gb_track_task(tstate(head), head->cpu, &head->allowed, &h->t);
 		h->t.floor_cap = gb_hold_floor(&head->x.ts.hold, &h->t);
 	}
@@ -442,17 +450,13 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 		return;
 	}
 	if (out.act == GB_DISPATCH_CONSUME) {
-		if (self < nr && (out.try_mask >> self & 1) && move_to_local(s, (s32)self, cpu)) {
-			s->scx.last_consume_ns[self] = now;
+		if (self < nr && (out.try_mask >> self & 1) && move_to_local(s, (s32)self, cpu))
 			return;
-		}
 		for (u32 d = 0; d < nr; d++) {
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
-			if (pull(s, d, cpu)) {
-				s->scx.last_consume_ns[d] = now;
+			if (pull(s, d, cpu))
 				return;
-			}
 		}
 	}
 	if (out.fallback == GB_DISPATCH_KEEP_PREV && pts)
@@ -463,9 +467,9 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	t->x.woken = false;
+	gearbox_account(s, t, cpu);
 	if (dom_of(s, (s32)cpu) < s->m->nr_domains)
 		gb_queue_start(tstate(t), dom_of(s, (s32)cpu), s->m->nr_domains, s->scx.dom_vtime);
-	gearbox_account(s, t, cpu);
 }
 
 /* ops.tick: the misfit check; a misfit gets its slice cut and is re-queued at its target. */
@@ -567,9 +571,6 @@ static void schedule(struct sim *s, u32 cpu)
 		if (s->scx.seq_tail == before)
 			break; /* dispatch moved nothing */
 	}
-	/* nothing else: without SCX_OPS_ENQ_LAST prev runs on, its slice refilled */
-	if (!next && prev && !(s->scx.ops_flags & SCX_OPS_ENQ_LAST))
-		keep = true;
 	if (keep) {
 		s->scx.keeps++;
 		if (!prev->x.slice_ns)
@@ -583,6 +584,9 @@ static void schedule(struct sim *s, u32 cpu)
 			prev->st.preemptions++;
 		s->cpus[cpu].curr = -1;
 		put_prev(s, prev, cpu, next ? 0 : SCX_ENQ_LAST);
+		/* SCX_ENQ_LAST into the local DSQ: the CPU runs it on rather than going idle */
+		if (!next)
+			next = dsq_first(s, SIM_DSQ_LOCAL, (s32)cpu);
 	}
 	if (next) {
 		run(s, next, cpu);
@@ -600,7 +604,6 @@ static void schedule(struct sim *s, u32 cpu)
 void sim_scx_init(struct sim *s)
 {
 	s->scx.on = true;
-	s->scx.ops_flags = s->opt.scx_enq_last ? SCX_OPS_ENQ_LAST : 0;
 	s->scx.sched_cpu = -1;
 	for (u32 c = 0; c < s->m->nr_cpus; c++)
 		s->scx.idle[c] = cpu_online(s, (s32)c);

@@ -42,15 +42,13 @@ struct sim_scx_task {
 
 /* The host: the kernel's per-CPU state that sched_ext keeps, and scx_gearbox's globals. */
 struct sim_scx {
-	bool on;			     /* fair tasks run on this host */
-	u32 ops_flags;			     /* the scheduler's ops.flags (SCX_OPS_*) */
-	s64 seq_tail, seq_head;		     /* the next insertion orders (see sim_scx_task.seq) */
-	u32 depth;			     /* > 0 inside a host call: reschedules are deferred */
-	s32 sched_cpu;			     /* the CPU in schedule(), -1 if none */
-	bool resched[EM_MAX_CPUS];	     /* resched_curr() is pending on the CPU */
-	bool idle[EM_MAX_CPUS];		     /* the kernel's idle mask (scx_bpf_get_idle_cpumask) */
-	u64 dom_vtime[EM_MAX_DOMAINS];	     /* scx_gearbox's gb_dom_vtime */
-	u64 last_consume_ns[EM_MAX_DOMAINS]; /* scx_gearbox's gb_doms[].last_consume_ns */
+	bool on;		       /* fair tasks run on this host */
+	s64 seq_tail, seq_head;	       /* the next insertion orders (see sim_scx_task.seq) */
+	u32 depth;		       /* > 0 inside a host call: reschedules are deferred */
+	s32 sched_cpu;		       /* the CPU in schedule(), -1 if none */
+	bool resched[EM_MAX_CPUS];     /* resched_curr() is pending on the CPU */
+	bool idle[EM_MAX_CPUS];	       /* the kernel's idle mask (scx_bpf_get_idle_cpumask) */
+	u64 dom_vtime[EM_MAX_DOMAINS]; /* scx_gearbox's gb_dom_vtime */
 	struct gb_pelt cpu_pelt[EM_MAX_CPUS]; /* scx_gearbox's per-CPU signals (gb_track_ran) */
 	struct gb_cpu track_cpu[EM_MAX_CPUS]; /* each CPU as gb_track_ran leaves it: its
 					       * utilization is copied into the policy's view

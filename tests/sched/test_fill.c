@@ -118,6 +118,7 @@ static void bpf_view_of(const struct sim_task *t, struct gb_tstate *ts, struct g
 	ts->pelt = t->pelt;
 	ts->hold.cap = t->misfit_cap;
 	ts->hold.work = t->misfit_work;
+	ts->queued_ns = t->queued_us * 1000;
 	memset(kt, 0, sizeof(*kt));
 	kt->cpus_bits = t->allowed.bits[0];
 	kt->weight = GB_WEIGHT_DFL;
@@ -240,7 +241,7 @@ static void test_cpu_fill_matches_the_simulators(void)
  * An idle CPU dst and a task t waiting for CPU src of another domain, at the head of that
  * domain's queue: does the adapter's dispatch pull it (gb_fill_head, gb_dispatch_plan) when
  * the simulator's gearbox does (its may_pull)?  Same CPU table (the simulator's, after its
- * refresh), the queue unserved for as long as t has waited.
+ * refresh); t's wait counted from when it was queued on both sides.
  */
 static void test_pull_decisions_match_the_simulators(void)
 {
@@ -285,7 +286,7 @@ static void test_pull_decisions_match_the_simulators(void)
 			bpf_view_of(t, &ts, &kt);
 			in->cpu = (s32)dst;
 			gb_fill_head(&in->heads[src_d], &ts, &kt, t->cpu, 0, g_s->now_us * 1000,
-				     t->queued_us * 1000, GB_MODE_ENERGY);
+				     GB_MODE_ENERGY);
 			gb_dispatch_plan(m, g_s->gcpu, clock, SLICE_NS, PULL_US, in, NULL, &out);
 			bpf_pulls = out.act == GB_DISPATCH_CONSUME && (out.try_mask >> src_d & 1);
 			asked++;
@@ -322,9 +323,10 @@ static void test_enqueue_fill_matches_the_tasks_state(void)
 			struct gb_ktask kt;
 
 			bpf_view_of(t, &ts, &kt);
-			gb_fill_enq_in(&in, &kt, t->cpu, true, true);
+			gb_fill_enq_in(&in, &kt, t->cpu, true, false, true, g_s->now_us * 1000);
 			n++;
-			bad += in.task_cpu != t->cpu || !in.wakeup || !in.may_kick ||
+			bad += in.task_cpu != t->cpu || !in.wakeup || in.last || !in.may_kick ||
+			       in.now_ns != g_s->now_us * 1000 ||
 			       in.pinned != (__builtin_popcountll(t->allowed.bits[0]) == 1) ||
 			       memcmp(&in.allowed, &t->allowed, sizeof(in.allowed));
 			/* and the state a queued task is charged and ordered with */

@@ -31,7 +31,7 @@ static void idle_machine(void)
 	for (u32 c = 0; c < g_m.nr_cpus; c++) {
 		g_cpus[c].online = 1;
 		g_cpus[c].idle = 1;
-		g_cpus[c].perf_cur = 200;
+		g_cpus[c].perf_cur = 1024;
 	}
 }
 
@@ -78,6 +78,11 @@ static void test_enqueue_joins_the_domain_queue_of_its_cpu_with_its_deadline(voi
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
 	CHECK_EQ_U(out.slice_ns, 2 * MS);
 	CHECK_EQ_U(out.deadline, 100 * MS + 2 * MS);
+	/* the deadline is a slice's work at the perf of the CPU it waits for, as it is charged */
+	g_cpus[2].perf_cur = 512;
+	ts.vtime = 100 * MS;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.deadline, 100 * MS + MS);
 }
 
 static void test_enqueue_limits_a_sleepers_credit_to_one_slice(void)
@@ -145,6 +150,47 @@ static void test_enqueue_applies_a_pending_misfit_move_once(void)
 	/* the hold itself stays: the floor keeps it off little while its demand is high */
 	CHECK_EQ_U(ts.hold.cap, 286);
 	CHECK_EQ_U(ts.hold.work, 280);
+}
+
+/*
+ * SCX_ENQ_LAST: the task gave way at slice expiry and its CPU has nothing else to run.  A
+ * pending misfit move is applied (the target's queue, the target woken); with none, or one it
+ * can no longer make, it stays on its CPU's local queue and runs on, as without the flag the
+ * kernel kept it running, but with its misfit move made (a task that never sleeps gives way
+ * only there).
+ */
+static void test_last_task_moves_to_its_misfit_target_or_runs_on(void)
+{
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+	struct gb_task t = {.util = 280, .util_est = 280, .uclamp_max = 1024};
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	enq_in(&in, 0);
+	in.last = 1;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_LOCAL);
+	CHECK_EQ_I(out.cpu, 0);
+	CHECK_EQ_U(out.slice_ns, SLICE_NS);
+	/* on the way to big: big's queue, for big's CPU */
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_DOMAIN);
+	CHECK_EQ_I(out.cpu, 3);
+	CHECK_EQ_U(out.dom, 2);
+	CHECK(!gb_hold_pending(&ts.hold));
+	/* a move nobody can wake the target for is dropped: it runs on */
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	in.may_kick = 0;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_LOCAL);
+	CHECK_EQ_I(out.cpu, 0);
+	CHECK(!gb_hold_pending(&ts.hold));
+	/* without state too */
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, NULL, &in, &out);
+	CHECK_EQ_U(out.queue, GB_QUEUE_LOCAL);
 }
 
 static void test_enqueue_leaves_an_offline_cpu_for_an_online_one(void)
@@ -230,20 +276,66 @@ static void test_kick_wakes_an_idle_cpu_of_the_domain_but_never_the_caller(void)
 	CHECK_EQ_I(gb_kick_target(&g_m, &idle, &allowed, false, 0, 0, 0), 0);
 }
 
+/*
+ * With no idle CPU in the task's domain, an idle CPU of another domain is woken when it may
+ * pull the task at once, as its dispatch will ask: the domain is over-utilized and the task
+ * fits there.  Both little CPUs run hogs (little over-utilized) and a 200 task is queued on
+ * little: mid (the first other domain) is woken, or big when mid is busy; not a CPU the task
+ * may not use, nor one it would saturate, nor any when little has room.
+ */
+static void test_kick_wakes_another_domains_idle_cpu_that_may_pull(void)
+{
+	struct gb_task t = {.util = 200, .util_est = 200, .runnable = 200, .uclamp_max = 1024};
+	struct em_cpumask idle;
+
+	idle_machine();
+	all_cpus(&t.allowed);
+	t.prev_cpu = 0;
+	for (u32 c = 0; c < 2; c++) {
+		g_cpus[c].idle = 0;
+		g_cpus[c].nr_running = 1;
+		g_cpus[c].util = 280;
+	}
+	CHECK(gb_domain_overutilized(&g_m, g_cpus, 0));
+	memset(&idle, 0, sizeof(idle));
+	em_cpumask_set(&idle, 2);
+	em_cpumask_set(&idle, 3);
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 1, PULL_US), 2);
+	em_cpumask_clear(&idle, 2);
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 1, PULL_US), 3);
+	em_cpumask_clear(&t.allowed, 3);
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 1, PULL_US), 0);
+	all_cpus(&t.allowed);
+	/* mid alone idle, and the task would saturate it: nobody */
+	em_cpumask_set(&idle, 2);
+	em_cpumask_clear(&idle, 3);
+	t.util = t.util_est = t.runnable = 860;
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 1, PULL_US), 0);
+	t.util = t.util_est = t.runnable = 200;
+	/* little not over-utilized: its own CPUs serve its queue */
+	g_cpus[0].util = g_cpus[1].util = 100;
+	CHECK(!gb_domain_overutilized(&g_m, g_cpus, 0));
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 1, PULL_US), 0);
+	/* an idle CPU of its own domain comes first */
+	g_cpus[0].util = g_cpus[1].util = 280;
+	em_cpumask_set(&idle, 1);
+	CHECK_EQ_I(gb_kick_cpu(&g_m, g_cpus, &idle, &t, false, 0, 0, 2, PULL_US), 1);
+}
+
 static void disp_in(struct gb_disp_in *in, s32 cpu)
 {
 	memset(in, 0, sizeof(*in));
 	in->cpu = cpu;
 }
 
-/* Domain d's queue with a head of the given size, deadline and unserved time. */
-static void head(struct gb_disp_in *in, u32 d, u32 util, u64 deadline, u64 unserved_us)
+/* Domain d's queue with a head of the given size, deadline and wait. */
+static void head(struct gb_disp_in *in, u32 d, u32 util, u64 deadline, u64 waited_us)
 {
 	struct gb_dsq_head *h = &in->heads[d];
 
 	h->queued = 1;
 	h->deadline = deadline;
-	h->unserved_us = unserved_us;
+	h->waited_us = waited_us;
 	memset(&h->t, 0, sizeof(h->t));
 	h->t.util = util;
 	h->t.util_est = util;
@@ -267,7 +359,7 @@ static void test_slice_expiry_keeps_the_earlier_deadline_running(void)
 	nice0_task(&prev, 1);
 	disp_in(&in, 2);
 	in.prev_runnable = 1;
-	/* head later than prev's deadline (100 + 5 ms): prev keeps the CPU, the clock moves on */
+	/* head later than prev's deadline (100 + 5 ms at perf 1024): prev keeps the CPU */
 	head(&in, 1, 100, 106 * MS, 0);
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
 	CHECK_EQ_U(out.act, GB_DISPATCH_KEEP_PREV);
@@ -321,7 +413,7 @@ static void big_overutilized(void)
 /*
  * The ping-pong the fit question prevents: a task moved up as a capacity misfit (util 280 on a
  * 286 little CPU) waits in big's queue; an idle little CPU must not pull it back while big is
- * merely over-utilized, only once the queue has gone unserved for the pull delay.
+ * merely over-utilized, only once it has waited there for the pull delay.
  */
 static void test_idle_pull_does_not_undo_a_capacity_misfit_move(void)
 {
@@ -344,13 +436,51 @@ static void test_idle_pull_does_not_undo_a_capacity_misfit_move(void)
 	in.heads[2].t.floor_cap = 286;
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
 	CHECK_EQ_U(out.try_mask, 0);
-	/* unserved for the pull delay: any idle CPU takes it */
+	/* waited for the pull delay: any idle CPU takes it */
 	head(&in, 2, 280, 10 * MS, PULL_US);
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
 	CHECK_EQ_U(out.try_mask, 1u << 2);
 	/* the mid CPU has room for it: pulled before the delay */
 	disp_in(&in, 2);
 	head(&in, 2, 280, 10 * MS, 100);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 1u << 2);
+}
+
+/*
+ * The wait a pull reads is the head task's, from when it joined the queue: a task the tick has
+ * just moved to big's queue has waited nothing, however long big's queue went untaken from
+ * while big was idle, and the little CPU it left, idle now, does not take it back.
+ */
+static void test_pull_wait_counts_from_the_heads_enqueue(void)
+{
+	struct gb_task t = {.util = 280, .util_est = 280, .uclamp_max = 1024};
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+	struct gb_tstate ts;
+	struct gb_enq_in ein;
+	struct gb_enq_out eout;
+
+	idle_machine();
+	big_overutilized();
+	nice0_task(&ts, 0);
+	ts.pelt.util_avg = ts.pelt.util_est = 280;
+	gb_hold_moved(&ts.hold, &t, 3, GB_REASON_CAPACITY_MISFIT, 286);
+	enq_in(&ein, 0);
+	ein.last = 1;
+	ein.now_ns = 1000 * MS;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &ein, &eout);
+	CHECK_EQ_U(eout.dom, 2);
+	CHECK_EQ_U(ts.queued_ns, 1000 * MS);
+	disp_in(&in, 0);
+	head(&in, 2, 280, eout.deadline, gb_queue_waited_us(&ts, 1000 * MS + 100 * 1000));
+	CHECK_EQ_U(in.heads[2].waited_us, 100);
+	gb_track_task(&ts, 0, &ein.allowed, &in.heads[2].t);
+	in.heads[2].t.floor_cap = gb_hold_floor(&ts.hold, &in.heads[2].t);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
+	CHECK_EQ_U(out.try_mask, 0);
+	/* after the pull delay in the queue, any idle CPU takes it */
+	in.heads[2].waited_us = gb_queue_waited_us(&ts, 1000 * MS + PULL_US * 1000);
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, NULL, &out);
 	CHECK_EQ_U(out.try_mask, 1u << 2);
 }
@@ -471,12 +601,15 @@ int main(int argc, char **argv)
 	TAP_RUN(test_enqueue_limits_a_sleepers_credit_to_one_slice);
 	TAP_RUN(test_enqueue_keeps_the_lag_when_the_task_changes_domain);
 	TAP_RUN(test_enqueue_applies_a_pending_misfit_move_once);
+	TAP_RUN(test_last_task_moves_to_its_misfit_target_or_runs_on);
 	TAP_RUN(test_enqueue_leaves_an_offline_cpu_for_an_online_one);
 	TAP_RUN(test_local_shortcut_only_for_a_woken_pinned_task_within_a_slice);
 	TAP_RUN(test_kick_wakes_an_idle_cpu_of_the_domain_but_never_the_caller);
+	TAP_RUN(test_kick_wakes_another_domains_idle_cpu_that_may_pull);
 	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline_running);
 	TAP_RUN(test_no_new_slice_on_the_way_to_a_misfit_target_or_offline);
 	TAP_RUN(test_idle_pull_does_not_undo_a_capacity_misfit_move);
+	TAP_RUN(test_pull_wait_counts_from_the_heads_enqueue);
 	TAP_RUN(test_no_pull_from_a_domain_that_is_not_over_utilized);
 	TAP_RUN(test_own_queue_comes_before_pulls);
 	TAP_RUN(test_hold_is_released_at_a_wake_up_once_demand_falls);

@@ -21,8 +21,9 @@
 struct sim_task {
 	u32 weight;
 	u64 vtime;
-	u64 key;    /* deadline it was queued with */
-	u64 cpu_ns; /* CPU time received */
+	u64 key;      /* deadline it was queued with */
+	u64 cpu_ns;   /* CPU time received */
+	u64 first_ns; /* when it first got the CPU (the first task has it from 0) */
 	bool queued;
 };
 
@@ -36,7 +37,7 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 	int cur = 0, i;
 
 	for (i = 1; i < n; i++) {
-		t[i].key = gb_vtime_deadline(t[i].vtime, SLICE_NS, t[i].weight);
+		t[i].key = gb_vtime_deadline(t[i].vtime, SLICE_NS, perf, t[i].weight);
 		t[i].queued = true;
 	}
 	while (now < run_ns) {
@@ -54,11 +55,11 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 			if (t[i].queued && (head < 0 || gb_vtime_before(t[i].key, t[head].key)))
 				head = i;
 		if (compare)
-			t[cur].vtime =
-			    gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
-		if (compare &&
-		    gb_vtime_keep_running(gb_vtime_deadline(t[cur].vtime, SLICE_NS, t[cur].weight),
-					  head >= 0, head >= 0 ? t[head].key : 0)) {
+			t[cur].vtime = gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, perf,
+							     t[cur].weight);
+		if (compare && gb_vtime_keep_running(
+				   gb_vtime_deadline(t[cur].vtime, SLICE_NS, perf, t[cur].weight),
+				   head >= 0, head >= 0 ? t[head].key : 0)) {
 			if (gb_vtime_before(clock, t[cur].vtime))
 				clock = t[cur].vtime;
 			slice = SLICE_NS;
@@ -70,10 +71,13 @@ static void run_hogs(struct sim_task *t, int n, u32 perf, u64 run_ns, bool compa
 		}
 		/* the head runs; then ops.enqueue(prev) */
 		t[head].queued = false;
-		t[cur].vtime = gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, t[cur].weight);
-		t[cur].key = gb_vtime_deadline(t[cur].vtime, SLICE_NS, t[cur].weight);
+		t[cur].vtime =
+		    gb_vtime_limit_credit(t[cur].vtime, clock, SLICE_NS, perf, t[cur].weight);
+		t[cur].key = gb_vtime_deadline(t[cur].vtime, SLICE_NS, perf, t[cur].weight);
 		t[cur].queued = true;
 		cur = head;
+		if (!t[cur].first_ns)
+			t[cur].first_ns = now;
 		if (gb_vtime_before(clock, t[cur].vtime))
 			clock = t[cur].vtime;
 		slice = SLICE_NS;
@@ -131,6 +135,34 @@ static void test_equal_weights_share_equally(void)
 	CHECK(ratio(&t[1], &t[2]) > 0.95 && ratio(&t[1], &t[2]) < 1.05);
 }
 
+/*
+ * A nice 10 task queued beside a nice 0 hog first runs after the same stretch of the hog's at
+ * every perf: its deadline lies one span out, a slice's work at the CPU's perf, in the unit the
+ * hog is charged in (at perf 1024: 45 ms of the hog's work, 6 of its 8 ms slices, since 5 ms
+ * slices end at the second 4 ms tick).  A span in plain ns, a slice's work at perf 1024, lies
+ * 1024 / perf times further out: at perf 100, 0.45 s of the hog's run time.
+ */
+static void test_a_nice10_task_first_runs_as_soon_at_any_perf(void)
+{
+	static const u32 perfs[] = {1024, 300, 100};
+
+	for (unsigned i = 0; i < sizeof(perfs) / sizeof(perfs[0]); i++) {
+		struct sim_task t[2] = {{.weight = GB_WEIGHT_DFL}, {.weight = NICE10_WEIGHT}};
+
+		run_hogs(t, 2, perfs[i], 1000 * MS, true);
+		printf("# perf %u: nice 10 first runs at %llu ms\n", perfs[i],
+		       (unsigned long long)(t[1].first_ns / MS));
+		CHECK(t[1].first_ns >= 40 * MS && t[1].first_ns <= 100 * MS);
+	}
+	CHECK_EQ_U(gb_vtime_span(SLICE_NS, 1024, 100), SLICE_NS);
+	CHECK_EQ_U(gb_vtime_span(SLICE_NS, 512, 100), SLICE_NS / 2);
+	/* perf unknown (0): a slice at 1024 */
+	CHECK_EQ_U(gb_vtime_span(SLICE_NS, 0, 100), SLICE_NS);
+	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 512, 10), 7 + 5 * SLICE_NS);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, 1000 * MS, SLICE_NS, 512, 100),
+		   1000 * MS - SLICE_NS / 2);
+}
+
 static void test_charge_is_work_done_over_weight(void)
 {
 	CHECK_EQ_U(gb_vtime_charge(MS, 1024, 100), MS);
@@ -140,8 +172,8 @@ static void test_charge_is_work_done_over_weight(void)
 	CHECK_EQ_U(gb_vtime_charge(MS, 1024, NICE10_WEIGHT), MS * 100 / NICE10_WEIGHT);
 	/* a weight of 0 (never set) is nice 0 */
 	CHECK_EQ_U(gb_vtime_charge(MS, 1024, 0), MS);
-	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 100), 7 + SLICE_NS);
-	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 10), 7 + 10 * SLICE_NS);
+	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 1024, 100), 7 + SLICE_NS);
+	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 1024, 10), 7 + 10 * SLICE_NS);
 }
 
 static void test_a_sleeper_wakes_with_at_most_one_slice_of_credit(void)
@@ -149,14 +181,14 @@ static void test_a_sleeper_wakes_with_at_most_one_slice_of_credit(void)
 	u64 now = 1000 * MS;
 
 	/* slept for a second: one slice of credit, not a thousand */
-	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 100), now - SLICE_NS);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 100), now - SLICE_NS);
 	/* a little behind, or ahead: kept */
-	CHECK_EQ_U(gb_vtime_limit_credit(now - MS, now, SLICE_NS, 100), now - MS);
-	CHECK_EQ_U(gb_vtime_limit_credit(now + 30 * MS, now, SLICE_NS, 100), now + 30 * MS);
+	CHECK_EQ_U(gb_vtime_limit_credit(now - MS, now, SLICE_NS, 1024, 100), now - MS);
+	CHECK_EQ_U(gb_vtime_limit_credit(now + 30 * MS, now, SLICE_NS, 1024, 100), now + 30 * MS);
 	/* a clock younger than the limit */
-	CHECK_EQ_U(gb_vtime_limit_credit(0, 2 * MS, SLICE_NS, 100), 0);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, 2 * MS, SLICE_NS, 1024, 100), 0);
 	/* weight 10: a slice of its deadline span, 10 slices of virtual time */
-	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 10), now - 10 * SLICE_NS);
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 10), now - 10 * SLICE_NS);
 }
 
 /* A sleeper that wakes beside a hog gets its slice of credit, and then the hog's turn. */
@@ -164,13 +196,13 @@ static void test_a_woken_task_runs_before_the_hog_but_not_for_long(void)
 {
 	u64 clock = 1000 * MS, hog = clock, sleeper = 0;
 
-	sleeper = gb_vtime_limit_credit(sleeper, clock, SLICE_NS, 100);
-	CHECK(gb_vtime_before(gb_vtime_deadline(sleeper, SLICE_NS, 100),
-			      gb_vtime_deadline(hog, SLICE_NS, 100) + 1));
+	sleeper = gb_vtime_limit_credit(sleeper, clock, SLICE_NS, 1024, 100);
+	CHECK(gb_vtime_before(gb_vtime_deadline(sleeper, SLICE_NS, 1024, 100),
+			      gb_vtime_deadline(hog, SLICE_NS, 1024, 100) + 1));
 	/* after two slices of its own it is behind the hog again */
 	sleeper += gb_vtime_charge(2 * SLICE_NS, 1024, 100);
-	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(sleeper, SLICE_NS, 100), true,
-				     gb_vtime_deadline(hog, SLICE_NS, 100)));
+	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(sleeper, SLICE_NS, 1024, 100), true,
+				     gb_vtime_deadline(hog, SLICE_NS, 1024, 100)));
 }
 
 /* A hog that ran while the clock was pushed far ahead (a low-weight task started on an idle
@@ -180,10 +212,10 @@ static void test_a_hog_far_behind_the_clock_yields_at_its_next_expiry(void)
 {
 	u64 clock = 60000 * MS, hog = 1000 * MS, woken = 0;
 
-	hog = gb_vtime_limit_credit(hog, clock, SLICE_NS, 100);
-	woken = gb_vtime_limit_credit(woken, clock, SLICE_NS, 100);
-	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(hog, SLICE_NS, 100), true,
-				     gb_vtime_deadline(woken, SLICE_NS, 100)));
+	hog = gb_vtime_limit_credit(hog, clock, SLICE_NS, 1024, 100);
+	woken = gb_vtime_limit_credit(woken, clock, SLICE_NS, 1024, 100);
+	CHECK(!gb_vtime_keep_running(gb_vtime_deadline(hog, SLICE_NS, 1024, 100), true,
+				     gb_vtime_deadline(woken, SLICE_NS, 1024, 100)));
 }
 
 static void test_lag_is_kept_when_the_domain_changes(void)
@@ -211,6 +243,7 @@ int main(void)
 {
 	TAP_RUN(test_nice0_gets_about_nine_times_the_cpu_of_nice10);
 	TAP_RUN(test_weights_hold_at_a_low_opp);
+	TAP_RUN(test_a_nice10_task_first_runs_as_soon_at_any_perf);
 	TAP_RUN(test_taking_the_head_at_every_expiry_ignores_weights);
 	TAP_RUN(test_equal_weights_share_equally);
 	TAP_RUN(test_charge_is_work_done_over_weight);

@@ -159,13 +159,11 @@ static void test_migrations_per_task_add_up_to_the_run(void)
 /*
  * The same on the sched_ext host (sim_scx.c), where the pull is scx_gearbox's dispatch taking
  * the head of another domain's queue (gb_dispatch_plan, gb_may_pull_queue), counted by the
- * host.  Run as if scx_gearbox set SCX_OPS_ENQ_LAST: without it a task that never sleeps keeps
- * the CPU it outgrew (tests/sim/test_scx.c) and few misfit moves are made to undo.
+ * host.
  */
 static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
 {
-	struct sim_options opt = {
-	    .seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX, .scx_enq_last = true};
+	struct sim_options opt = {.seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX};
 	struct workload w = {0};
 	struct sim_result r;
 	struct gb_err err;
@@ -182,6 +180,33 @@ static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
 	CHECK(r.misfit_moves > 0);
 	CHECK(r.pulls > 0);
 	CHECK_EQ_U(r.misfit_undone, 0);
+	workload_free(&w);
+}
+
+/*
+ * On the sched_ext host an idle CPU runs dispatch only when something wakes it.  With mid and
+ * big over-utilized by the compile tasks and the game, their queues fill while little idles:
+ * an enqueue on an over-utilized domain with no idle CPU of its own wakes an idle CPU of
+ * another domain where the task fits (gb_kick_cpu), whose dispatch pulls it.  Waking only the
+ * queue's own domain left little 16% busy and 442 activations late (263 with the kick).
+ */
+static void test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull(void)
+{
+	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
+	struct workload w = {0};
+	struct sim_result r;
+	struct gb_err err;
+
+	if (!gs101 ||
+	    workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb", &w, &err)) {
+		CHECK(!"gs101 and the workload load");
+		return;
+	}
+	CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), 0);
+	printf("# scx: little %.1f%% busy, mid %.1f%%, big %.1f%%; %llu pulls, %llu late\n",
+	       r.domains[0].busy_pct, r.domains[1].busy_pct, r.domains[2].busy_pct,
+	       (unsigned long long)r.pulls, (unsigned long long)r.late);
+	CHECK(r.domains[0].busy_pct > 30);
 	workload_free(&w);
 }
 
@@ -206,6 +231,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_starving_task_is_pulled_by_any_idle_cpu);
 	TAP_RUN(test_migrations_per_task_add_up_to_the_run);
 	TAP_RUN(test_scx_pull_never_undoes_a_capacity_misfit_move);
+	TAP_RUN(test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull);
 	free(gs101);
 	return tap_done();
 }

@@ -49,15 +49,17 @@ PY
 then ok oracle_infeasible_json_has_no_bound; else nok oracle_infeasible_json_has_no_bound; fi
 expect missing_profile_exits_2 2 "nosuch" "$gb" sim -p "$tmp/nosuch.json" "$wl"
 expect unknown_host_exits_2 2 "host 'kernel': fair or scx expected" "$gb" sim -p sm8250 --host kernel "$wl"
-# the sched_ext host is another run of gearbox: a task that never sleeps keeps the little CPU
-# its misfit target was never applied to (see tests/sim/test_scx.c), the fair host moves it
-"$gb" sim -p sm8250 -P gearbox --json "$tmp/spin.json" -d 1 >"$tmp/hf.json" 2>"$tmp/err"
-"$gb" sim -p sm8250 -P gearbox --host scx --json "$tmp/spin.json" -d 1 >"$tmp/hs.json" 2>>"$tmp/err"
+# the sched_ext host is another run of gearbox: a task woken beside a hog on its one CPU waits
+# for the hog's slice to run out at a tick (5 ms slices: up to 8 ms), where the fair class's
+# wake-up preemption makes it wait at most one tick (see tests/sim/test_scx.c)
+printf '{"global":{"duration":1,"calibration":"CPU0"},"tasks":{"p":{"cpus":[0],"loop":-1,"run":1000,"timer":{"ref":"t","period":10000}},"h":{"cpus":[0],"run":5000000}}}' >"$tmp/pin.json"
+"$gb" sim -p sm8250 -P gearbox --json "$tmp/pin.json" >"$tmp/hf.json" 2>"$tmp/err"
+"$gb" sim -p sm8250 -P gearbox --host scx --json "$tmp/pin.json" >"$tmp/hs.json" 2>>"$tmp/err"
 if python3 - "$tmp/hf.json" "$tmp/hs.json" <<'PY'
 import json, sys
 f, s = (json.load(open(p))["results"][0] for p in sys.argv[1:])
-print("# misfit moves: fair host %d, scx host %d" % (f["misfit_moves"], s["misfit_moves"]))
-assert f["misfit_moves"] >= 1 and s["misfit_moves"] == 0
+print("# wake-up latency p99: fair host %d us, scx host %d us" % (f["wake_latency_p99_us"], s["wake_latency_p99_us"]))
+assert f["wake_latency_p99_us"] <= 4000 < s["wake_latency_p99_us"] <= 8000
 PY
 then ok host_scx_runs_scx_gearbox; else nok host_scx_runs_scx_gearbox; fi
 printf '{"global":{"duration":1},"tasks":{"w":{"run":100,"sleep":900},"busy":{"run":0,"yield":""}}}' >"$tmp/busy.json"
