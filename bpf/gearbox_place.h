@@ -11,6 +11,7 @@
  *
  *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
  *   GB_HOOK_PRICE     gb_place_price_N()       gb_price() for CPU N, one subprogram per id
+ *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     one OPP search of gb_price(), gb_efficient_from()
  *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
  *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
@@ -51,9 +52,11 @@ struct gb_decision;
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_offer(d, min_cap, max_cap, cwin))
 #define GB_HOOK_RANGE(m, cpus, t, min_cap, max_cap, s, out)                                        \
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
-#define GB_HOOK_FORK(m, cpus, t) (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
+#define GB_HOOK_FORK(m, cpus, t)	    (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
+#define GB_HOOK_OPP_FROM(m, d, perf, start) ((void)(m), gb_place_opp_from(d, perf, start))
 
 GB_SUBPROG int gb_place_scan(void);
+GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start);
 GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap);
 GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin);
 GB_SUBPROG int gb_place_select(struct gb_decision *out);
@@ -89,6 +92,21 @@ GB_SUBPROG int gb_place_scan(void)
 	gb_scan_domains(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s);
 	x->priced = 0; /* a new search: the pass-1 state the prices depend on changed */
 	return 0;
+}
+
+/*
+ * gb_place_opp_from - gb_efficient_from() in domain d.  A subprogram: inlined into a pricing
+ * subprogram, whose domain the verifier knows, each way out of the search (one per OPP it may
+ * return) was a path of its own through the rest of the pricing, and the second search's ways
+ * multiplied the first's; returned from here, the index is one unknown value.
+ */
+GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
+{
+	const struct em_model *m = GB_PLACE_MODEL();
+
+	if (d >= m->nr_domains)
+		return 0;
+	return gb_efficient_from(gb_pd(m, d), perf, start);
 }
 
 /*

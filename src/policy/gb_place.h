@@ -155,8 +155,8 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	    gb_max(ds->base_perf, gb_perf_request(util_with, gb_max(umin, t->uclamp_min), umax)),
 	    cap);
 	/* both are >= base_perf, so neither OPP is below base_idx; and p_clamp >= p_util */
-	u32 iu = gb_efficient_from(pd, p_util, ds->base_idx);
-	u32 ic = p_clamp == p_util ? iu : gb_efficient_from(pd, p_clamp, iu);
+	u32 iu = GB_HOOK_OPP_FROM(m, d, p_util, ds->base_idx);
+	u32 ic = p_clamp == p_util ? iu : GB_HOOK_OPP_FROM(m, d, p_clamp, iu);
 	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
 	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
 	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;

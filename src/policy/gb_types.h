@@ -244,19 +244,23 @@ struct gb_decision {
 };
 
 /*
- * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price), one
- * CPU of pass 2 (gb_consider), one domain of pass 3 (gb_domain_offer), a whole search
- * (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and the host may route each through a
- * function of its own: the BPF scheduler makes them global subprograms, which the verifier checks
- * once each instead of once per path through the caller (bpf/gearbox_place.h).  The step's code is
- * the same either way.  A hook returns 0 on success (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or
- * GB_NO_CPU).
+ * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price) and its
+ * OPP searches (gb_efficient_from), one CPU of pass 2 (gb_consider), one domain of pass 3
+ * (gb_domain_offer), a whole search (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and
+ * the host may route each through a function of its own: the BPF scheduler makes them global
+ * subprograms, which the verifier checks once each instead of once per path through the caller
+ * (bpf/gearbox_place.h).  The step's code is the same either way.  A hook returns 0 on success
+ * (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or GB_NO_CPU).
  */
 #ifndef GB_HOOK_SCAN
 #define GB_HOOK_SCAN(m, cpus, t, s) (gb_scan_domains(m, cpus, t, s), 0)
 #endif
 #ifndef GB_HOOK_PRICE
 #define GB_HOOK_PRICE(m, cpus, t, s, c, out) gb_price_into(m, cpus, t, s, c, out)
+#endif
+/* gb_efficient_from() in domain d: the OPP searches of pricing (GB_HOOK_PRICE) */
+#ifndef GB_HOOK_OPP_FROM
+#define GB_HOOK_OPP_FROM(m, d, perf, start) gb_efficient_from(gb_pd(m, d), perf, start)
 #endif
 #ifndef GB_HOOK_CONSIDER
 #define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap)                                       \

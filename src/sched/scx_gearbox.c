@@ -466,10 +466,21 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 	if (r->o->verbose)
 		verifier_stats_on(skel);
 	if (gearbox__load(skel)) {
-		fprintf(stderr,
-			PROG ": error: loading the BPF program: %s (is this a sched_ext kernel? "
-			     "run with root; the verifier log is above)\n",
-			strerror(errno));
+		int e = errno;
+
+		if (e == E2BIG)
+			fprintf(stderr,
+				PROG
+				": error: loading the BPF program: %s: the model (%u CPUs in %u "
+				"domains) is more than the BPF verifier checks within its budget "
+				"of 1M instructions per program (docs/scheduler.md, \"How the "
+				"policy fits the BPF verifier\")\n",
+				r->o->profile, r->prof->model.nr_cpus, r->prof->model.nr_domains);
+		else
+			fprintf(stderr,
+				PROG ": error: loading the BPF program: %s (is this a sched_ext "
+				     "kernel? run with root; the verifier log is above)\n",
+				strerror(e));
 		rc = -1;
 		goto out;
 	}
