@@ -394,7 +394,7 @@ static void test_dispatch_reaches_the_last_domain_at_the_largest_size(void)
 	}
 	in.cpu = 0;
 	in.heads[last].queued = 1;
-	in.heads[last].unserved_us = 10000;
+	in.heads[last].waited_us = 10000;
 	in.heads[last].t.util = in.heads[last].t.util_est = 50;
 	in.heads[last].t.uclamp_max = GB_UCLAMP_NONE_MAX;
 	in.heads[last].t.prev_cpu = (s32)g_model.domains[last].first_cpu;
