@@ -368,7 +368,7 @@ static void test_routed_policy_matches_at_the_largest_size(void)
 
 /*
  * Dispatch at the largest size: an idle CPU of the first domain pulls the head of the last of
- * GB_SCX_MAX_DOMAINS domains' queues, which has gone unserved for longer than the pull bound
+ * GB_SCX_MAX_DOMAINS domains' queues, whose head has waited longer than the pull bound
  * (the loop over domain queues is bounded by GB_SCX_MAX_DOMAINS in the BPF build).
  */
 static void test_dispatch_reaches_the_last_domain_at_the_largest_size(void)
