@@ -50,9 +50,9 @@ else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAM
 # the bound below is a generous stop, not a timing.  Asserted: the stream's decisions for the
 # task.  Not asserted: that it stays on big.  The CPU it leaves may pull it back, without a
 # decision, as soon as it is queued on its target: the pull asks placement's fit question only
-# until the queue's head has waited 4 ms, counted from the queue's last service, which for an
-# idle target domain is long ago (docs/testing.md, vm-arm64); its CPU per sample and the pull
-# counter are printed.  The stream records a decision only while a reader is connected: the
+# until the queue's head has waited 4 ms since it was queued, and under TCG the kicked target
+# vCPU may take longer than that to wake (docs/testing.md, vm-arm64); its CPU per sample and
+# the pull counter are printed.  The stream records a decision only while a reader is connected: the
 # relay is one.
 gb-live-relay /tmp/gb.sock 60 >/tmp/misfit.ndjson 2>/tmp/relay.log &
 relay=$!
