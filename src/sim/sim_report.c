@@ -56,9 +56,14 @@ static const char *idle_model_key(const struct em_profile *prof)
 	return n == prof->model.nr_domains ? "states" : n ? "partial" : "constant";
 }
 
-/* Migrations per task, a column per policy that ran; only tasks some policy moved.  The results
- * of one workload list the same tasks in the same order. */
-static void print_task_migrations(FILE *out, const struct sim_result *res, unsigned n)
+/*
+ * A per-task table, a column per policy that ran: the rows are the tasks for which show()
+ * holds under some policy, each cell written by cell() (width colw; "-" for a task a result
+ * lacks).  The results of one workload list the same tasks in the same order.
+ */
+static void print_task_table(FILE *out, const struct sim_result *res, unsigned n, const char *title,
+			     int colw, bool (*show)(const struct sim_task_result *),
+			     void (*cell)(FILE *, const struct sim_task_result *))
 {
 	const struct sim_result *ran = NULL;
 	bool header = false;
@@ -67,78 +72,57 @@ static void print_task_migrations(FILE *out, const struct sim_result *res, unsig
 		if (res[i].outcome == SIM_RAN)
 			ran = &res[i];
 	for (u32 k = 0; ran && k < ran->nr_tasks; k++) {
-		bool moved = false;
+		bool any = false;
 
 		for (unsigned i = 0; i < n; i++)
 			if (res[i].outcome == SIM_RAN && k < res[i].nr_tasks &&
-			    res[i].tasks[k].migrations)
-				moved = true;
-		if (!moved)
+			    show(&res[i].tasks[k]))
+				any = true;
+		if (!any)
 			continue;
 		if (!header) {
-			fprintf(out, "\nmigrations per task\n%-16s", "task");
+			fprintf(out, "\n%s\n%-16s", title, "task");
 			for (unsigned i = 0; i < n; i++)
 				if (res[i].outcome == SIM_RAN)
-					fprintf(out, " %12s", sim_policy_name(res[i].policy));
-			fputc('\n', out);
-			header = true;
-		}
-		fprintf(out, "%-16s", ran->tasks[k].name);
-		for (unsigned i = 0; i < n; i++)
-			if (res[i].outcome == SIM_RAN)
-				fprintf(out, " %12llu",
-					k < res[i].nr_tasks
-					    ? (unsigned long long)res[i].tasks[k].migrations
-					    : 0ull);
-		fputc('\n', out);
-	}
-}
-
-/* Wake-up latency and late activations per task, a column per policy that ran; only tasks
- * that woke more than once (a task's first start counts as a wake-up) under some policy. */
-static void print_task_latency(FILE *out, const struct sim_result *res, unsigned n)
-{
-	const struct sim_result *ran = NULL;
-	bool header = false;
-
-	for (unsigned i = 0; i < n && !ran; i++)
-		if (res[i].outcome == SIM_RAN)
-			ran = &res[i];
-	for (u32 k = 0; ran && k < ran->nr_tasks; k++) {
-		bool woke = false;
-
-		for (unsigned i = 0; i < n; i++)
-			if (res[i].outcome == SIM_RAN && k < res[i].nr_tasks &&
-			    res[i].tasks[k].wakeups > 1)
-				woke = true;
-		if (!woke)
-			continue;
-		if (!header) {
-			fprintf(out,
-				"\nwake-up latency per task: p50 us / p99 us / late activations\n"
-				"%-16s",
-				"task");
-			for (unsigned i = 0; i < n; i++)
-				if (res[i].outcome == SIM_RAN)
-					fprintf(out, " %20s", sim_policy_name(res[i].policy));
+					fprintf(out, " %*s", colw, sim_policy_name(res[i].policy));
 			fputc('\n', out);
 			header = true;
 		}
 		fprintf(out, "%-16s", ran->tasks[k].name);
 		for (unsigned i = 0; i < n; i++) {
-			const struct sim_task_result *t =
-			    k < res[i].nr_tasks ? &res[i].tasks[k] : NULL;
-
 			if (res[i].outcome != SIM_RAN)
 				continue;
-			if (t)
-				fprintf(out, " %7.0f/%7.0f/%4llu", t->wake_lat_p50_us,
-					t->wake_lat_p99_us, (unsigned long long)t->late);
+			if (k < res[i].nr_tasks)
+				cell(out, &res[i].tasks[k]);
 			else
-				fprintf(out, " %20s", "-");
+				fprintf(out, " %*s", colw, "-");
 		}
 		fputc('\n', out);
 	}
+}
+
+/* Migrations per task: only tasks some policy moved. */
+static bool task_moved(const struct sim_task_result *t)
+{
+	return t->migrations != 0;
+}
+
+static void cell_migrations(FILE *out, const struct sim_task_result *t)
+{
+	fprintf(out, " %12llu", (unsigned long long)t->migrations);
+}
+
+/* Wake-up latency and late activations per task: only tasks that woke more than once (a task's
+ * first start counts as a wake-up) under some policy. */
+static bool task_woke(const struct sim_task_result *t)
+{
+	return t->wakeups > 1;
+}
+
+static void cell_latency(FILE *out, const struct sim_task_result *t)
+{
+	fprintf(out, " %7.0f/%7.0f/%4llu", t->wake_lat_p50_us, t->wake_lat_p99_us,
+		(unsigned long long)t->late);
 }
 
 static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
@@ -205,8 +189,10 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		}
 		fputc('\n', out);
 	}
-	print_task_migrations(out, res, n);
-	print_task_latency(out, res, n);
+	print_task_table(out, res, n, "migrations per task", 12, task_moved, cell_migrations);
+	print_task_table(out, res, n,
+			 "wake-up latency per task: p50 us / p99 us / late activations", 20,
+			 task_woke, cell_latency);
 }
 
 static json_t *result_json(const struct sim_result *r, double base)

@@ -156,6 +156,23 @@ static void test_migrations_per_task_add_up_to_the_run(void)
 	CHECK_EQ_U(sum, r.migrations);
 }
 
+/* gearbox on gs101 with game_build_ramp under opt into *r; 0, or a failed check and -1. */
+static int run_game_build(const struct sim_options *opt, struct sim_result *r)
+{
+	struct workload w = {0};
+	struct gb_err err = {0};
+	int ret = -1;
+
+	if (gs101 &&
+	    !workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb", &w, &err))
+		ret = sim_run(gs101, &w, SIM_POLICY_GEARBOX, opt, r, &err);
+	workload_free(&w);
+	if (ret)
+		printf("# %s\n", gs101 ? err.msg : "no gs101 model");
+	CHECK_EQ_I(ret, 0);
+	return ret;
+}
+
 /*
  * The same on the sched_ext host (sim_scx.c), where the pull is scx_gearbox's dispatch taking
  * the head of another domain's queue (gb_dispatch_plan, gb_may_pull_queue), counted by the
@@ -164,23 +181,16 @@ static void test_migrations_per_task_add_up_to_the_run(void)
 static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
 {
 	struct sim_options opt = {.seed = 1, .pull_after_us = 10000000, .host = SIM_HOST_SCX};
-	struct workload w = {0};
 	struct sim_result r;
-	struct gb_err err;
 
-	if (!gs101 ||
-	    workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb", &w, &err)) {
-		CHECK(!"gs101 and the workload load");
+	if (run_game_build(&opt, &r))
 		return;
-	}
-	CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), 0);
 	printf("# scx: %llu migrations, %llu misfit moves, %llu pulls, %llu undone\n",
 	       (unsigned long long)r.migrations, (unsigned long long)r.misfit_moves,
 	       (unsigned long long)r.pulls, (unsigned long long)r.misfit_undone);
 	CHECK(r.misfit_moves > 0);
 	CHECK(r.pulls > 0);
 	CHECK_EQ_U(r.misfit_undone, 0);
-	workload_free(&w);
 }
 
 /*
@@ -193,21 +203,14 @@ static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
 static void test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull(void)
 {
 	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
-	struct workload w = {0};
 	struct sim_result r;
-	struct gb_err err;
 
-	if (!gs101 ||
-	    workload_load_string(game_build_ramp, sizeof(game_build_ramp) - 1, "gb", &w, &err)) {
-		CHECK(!"gs101 and the workload load");
+	if (run_game_build(&opt, &r))
 		return;
-	}
-	CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), 0);
 	printf("# scx: little %.1f%% busy, mid %.1f%%, big %.1f%%; %llu pulls, %llu late\n",
 	       r.domains[0].busy_pct, r.domains[1].busy_pct, r.domains[2].busy_pct,
 	       (unsigned long long)r.pulls, (unsigned long long)r.late);
 	CHECK(r.domains[0].busy_pct > 30);
-	workload_free(&w);
 }
 
 int main(int argc, char **argv)
