@@ -97,6 +97,8 @@ enum sim_outcome {
 
 struct sim_result {
 	enum sim_policy_id policy;
+	enum sim_host host; /* where the policy's fair tasks ran: SIM_HOST_SCX for gearbox on the
+			     * sched_ext host, SIM_HOST_FAIR for every other run */
 	enum sim_outcome outcome;
 	char note[256]; /* why infeasible or skipped; the oracle's plan when it ran */
 	u64 duration_us;
@@ -132,6 +134,9 @@ struct sim_result {
 	 * (a task whose loop takes no time, stopped); the command prints it as a warning */
 	char warning[256];
 };
+
+/* SIM_HOST_FAIR -> "fair", SIM_HOST_SCX -> "scx" (the --host names). */
+const char *sim_host_name(enum sim_host host);
 
 /* "gearbox" -> SIM_POLICY_GEARBOX ...; -1 when unknown. */
 int sim_policy_parse(const char *name);

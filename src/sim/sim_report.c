@@ -125,6 +125,20 @@ static void cell_latency(FILE *out, const struct sim_task_result *t)
 		(unsigned long long)t->late);
 }
 
+/* The line naming gearbox's host, when gearbox ran (the other policies run on the fair host). */
+static void print_host_line(FILE *out, const struct sim_result *res, unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		if (res[i].policy != SIM_POLICY_GEARBOX || res[i].outcome != SIM_RAN)
+			continue;
+		fprintf(out, "host: gearbox on the %s\n",
+			res[i].host == SIM_HOST_SCX
+			    ? "sched_ext host (scx_gearbox's callbacks, --host scx)"
+			    : "fair host (gearbox's placement in the fair class, --host fair)");
+		return;
+	}
+}
+
 static void table_one_seed(FILE *out, const struct em_profile *prof, const struct workload *w,
 			   const struct sim_result *res, unsigned n)
 {
@@ -139,7 +153,9 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 			(double)ran->duration_us / 1e6);
 	else
 		fprintf(out, "%s on %s, nothing simulated\n", w->name, prof->soc);
-	fprintf(out, "idle: %s\n\n", idle_model_text(prof));
+	fprintf(out, "idle: %s\n", idle_model_text(prof));
+	print_host_line(out, res, n);
+	fputc('\n', out);
 	ran = NULL;
 	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
 		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%",
@@ -210,6 +226,7 @@ static json_t *result_json(const struct sim_result *r, double base)
 	}
 	if (r->outcome != SIM_RAN)
 		return o;
+	json_object_set_new(o, "host", json_string(sim_host_name(r->host)));
 	doms = json_array();
 	tasks = json_array();
 	json_object_set_new(o, "duration_us", json_integer((json_int_t)r->duration_us));
@@ -552,7 +569,9 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 		"half-width of the 95%% confidence interval (Student t)\n",
 		r->w->name, r->prof->soc, dur / 1e6, r->added, (unsigned long long)r->first_seed,
 		(unsigned long long)(r->first_seed + r->added - 1));
-	fprintf(out, "idle: %s\n\n", idle_model_text(r->prof));
+	fprintf(out, "idle: %s\n", idle_model_text(r->prof));
+	print_host_line(out, r->first, r->n);
+	fputc('\n', out);
 	fprintf(out, "%-12s", "policy");
 	for (size_t c = 0; c < sizeof(cols) / sizeof(cols[0]); c++)
 		fprintf(out, " %9s %9s", cols[c].title, "");

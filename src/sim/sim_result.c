@@ -21,6 +21,11 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->host = SIM_HOST_FAIR;
 }
 
+const char *sim_host_name(enum sim_host host)
+{
+	return host == SIM_HOST_SCX ? "scx" : "fair";
+}
+
 /* The q quantile of a wake-up latency histogram (SIM_LAT_BUCKETS buckets), in us; 0 if empty. */
 static double lat_percentile(const u64 *hist, double q)
 {
@@ -55,6 +60,7 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	memset(res, 0, sizeof(*res));
 	memcpy(res->warning, s->warning, sizeof(res->warning));
 	res->policy = s->policy;
+	res->host = s->scx.on ? SIM_HOST_SCX : SIM_HOST_FAIR;
 	res->duration_us = s->end_us;
 	res->nr_domains = s->m->nr_domains;
 	for (u32 d = 0; d < s->m->nr_domains; d++) {

@@ -31,7 +31,8 @@ void sim_trace_hello(struct sim *s)
 	fprintf(f,
 		"{\"type\":\"hello\",\"format\":\"gearbox-stream/1\",\"source\":\"sim\",\"soc\":");
 	put_str(f, s->prof->soc);
-	fprintf(f, ",\"policy\":\"%s\",\"nr_cpus\":%u,", s->ops->name, s->m->nr_cpus);
+	fprintf(f, ",\"policy\":\"%s\",\"host\":\"%s\",\"nr_cpus\":%u,", s->ops->name,
+		sim_host_name(s->scx.on ? SIM_HOST_SCX : SIM_HOST_FAIR), s->m->nr_cpus);
 	em_stream_put_domains(f, s->prof);
 	fprintf(f, "}\n");
 }

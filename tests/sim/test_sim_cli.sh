@@ -53,7 +53,7 @@ expect unknown_host_exits_2 2 "host 'kernel': fair or scx expected" "$gb" sim -p
 # for the hog's slice to run out at a tick (5 ms slices: up to 8 ms), where the fair class's
 # wake-up preemption makes it wait at most one tick (see tests/sim/test_scx.c)
 printf '{"global":{"duration":1,"calibration":"CPU0"},"tasks":{"p":{"cpus":[0],"loop":-1,"run":1000,"timer":{"ref":"t","period":10000}},"h":{"cpus":[0],"run":5000000}}}' >"$tmp/pin.json"
-"$gb" sim -p sm8250 -P gearbox --json "$tmp/pin.json" >"$tmp/hf.json" 2>"$tmp/err"
+"$gb" sim -p sm8250 -P gearbox --host fair --json "$tmp/pin.json" >"$tmp/hf.json" 2>"$tmp/err"
 "$gb" sim -p sm8250 -P gearbox --host scx --json "$tmp/pin.json" >"$tmp/hs.json" 2>>"$tmp/err"
 if python3 - "$tmp/hf.json" "$tmp/hs.json" <<'PY'
 import json, sys
@@ -62,6 +62,24 @@ print("# wake-up latency p99: fair host %d us, scx host %d us" % (f["wake_latenc
 assert f["wake_latency_p99_us"] <= 4000 < s["wake_latency_p99_us"] <= 8000
 PY
 then ok host_scx_runs_scx_gearbox; else nok host_scx_runs_scx_gearbox; fi
+# the report (JSON and table) and the trace name the host each policy ran on
+"$gb" sim -p sm8250 -P gearbox,mainline --host scx --json --trace "$tmp/hs.ndjson" "$wl" >"$tmp/hs.out" 2>"$tmp/err"
+"$gb" sim -p sm8250 -P gearbox --host fair --json --trace "$tmp/hf.ndjson" "$wl" >"$tmp/hf.out" 2>>"$tmp/err"
+"$gb" sim -p sm8250 -P gearbox --host fair --seeds 2 "$wl" >"$tmp/hf.txt" 2>>"$tmp/err"
+"$gb" sim -p sm8250 -P mainline,gearbox --host scx "$wl" >"$tmp/hs.txt" 2>>"$tmp/err"
+if python3 - "$tmp/hs.out" "$tmp/hf.out" "$tmp/hs.ndjson" "$tmp/hf.ndjson" <<'PY'
+import json, sys
+s, f = ({x["policy"]: x for x in json.load(open(p))["results"]} for p in sys.argv[1:3])
+assert s["gearbox"]["host"] == "scx" and s["mainline"]["host"] == "fair", s
+assert f["gearbox"]["host"] == "fair", f
+hs, hf = (json.loads(open(p).readline()) for p in sys.argv[3:5])
+assert hs["type"] == "hello" and hs["host"] == "scx" and hf["host"] == "fair", (hs, hf)
+PY
+then
+	grep -q "^host: gearbox on the fair host" "$tmp/hf.txt" &&
+		grep -q "^host: gearbox on the sched_ext host" "$tmp/hs.txt" &&
+		ok report_and_trace_name_the_host || nok report_and_trace_name_the_host
+else nok report_and_trace_name_the_host; fi
 printf '{"global":{"duration":1},"tasks":{"w":{"run":100,"sleep":900},"busy":{"run":0,"yield":""}}}' >"$tmp/busy.json"
 expect loop_taking_no_time_warns_and_runs 0 "warning: .*busy.json: task busy-0: 1048576 events in a row at t=[0-9]* us took no time" \
 	"$gb" sim -p sm8250 -P gearbox "$tmp/busy.json"
