@@ -7,7 +7,9 @@
  * task's tracked state, the idle mask, each CPU's last task -- and the simulator
  * (src/sim: sim_fill_task, sim_refresh, the gearbox policy's may_pull) the same state as its
  * tasks and CPUs; the filled gb_task and gb_cpu are compared field by field, and an idle CPU's
- * pull through the adapter's path (gb_fill_head, gb_dispatch_plan) against the simulator's.
+ * pull through the adapter's path (gb_fill_head, gb_dispatch_plan) against each of the
+ * simulator's hosts: the fair host's may_pull, and the sched_ext host's ops.dispatch on its
+ * DSQs (sim_scx.c, run through sim_scx_pick).
  *
  * Fields the contract lets differ are named and skipped: a CPU's util and runnable (the
  * simulator sums its tasks' signals, scx_gearbox keeps one per CPU), an idle CPU's uclamp_min
@@ -307,6 +309,117 @@ static void test_pull_decisions_match_the_simulators(void)
 	CHECK_EQ_U(bad, 0);
 }
 
+/*
+ * The simulator's state as the sched_ext host keeps it (sim_scx.c): the kernel's idle mask is
+ * the CPUs without a running task, every task is out of the DSQs, and scx_gearbox's own
+ * signals -- each task's (its tracked state: PELT, misfit hold, queued time) and each CPU's
+ * (the busy CPUs' as gb_track_ran left them, the idle CPUs' decayed from cpu_pelt) -- are
+ * random too.
+ */
+static void random_scx(struct sim *s)
+{
+	static const struct wl_task wt; /* default sched attributes: no slice_us */
+	const struct em_model *m = s->m;
+
+	sim_scx_init(s);
+	for (u32 c = 0; c < m->nr_cpus; c++) {
+		struct gb_pelt *pe = &s->scx.cpu_pelt[c];
+		u32 cap = sim_cpu_capacity(s, c);
+
+		s->scx.idle[c] = s->cpus[c].curr < 0;
+		s->scx.track_cpu[c].util = rnd(cap + 1);
+		s->scx.track_cpu[c].runnable = s->scx.track_cpu[c].util + rnd(cap + 1);
+		pe->last_us = s->now_us - rnd(20000);
+		pe->util_avg = rnd(cap + 1);
+		pe->runnable_avg = pe->util_avg;
+		pe->util_sum = pe->runnable_sum =
+		    (u64)pe->util_avg * (GB_LOAD_AVG_MAX - GB_PELT_PERIOD_US);
+	}
+	for (u32 i = 0; i < s->nr_tasks; i++) {
+		struct sim_task *t = &s->tasks[i];
+
+		t->wt = &wt;
+		t->x.ts.pelt = t->pelt;
+		t->x.ts.hold.cap = t->misfit_cap;
+		t->x.ts.hold.work = t->misfit_work;
+		t->x.ts.queued_ns = t->queued_us * 1000;
+	}
+}
+
+/*
+ * The same question on the sched_ext host, which the simulator runs gearbox on: task t waits
+ * alone in its domain's DSQ and idle CPU dst of another domain schedules (sim_scx_pick: its
+ * local and the global DSQ are empty, so scx_gearbox's dispatch runs on the host's CPU table).
+ * Does dst take t exactly when the adapter's dispatch, from the kernel's view of t
+ * (gb_fill_head) and the same CPU table, consumes t's domain queue?
+ */
+static void test_pull_decisions_match_the_sched_ext_hosts(void)
+{
+	u32 asked = 0, pulled = 0, bad = 0;
+
+	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		if (load_model(models[k]))
+			continue;
+		for (int trial = 0; trial < TRIALS; trial++) {
+			const struct em_model *m = &prof.model;
+			struct gb_disp_in *in = calloc(1, sizeof(*in));
+			struct gb_cpu cpus[EM_MAX_CPUS];
+			struct gb_disp_out out;
+			struct sim_task *t;
+			u64 clock[EM_MAX_DOMAINS] = {0};
+			u32 dst, src_d, i;
+			bool sim_pulls, bpf_pulls;
+			struct gb_tstate ts;
+			struct gb_ktask kt;
+
+			random_sim(g_s, m->nr_cpus + 4);
+			g_s->opt.pull_after_us = PULL_US;
+			i = rnd(g_s->nr_tasks);
+			t = &g_s->tasks[i];
+			if (t->state == TS_RUNNING)
+				g_s->cpus[t->cpu].curr = -1;
+			t->state = TS_QUEUED;
+			dst = rnd(m->nr_cpus);
+			src_d = m->cpu_domain[t->cpu];
+			if (m->cpu_domain[dst] == src_d || g_s->cpus[dst].curr >= 0 ||
+			    !em_cpumask_test(&t->allowed, dst)) {
+				free(in);
+				free(g_s->tasks);
+				continue;
+			}
+			random_scx(g_s);
+			t->x.dsq = (s32)src_d;
+			t->x.dsq_vtime = rnd(1u << 30);
+			/* the adapter, on the CPU table the host's dispatch will read */
+			sim_refresh(g_s);
+			memcpy(cpus, g_s->gcpu, sizeof(cpus));
+			bpf_view_of(t, &ts, &kt);
+			in->cpu = (s32)dst;
+			gb_fill_head(&in->heads[src_d], &ts, &kt, t->cpu, t->x.dsq_vtime,
+				     g_s->now_us * 1000, GB_MODE_ENERGY);
+			gb_dispatch_plan(m, cpus, clock, SLICE_NS, PULL_US, in, NULL, &out);
+			bpf_pulls = out.act == GB_DISPATCH_CONSUME && (out.try_mask >> src_d & 1);
+			/* the host: dst schedules */
+			sim_scx_pick(g_s, dst);
+			sim_pulls = t->cpu == (s32)dst && t->state == TS_RUNNING;
+			asked++;
+			pulled += sim_pulls;
+			if (sim_pulls != bpf_pulls) {
+				bad++;
+				printf("# %s: task %u on cpu %d to idle cpu %u: sim %d, bpf %d\n",
+				       models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
+			}
+			free(in);
+			free(g_s->tasks);
+		}
+	}
+	printf("# %u pulls asked, %u taken\n", asked, pulled);
+	CHECK(asked > 500);
+	/* both answers occur, so the comparison shows something */
+	CHECK(pulled > asked / 20 && pulled < asked - asked / 20);
+	CHECK_EQ_U(bad, 0);
+}
+
 /* The adapter's enqueue input from the kernel's view equals the contract's from the task. */
 static void test_enqueue_fill_matches_the_tasks_state(void)
 {
@@ -373,6 +486,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_task_fill_matches_the_simulators);
 	TAP_RUN(test_cpu_fill_matches_the_simulators);
 	TAP_RUN(test_pull_decisions_match_the_simulators);
+	TAP_RUN(test_pull_decisions_match_the_sched_ext_hosts);
 	TAP_RUN(test_enqueue_fill_matches_the_tasks_state);
 	TAP_RUN(test_kernel_without_uclamp_reads_unclamped);
 	free(g_s);
