@@ -143,6 +143,9 @@ def _sim(gearbox, model, wl, policies, duration, seeds):
 
 def _policy_figures(r):
     return {
+        # the simulator's host the policy ran on: "scx" (gearbox on the sched_ext host) or
+        # "fair" (every other policy, and gearbox with --host fair)
+        "host": r.get("host"),
         "energy_j": r["energy_j"],
         "activations": r["activations"],
         "late_activations": r["late_activations"],

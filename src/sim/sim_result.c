@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * sim_result.c - option defaults, and the summary of a finished run (struct sim_result) from
- * the engine's counters.
+ * sim_result.c - option defaults, the hosts' names, and the summary of a finished run
+ * (struct sim_result) from the engine's counters.
  */
 #include "sim_internal.h"
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_pull.c - gearbox's idle pull in the simulator never undoes a capacity-misfit move.
+ * test_pull.c - gearbox's idle pull in the simulator never undoes a capacity-misfit move, on
+ * either host.
  *
  * bench's game_build on gs101 (four compiler jobs that each want most of a big CPU beside a
  * 60 fps game loop) over-utilizes the big and mid domains all the time, which is when idle CPUs
@@ -50,11 +51,15 @@ struct pull_counts {
 	unsigned ramp_misfit;  /* capacity-misfit moves of the ramping task */
 };
 
-/* Runs the workload under gearbox with a trace and counts its decisions (false on error). */
+/*
+ * Runs the workload under gearbox on the fair host, whose idle pulls are decisions of the trace
+ * (the sched_ext host's are not: its tests read its counters), and counts its decisions (false
+ * on error).
+ */
 static bool run_counted(const char *json, u64 pull_after_us, struct pull_counts *n,
 			struct sim_result *res)
 {
-	struct sim_options opt = {.seed = 1, .pull_after_us = pull_after_us};
+	struct sim_options opt = {.seed = 1, .pull_after_us = pull_after_us, .host = SIM_HOST_FAIR};
 	struct workload w = {0};
 	struct gb_err err;
 	json_t *last[SIM_MAX_REPORT_TASKS + 2] = {0};
