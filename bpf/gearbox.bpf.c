@@ -196,6 +196,37 @@ static __always_inline void gb_keep_prev(struct task_struct *prev, struct gb_tas
 	scx_bpf_task_set_slice(prev, slice_ns);
 }
 
+/*
+ * Take the first task cpu may run from domain d's queue, d not cpu's own: a pull.  The stream
+ * records it as an idle_pull decision of the task taken: the head, peeked before the move, when
+ * the move put it on cpu (the move takes the first task cpu may run, and another CPU may have
+ * taken the head in between).  Without the record a task that only ever reached a domain by a
+ * pull, then stayed there (placement keeps an idle previous CPU within the hysteresis), shows
+ * no decision at all.
+ */
+static __always_inline bool gb_pull(s32 cpu, u32 d)
+{
+	struct gb_decision dec = {.cpu = cpu, .reason = GB_REASON_IDLE_PULL};
+	struct task_struct *head = NULL;
+	struct gb_task_ctx *tc;
+	s32 from = GB_NO_CPU;
+
+	if (*(volatile u32 *)&gb_stream_readers) {
+		head = scx_bpf_dsq_peek(d);
+		if (head)
+			from = scx_bpf_task_cpu(head);
+	}
+	if (!scx_bpf_dsq_move_to_local(d))
+		return false;
+	gb_stat(GB_STAT_PULL);
+	if (head && from != cpu && scx_bpf_task_cpu(head) == cpu) {
+		tc = gb_tctx(head);
+		if (tc)
+			gb_emit(head, tc, from, &dec);
+	}
+	return true;
+}
+
 void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
@@ -249,10 +280,8 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 				break;
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
-			if (scx_bpf_dsq_move_to_local(d)) {
-				gb_stat(GB_STAT_PULL);
+			if (gb_pull(cpu, d))
 				return;
-			}
 		}
 	}
 	/* nothing else to run here: prev goes on, with our slice rather than the kernel's */

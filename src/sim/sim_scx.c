@@ -389,21 +389,27 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	gearbox_kick_domain(s, t, &in, out.cpu, out.dom, self);
 }
 
-/* A pull from domain d's queue to cpu, counted; one that undoes a capacity-misfit move too. */
+/* A pull from domain d's queue to cpu, counted (one that undoes a capacity-misfit move too) and
+ * traced as an idle_pull decision, as scx_gearbox's gb_pull records it. */
 static bool pull(struct sim *s, u32 d, u32 cpu)
 {
 	struct sim_task *t = dsq_first(s, (s32)d, (s32)cpu);
 	u32 cap = sim_cpu_capacity(s, cpu), work;
 	struct gb_task gt;
+	s32 from;
 
 	if (!t)
 		return false;
+	from = t->cpu;
 	gb_track_task(tstate(t), t->cpu, &t->allowed, &gt);
 	work = gb_task_work(&gt);
 	s->scx.pulls++;
 	if (t->x.ts.hold.cap && cap <= t->x.ts.hold.cap && (u64)work * 32 > (u64)cap * 31)
 		s->scx.misfit_undone++;
-	return move_to_local(s, (s32)d, cpu);
+	move_to_local(s, (s32)d, cpu);
+	if (from != (s32)cpu)
+		sim_trace_decision(s, t, from, (s32)cpu, GB_REASON_IDLE_PULL, 0);
+	return true;
 }
 
 /* The task running on cpu goes on for another slice (gb_keep_prev). */

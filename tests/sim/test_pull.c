@@ -218,6 +218,47 @@ static void test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull(void)
 	CHECK(r.domains[0].busy_pct > 30);
 }
 
+/*
+ * A pull from another domain's queue is a decision in the trace (idle_pull, from the CPU it
+ * waited for to the CPU that took it), as scx_gearbox records it: without the record, a task
+ * that reached a domain only by a pull and stayed there showed no decision at all.  Every record
+ * is one of the host's counted pulls (some pulls leave no record: a task queued on a misfit
+ * target's domain and taken by the CPU it still is on).
+ */
+static void test_scx_pull_is_traced_as_an_idle_pull(void)
+{
+	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
+	unsigned traced = 0, moved = 0;
+	struct sim_result r;
+	char line[65536];
+
+	opt.trace = tmpfile();
+	if (!opt.trace || run_game_build(&opt, &r)) {
+		CHECK(opt.trace != NULL);
+		if (opt.trace)
+			fclose(opt.trace);
+		return;
+	}
+	rewind(opt.trace);
+	while (fgets(line, sizeof(line), opt.trace)) {
+		json_t *d = json_loads(line, 0, NULL);
+		const char *reason = json_string_value(json_object_get(d, "reason"));
+
+		if (reason && !strcmp(reason, "idle_pull")) {
+			traced++;
+			moved += json_integer_value(json_object_get(d, "from")) !=
+				 json_integer_value(json_object_get(d, "to"));
+		}
+		json_decref(d);
+	}
+	fclose(opt.trace);
+	printf("# scx: %u idle_pull decisions traced, %llu pulls counted\n", traced,
+	       (unsigned long long)r.pulls);
+	CHECK(traced > 0);
+	CHECK(traced <= r.pulls);
+	CHECK_EQ_U(moved, traced);
+}
+
 int main(int argc, char **argv)
 {
 	char path[4096];
@@ -240,6 +281,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_migrations_per_task_add_up_to_the_run);
 	TAP_RUN(test_scx_pull_never_undoes_a_capacity_misfit_move);
 	TAP_RUN(test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull);
+	TAP_RUN(test_scx_pull_is_traced_as_an_idle_pull);
 	free(gs101);
 	return tap_done();
 }
