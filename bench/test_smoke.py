@@ -3,7 +3,8 @@
 """bench smoke test (meson suite 'bench'): `bench/run --quick energy` on one model and a few
 workloads (scenarios and mobile mixes, so that it stays well under 20 s with a sanitized
 gearbox) writes a valid results file, with no path of the machine in it, and plot, and bad
-usage exits 2; `bench/run --quick latency` on one model gives both policies per task class.
+usage exits 2; `bench/run --quick latency` on one model gives mainline and gearbox without
+and with slice-aware grouping per task class.
 TAP on stdout.
 
 usage: test_smoke.py GEARBOX OUTDIR
@@ -152,8 +153,8 @@ def main():
                             "--out", out2 + "-bad", "energy"], capture_output=True, text=True)
         check(p.returncode == 2 and msg in p.stderr and not os.path.exists(out2 + "-bad"),
               "bad_%s_exits_2_naming_it" % what, p.stderr)
-    # latency: per task class, both policies, the UI thread's late frames; gearbox on the
-    # sched_ext host
+    # latency: per task class, mainline and gearbox without and with slice-aware grouping, the UI
+    # thread's late frames; gearbox on the sched_ext host
     out3 = out + "-latency"
     p = subprocess.run([sys.executable, run, "--quick", "--no-build", "--gearbox", gearbox,
                         "--models", "sm8250", "--workloads", "ui_frames", "--out", out3,
@@ -166,12 +167,14 @@ def main():
     cases = doc3.get("cases", [])
     pol = cases[0].get("policies", {}) if len(cases) == 1 else {}
     check(p.returncode == 0 and doc3.get("format") == "gearbox-bench-latency/1" and
-          "--host scx" in cases[0].get("command", "") and set(pol) == {"mainline", "gearbox"} and
+          all("--host scx" in c for c in cases[0].get("commands", [])) and
+          "--group-slices on" in " ".join(cases[0].get("commands", [])) and
+          set(pol) == {"mainline", "gearbox", "gearbox+group"} and
           all(set(v["classes"]) == {"ui", "bg"} and v["classes"]["bg"]["tasks"] == 6 and
               v["classes"]["ui"]["wakeups"] > 0 and v["energy_j"] > 0 for v in pol.values()) and
           all(c["preemptions"] >= 0 for v in pol.values() for c in v["classes"].values()) and
           "ui_frames" in p.stdout and "mainline" in p.stdout,
-          "latency_gives_both_policies_per_task_class", p.stdout[-2000:] + p.stderr)
+          "latency_gives_every_policy_per_task_class", p.stdout[-2000:] + p.stderr)
     print("1..%d" % n)
     return 1 if failed else 0
 

@@ -140,13 +140,15 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 /*
  * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatches
  * and each tick.  The CPU's clamps (those of its current task) feed the tick's perf request
- * and the pricing of the CPU; its task's pid is what the loader samples.
+ * and the pricing of the CPU, its task's slice class slice-aware grouping (gb_group.h); its
+ * task's pid is what the loader samples.
  */
 static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
 	gb_track_curr(&gb_cpus[c], &tc->s);
+	gb_cpus[c].slice_long = gb_slice_long(tc->s.slice_ns, gb_slice_ns);
 	gb_curr[c].pid = p->pid;
 }
 

@@ -101,6 +101,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		x = gb_fill_place(p, tc, from);
 		if (x) {
 			x->t.floor_cap = gb_hold_wake(&tc->s.hold, &x->t);
+			x->t.group = gb_group_class(gb_group_slices, tc->s.slice_ns, gb_slice_ns);
 			/* the common case, an idle previous CPU nothing can beat, without the
 			 * search */
 			if (pd < GB_SCX_MAX_DOMAINS && gb_place_prev_cheapest(&dec) > 0) {

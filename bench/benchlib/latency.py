@@ -2,9 +2,11 @@
 """Part latency: wake-up latency and late frames next to energy, in the simulator.
 
 gearbox is scx_gearbox on the simulator's sched_ext host (a task's own slice, deadline order
-without eligibility, no wake-up preemption); mainline is the fair class (EEVDF's deadline with
-eligibility and wake-up preemption).  Per model and workload, one `gearbox sim --host scx
---json --seeds N -P mainline,gearbox` run; per policy: energy, and per task class (the
+without eligibility, no wake-up preemption) without slice-aware grouping, gearbox+group the same
+with it (src/policy/gb_group.h); mainline is the fair class (EEVDF's deadline with eligibility
+and wake-up preemption).  Per model and workload, two `gearbox sim --host scx --json --seeds N`
+runs with the same seeds, `-P mainline,gearbox --group-slices off` and `-P gearbox
+--group-slices on`; per policy: energy, and per task class (the
 instances of one rt-app task object: "bg-0".."bg-5" are class "bg") the wake-up latency p50
 and p99 (the mean over the class's tasks of each task's figure, itself the mean over the
 seeds), late activations (a frame task's late frames), wake-ups and preemptions (stopped while
@@ -20,7 +22,10 @@ SEEDS = 5
 # the UI-like mix and two mobile mixes with frame threads
 WORKLOADS = ["bench/workloads/ui_frames.json", "bench/workloads/ui_background_sync.json",
              "bench/workloads/video_playback.json"]
-POLICIES = ["mainline", "gearbox"]
+POLICIES = ["mainline", "gearbox", "gearbox+group"]
+# the runs of a case: the policies each gives (gearbox renamed), and its sim options
+RUNS = [(["mainline", "gearbox"], ["--group-slices", "off"], {}),
+        (["gearbox"], ["--group-slices", "on"], {"gearbox": "gearbox+group"})]
 
 
 def task_class(name):
@@ -53,23 +58,23 @@ def classes_of(result):
 
 
 def run_case(gearbox, model, wl, duration, seeds):
-    cmd = [gearbox, "sim", "-p", model, "-P", ",".join(POLICIES), "--host", "scx", "--json",
-           "--seeds", str(seeds)]
-    if duration:
-        cmd += ["-d", str(duration)]
-    cmd.append(wl)
-    rc, out, err = common.run(cmd, timeout=600)
     case = {"model": os.path.basename(model)[:-5], "workload": os.path.basename(wl)[:-5],
-            "command": common.cmdline(cmd)}
-    if rc != 0:
-        case["error"] = err.strip()[-500:]
-        return case
-    doc = json.loads(out)
-    case["policies"] = {}
-    for r in doc["results"]:
-        case["policies"][r["policy"]] = {
-            "energy_j": r["energy_j"], "late_activations": r["late_activations"],
-            "wake_latency_p99_us": r["wake_latency_p99_us"], "classes": classes_of(r)}
+            "commands": [], "policies": {}}
+    for pols, opts, rename in RUNS:
+        cmd = [gearbox, "sim", "-p", model, "-P", ",".join(pols), "--host", "scx"] + opts + [
+            "--json", "--seeds", str(seeds)]
+        if duration:
+            cmd += ["-d", str(duration)]
+        cmd.append(wl)
+        case["commands"].append(common.cmdline(cmd))
+        rc, out, err = common.run(cmd, timeout=600)
+        if rc != 0:
+            case["error"] = err.strip()[-500:]
+            return case
+        for r in json.loads(out)["results"]:
+            case["policies"][rename.get(r["policy"], r["policy"])] = {
+                "energy_j": r["energy_j"], "late_activations": r["late_activations"],
+                "wake_latency_p99_us": r["wake_latency_p99_us"], "classes": classes_of(r)}
     return case
 
 
@@ -88,23 +93,25 @@ def run_part(ctx):
 
 
 def print_report(doc):
-    print("latency: gearbox (scx_gearbox, sched_ext host) against mainline (EEVDF), %s seed(s); "
-          "per task class: wake-up latency p50/p99 us (mean over the class's tasks), late "
-          "activations, preemptions; energy per policy" % doc["seeds"])
+    print("latency: gearbox (scx_gearbox, sched_ext host) without and with slice-aware grouping "
+          "(gearbox+group) against mainline (EEVDF), %s seed(s); per task class: wake-up latency "
+          "p50/p99 us (mean over the class's tasks), late activations, preemptions; energy per "
+          "policy and its ratio to mainline's" % doc["seeds"])
     rows = []
     for c in doc["cases"]:
         if "error" in c:
             rows.append([c["workload"], c["model"], "error: " + c["error"][:60], "", "", ""])
             continue
-        ml, gb = c["policies"]["mainline"], c["policies"]["gearbox"]
-        rows.append([c["workload"], c["model"], "energy J", "%.3f" % ml["energy_j"],
-                     "%.3f" % gb["energy_j"],
-                     common.fmt_ratio(common.ratio(gb["energy_j"], ml["energy_j"]))])
+        pols = [c["policies"][p] for p in POLICIES]
+        ml = pols[0]
+        rows.append([c["workload"], c["model"], "energy J"] + [
+            "%.3f" % p["energy_j"] if p is ml else "%.3f (%s)" % (
+                p["energy_j"], common.fmt_ratio(common.ratio(p["energy_j"], ml["energy_j"])))
+            for p in pols])
         for name in sorted(ml["classes"]):
-            a, b = ml["classes"][name], gb["classes"].get(name)
-            if not b:
+            xs = [p["classes"].get(name) for p in pols]
+            if not all(xs):
                 continue
             rows.append(["", "", name] + ["%.0f/%.0f/%g/%g" % (
-                x["wake_p50_us"], x["wake_p99_us"], x["late"], x["preemptions"]) for x in (a, b)]
-                + [""])
-    common.table(rows, ["workload", "model", "class", "mainline", "gearbox", "ratio"])
+                x["wake_p50_us"], x["wake_p99_us"], x["late"], x["preemptions"]) for x in xs])
+    common.table(rows, ["workload", "model", "class"] + POLICIES)

@@ -39,6 +39,8 @@
  * granularity).  A domain over its tipping point is not priced CPU by CPU: it offers only its
  * CPU with the most spare capacity (spreading), the other domains stay energy-aware; to a task
  * too big for its CPUs it offers nothing unless the task's own domain is over-utilized too.
+ * With slice-aware grouping (gb_group.h), a CPU busy with a task of the other slice class loses
+ * to one that is not before prices are compared, within a domain and across domains with room.
  *
  * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
  * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
@@ -51,6 +53,7 @@
 
 #include "gb_fit.h"
 #include "gb_freq.h"
+#include "gb_group.h"
 
 /* Pass 1: per domain, the state without the task. */
 static __always_inline void gb_scan_domains(const struct em_model *m, const struct gb_cpu *cpus,
@@ -178,6 +181,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	 */
 	r.ok = gb_room_for(t, other, work, cap) &&
 	       !(umax < cap && gb_full_at_clamp(pd, iu, other, work, (s32)c == t->prev_cpu));
+	r.mixed = 0;
 	r.pad = 0;
 	return r;
 }
@@ -256,6 +260,7 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
 	struct gb_domain_scratch *ds;
 	struct gb_cand cc = {0};
+	int g;
 
 	if (d >= m->nr_domains)
 		return 0;
@@ -268,7 +273,9 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 		return 0; /* a capacity-misfit move goes to an idle CPU only */
 	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
 		return 0;
-	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
+	cc.mixed = gb_group_mixed(gb_cpu_at(cpus, c), t);
+	g = gb_group_cmp(ds->win, ds->cwin, true, cc, true);
+	if (g > 0 || (!g && gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc))) {
 		ds->win = (s32)c;
 		ds->cwin = cc;
 	}
@@ -359,17 +366,21 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	/* pass 3: across domains */
 	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
 		struct gb_cand cwin = {0};
+		bool spread;
 		s32 win;
+		int g;
 
 		if (d >= m->nr_domains)
 			break;
 		win = GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, &cwin);
 		if (win == GB_NO_CPU)
 			continue;
-		if (gb_better_across(best, cbest, cwin, !min_cap)) {
+		spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
+		g = gb_group_cmp(best, cbest, !best_spread, cwin, !spread);
+		if (g > 0 || (!g && gb_better_across(best, cbest, cwin, !min_cap))) {
 			best = win;
 			cbest = cwin;
-			best_spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
+			best_spread = spread;
 		}
 	}
 	if (best == GB_NO_CPU && !min_cap && !max_cap) {

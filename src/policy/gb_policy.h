@@ -31,6 +31,7 @@
  *   gb_fit.h     fit and capacity, over-utilization
  *   gb_freq.h    frequency requests
  *   gb_place.h   placement (how it prices a CPU is explained there)
+ *   gb_group.h   slice-aware grouping: long-slice tasks and the others on different CPUs
  *   gb_misfit.h  capacity and power misfit, the misfit hold
  *   gb_pull.h    the idle pull
  *   gb_vtime.h   queueing order and virtual time
@@ -44,6 +45,7 @@
 
 #include "gb_fit.h"
 #include "gb_freq.h"
+#include "gb_group.h"
 #include "gb_hold.h"
 #include "gb_misfit.h"
 #include "gb_place.h"

@@ -45,6 +45,7 @@ static __always_inline void gb_track_task(const struct gb_tstate *ts, s32 prev_c
 	t->uclamp_max = ts->uclamp_max;
 	t->prev_cpu = prev_cpu;
 	t->floor_cap = 0;
+	t->group = 0; /* GB_GROUP_OFF: the host sets it for a wake-up (gb_group.h) */
 	if (allowed != &t->allowed)
 		t->allowed = *allowed;
 }

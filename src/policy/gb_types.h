@@ -67,7 +67,10 @@ struct gb_cpu {
 			 * the last task that ran (0: no task yet, read as 1024) */
 	u8 idle;	/* nothing runs there (the kernel's idle mask under BPF) */
 	u8 online;	/* the CPU is online; offline CPUs are never chosen nor counted */
-	u16 pad;
+	u8 slice_long;	/* the task running there asked for a slice longer than the host's
+			 * default (gb_slice_long); read by grouping (gb_group.h), with
+			 * nr_running */
+	u8 pad;
 };
 
 /*
@@ -86,6 +89,9 @@ struct gb_task {
 	u32 floor_cap;	/* no CPU of capacity <= floor_cap (0: none): the misfit hold, from
 			 * gb_misfit_hold() with what the host kept at its last capacity-misfit
 			 * move; read by placement and pulls */
+	u32 group;	/* slice-aware grouping (gb_group.h): GB_GROUP_OFF, or its slice
+			 * class when the host groups at this wake-up (gb_group_class); read
+			 * by placement */
 	struct em_cpumask allowed; /* CPUs it may run on (affinity) */
 };
 
@@ -216,7 +222,8 @@ struct gb_cand {
 	u32 idx;   /* OPP its domain would run at */
 	u8 raises; /* above the domain's OPP without the task */
 	u8 ok;	   /* the task fits there at all */
-	u16 pad;
+	u8 mixed;  /* busy with a task of the other slice class (gb_group_mixed) */
+	u8 pad;
 };
 
 struct gb_domain_scratch {

@@ -61,6 +61,7 @@ struct opts {
 	unsigned interval_ms;
 	bool verbose;
 	bool force;
+	bool group_slices; /* --group-slices: slice-aware grouping (src/policy/gb_group.h) */
 };
 
 struct run {
@@ -87,8 +88,8 @@ static const char *const mode_names[] = {"energy", "balanced", "performance"};
 static void usage(FILE *f, bool full)
 {
 	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
-		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS] [--verbose] "
-		   "[--force]\n");
+		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS]\n"
+		   "       [--group-slices on|off] [--verbose] [--force]\n");
 	if (!full)
 		return;
 	fprintf(
@@ -117,6 +118,14 @@ static void usage(FILE *f, bool full)
 					  "default: 0600\n"
 					  "  -i, --stats-interval MS a sample every MS "
 					  "milliseconds, 10 to 60000; default: 100\n"
+					  "  -g, --group-slices on|off  slice-aware grouping: "
+					  "at a wake-up, keep tasks with\n"
+					  "                          a slice longer than the "
+					  "default (sched_setattr's\n"
+					  "                          sched_runtime) and the "
+					  "others on different CPUs\n"
+					  "                          while a domain has room; "
+					  "default: " GB_GROUP_DFL_NAME "\n"
 					  "  -v, --verbose           the verifier's statistics at "
 					  "load, the counters at each sample\n"
 					  "  -f, --force             load a model that does not "
@@ -163,6 +172,7 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 	    {"socket", required_argument, NULL, 's'},
 	    {"socket-mode", required_argument, NULL, 'M'},
 	    {"stats-interval", required_argument, NULL, 'i'},
+	    {"group-slices", required_argument, NULL, 'g'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"force", no_argument, NULL, 'f'},
 	    {"help", no_argument, NULL, 'h'},
@@ -170,8 +180,11 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 	};
 	int c;
 
-	*o = (struct opts){.socket = DEFAULT_SOCKET, .socket_mode = 0600, .interval_ms = 100};
-	while ((c = getopt_long(argc, argv, "p:m:s:M:i:vfh", longopts, NULL)) != -1) {
+	*o = (struct opts){.socket = DEFAULT_SOCKET,
+			   .socket_mode = 0600,
+			   .interval_ms = 100,
+			   .group_slices = GB_GROUP_DFL};
+	while ((c = getopt_long(argc, argv, "p:m:s:M:i:g:vfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
@@ -206,6 +219,12 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 				    err, EINVAL,
 				    "--stats-interval '%s': expected milliseconds, 10 to 60000",
 				    optarg);
+			break;
+		case 'g':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return gb_err_set(
+				    err, EINVAL, "--group-slices '%s': expected on or off", optarg);
+			o->group_slices = !strcmp(optarg, "on");
 			break;
 		case 'v':
 			o->verbose = true;
@@ -263,6 +282,7 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 	memcpy((void *)&skel->rodata->gb_model, m, sizeof(*m));
 	skel->bss->gb_mode = r->mode;
 	skel->rodata->gb_has_cpufreq = r->topo.has_cpufreq;
+	skel->rodata->gb_group_slices = r->o->group_slices;
 	for (d = 0; d < m->nr_domains; d++) {
 		skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], r->mode);
 		/* the kernel starts every CPU at SCX_CPUPERF_ONE */

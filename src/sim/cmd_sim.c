@@ -12,6 +12,7 @@
 
 #include "commands.h"
 #include "em_catalog.h"
+#include "gb_group.h"
 #include "outfile.h"
 #include "sim.h"
 
@@ -50,6 +51,10 @@ static const char usage_text[] =
     "                            fair  gearbox's placement, misfit check and idle pull\n"
     "                                  inside the fair class's queues: a comparison only\n"
     "                                  (default)\n"
+    "      --group-slices on|off  gearbox on the scx host: slice-aware grouping, tasks with\n"
+    "                          a slice longer than the default (slice_us) and the others\n"
+    "                          kept on different CPUs while a domain has room (default\n"
+    "                          " GB_GROUP_DFL_NAME ", as scx_gearbox)\n"
     "  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
     "  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
     "      --trace-interval MS sample interval of the trace (default 10)\n"
@@ -77,7 +82,8 @@ enum {
 	OPT_INTERVAL,
 	OPT_TRACE_TASKS,
 	OPT_SEEDS,
-	OPT_HOST
+	OPT_HOST,
+	OPT_GROUP
 };
 
 #define SIM_MAX_SEEDS 1000
@@ -93,6 +99,7 @@ static const struct option long_opts[] = {
     {"push-after-us", required_argument, NULL, OPT_PUSH},
     {"pull-after-us", required_argument, NULL, OPT_PULL},
     {"host", required_argument, NULL, OPT_HOST},
+    {"group-slices", required_argument, NULL, OPT_GROUP},
     {"json", no_argument, NULL, 'j'},
     {"trace", required_argument, NULL, 't'},
     {"trace-interval", required_argument, NULL, OPT_INTERVAL},
@@ -221,6 +228,14 @@ int cmd_sim(int argc, char **argv)
 				opt.host = SIM_HOST_SCX;
 			else
 				return bad("--host '%s': fair or scx expected", optarg);
+			break;
+		case OPT_GROUP:
+			if (!strcmp(optarg, "on"))
+				opt.group_slices = SIM_GROUP_ON;
+			else if (!strcmp(optarg, "off"))
+				opt.group_slices = SIM_GROUP_OFF;
+			else
+				return bad("--group-slices '%s': on or off expected", optarg);
 			break;
 		case 'j':
 			json = true;

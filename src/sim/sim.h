@@ -27,6 +27,13 @@ enum sim_policy_id {
 	SIM_NR_POLICIES,
 };
 
+/* Slice-aware grouping of gearbox on the sched_ext host (--group-slices). */
+enum sim_group {
+	SIM_GROUP_DEFAULT, /* scx_gearbox's default, GB_GROUP_DFL */
+	SIM_GROUP_ON,
+	SIM_GROUP_OFF,
+};
+
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
 enum sim_host {
 	SIM_HOST_DEFAULT, /* the fair host */
@@ -50,6 +57,8 @@ struct sim_options {
 	FILE *trace;	     /* NULL: no trace; else NDJSON per docs/stream.md */
 	bool trace_tasks;    /* sample records carry the tasks[] array */
 	enum sim_host host;  /* gearbox's host */
+	enum sim_group group_slices; /* gearbox on the sched_ext host: slice-aware grouping
+				      * (gb_group.h) */
 };
 
 #define SIM_MAX_REPORT_TASKS 64

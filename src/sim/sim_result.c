@@ -19,6 +19,8 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->sample_us = 10000;
 	if (opt->host == SIM_HOST_DEFAULT)
 		opt->host = SIM_HOST_FAIR;
+	if (opt->group_slices == SIM_GROUP_DEFAULT)
+		opt->group_slices = GB_GROUP_DFL ? SIM_GROUP_ON : SIM_GROUP_OFF;
 }
 
 const char *sim_host_name(enum sim_host host)

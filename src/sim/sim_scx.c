@@ -44,7 +44,6 @@
  */
 #include "sim_internal.h"
 
-#define SIM_SCX_SLICE_NS     5000000ull	 /* scx_gearbox's gb_slice_ns */
 #define SIM_SCX_SLICE_DFL_NS 20000000ull /* SCX_SLICE_DFL */
 #define SIM_SCX_MAX_LOOPS    32		 /* SCX_DSP_MAX_LOOPS */
 
@@ -311,6 +310,8 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	t->x.woken = true;
 	gb_track_task(ts, fork ? GB_NO_CPU : prev_cpu, &t->allowed, &gt);
 	gt.floor_cap = gb_hold_wake(&ts->hold, &gt);
+	gt.group =
+	    gb_group_class(s->opt.group_slices == SIM_GROUP_ON, ts->slice_ns, SIM_SCX_SLICE_NS);
 	cpu = gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &dec);
 	s->decisions++;
 	if (cpu < 0 || !allowed(t, cpu)) {

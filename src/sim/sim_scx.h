@@ -19,6 +19,8 @@
 #define SIM_DSQ_GLOBAL (-2)
 #define SIM_DSQ_LOCAL  (-3)
 
+#define SIM_SCX_SLICE_NS 5000000ull /* scx_gearbox's gb_slice_ns */
+
 /* What the kernel keeps per task (p->scx) and scx_gearbox per task (its gb_task_ctx). */
 struct sim_scx_task {
 	s32 dsq;	 /* SIM_DSQ_*, or the user DSQ it is in */

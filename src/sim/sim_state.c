@@ -26,14 +26,18 @@ u32 sim_cpu_perf(const struct sim *s, u32 cpu)
 
 /* The CPUs as scx_gearbox fills them on the sched_ext host (sim_refresh's last step):
  * utilization from its own per-CPU signals, those of an idle CPU decayed to now
- * (gb_track_idle_decay). */
+ * (gb_track_idle_decay), the running task's slice class (gb_note_curr). */
 static void scx_refresh(struct sim *s)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
 		struct gb_cpu *g = &s->gcpu[c];
+		s32 cur = s->cpus[c].curr;
 
 		if (!g->online)
 			continue;
+		g->slice_long =
+		    cur >= 0 &&
+		    gb_slice_long((u64)s->tasks[cur].wt->sched.slice_us * 1000, SIM_SCX_SLICE_NS);
 		g->util = s->scx.track_cpu[c].util;
 		g->runnable = s->scx.track_cpu[c].runnable;
 		if (s->scx.idle[c]) {
@@ -98,6 +102,7 @@ void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task
 	gt->uclamp_max = t->uclamp_max;
 	gt->prev_cpu = t->cpu;
 	gt->floor_cap = 0;
+	gt->group = GB_GROUP_OFF;
 	gt->allowed = t->allowed;
 }
 

@@ -16,12 +16,14 @@ expect() { # NAME STATUS PATTERN CMD...
 }
 mkdir -p "$tmp/cpu"; echo 0-3 >"$tmp/cpu/possible"; echo 0-3 >"$tmp/cpu/online"
 export GEARBOX_SYSFS_CPU="$tmp/cpu"
-echo "1..14"
+echo "1..15"
 expect "no_profile_is_a_usage_error" 2 "error: --profile is required" "$gb"
 expect "unknown_mode_is_rejected" 2 "--mode 'fast': expected energy, balanced, performance or auto" \
 	"$gb" --profile "$dir/vm4.json" --mode fast
 expect "bad_stats_interval_is_rejected" 2 "--stats-interval '5': expected milliseconds" \
 	"$gb" --profile "$dir/vm4.json" --stats-interval 5
+expect "bad_group_slices_is_rejected" 2 "--group-slices 'yes': expected on or off" \
+	"$gb" --profile "$dir/vm4.json" --group-slices yes
 expect "missing_profile_file_is_reported_with_its_name" 2 "nonexistent.json" \
 	"$gb" --profile "$tmp/nonexistent.json"
 expect "eight_cpu_model_on_four_cpus_is_refused_with_the_counts" 2 \
@@ -35,11 +37,11 @@ expect "model_grouping_unlike_cpufreq_is_refused" 2 "model domain 1 CPUs 2 match
 # --help: every option of the option table, its default, and the exit statuses
 help=$("$gb" --help); st=$?
 missing=
-for o in profile mode socket socket-mode stats-interval verbose force help; do
+for o in profile mode socket socket-mode stats-interval group-slices verbose force help; do
 	printf '%s' "$help" | grep -q -- "--$o\b" || missing="$missing --$o"
 done
 for d in "default: energy" "default: /run/scx_gearbox.sock" "default: 0600" "default: 100" \
-	"default: refuse" "most 16 readers" "Exit status:"; do
+	"default: refuse" "most 16 readers" "Exit status:" "default: off"; do
 	printf '%s' "$help" | grep -q -- "$d" || missing="$missing '$d'"
 done
 for x in 0 1 2 3; do printf '%s\n' "$help" | grep -q "^  $x  " || missing="$missing status-$x"; done

@@ -84,6 +84,7 @@ static void random_state(struct gb_task *t)
 		cs->perf_cur = rnd(cap + 1);
 		cs->uclamp_min = rnd(4) ? 0 : rnd(1025);
 		cs->uclamp_max = rnd(4) ? GB_UCLAMP_NONE_MAX : rnd(1025);
+		cs->slice_long = rnd(3) == 0;
 	}
 	memset(t, 0, sizeof(*t));
 	t->util = rnd(1025);
@@ -94,6 +95,8 @@ static void random_state(struct gb_task *t)
 	t->prev_cpu = rnd(5) ? (s32)rnd(m->nr_cpus) : GB_NO_CPU;
 	/* a misfit hold now and then, at a real domain's capacity */
 	t->floor_cap = rnd(4) ? 0 : em_domain_capacity(&m->domains[rnd(m->nr_domains)]);
+	/* slice-aware grouping at half the wake-ups, in either class */
+	t->group = rnd(2) ? GB_GROUP_OFF : rnd(2) ? GB_GROUP_SHORT : GB_GROUP_LONG;
 	for (c = 0; c < m->nr_cpus; c++)
 		if (rnd(4) || !rnd(2))
 			em_cpumask_set(&t->allowed, c);

@@ -2,8 +2,8 @@
 /*
  * test_latency.c - latency in the simulator: a task's own slice (the workload's slice_us) in
  * both hosts, what the report measures per task (wake-up latency, late frames), and the
- * sched_ext host's frequency-invariant virtual time, on the one-OPP "tri" model (little CPUs
- * 0-3 at perf 100, mid 4-6 at 500, big 7 at 1024).
+ * sched_ext host's frequency-invariant virtual time and slice-aware grouping, on the one-OPP
+ * "tri" model (little CPUs 0-3 at perf 100, mid 4-6 at 500, big 7 at 1024).
  *
  * Each slice case runs the same workload with and without slice_us and asserts the
  * difference, so it fails when the slice is ignored.
@@ -236,6 +236,48 @@ static void test_preemptions_are_counted_per_task(void)
 	free(r);
 }
 
+/*
+ * Slice-aware grouping on the sched_ext host (gb_group.h): three long-slice tasks (20 ms
+ * slices, 6 ms of each 10 ms) on the mid CPUs and a short task allowed on mid and big.  By
+ * price the short task goes to mid (a third of big's cost per unit of work) and, when the three
+ * mid CPUs are busy, waits in mid's queue until one of the long tasks sleeps; grouped, it goes
+ * to the idle big CPU instead: no domain with room keeps it waiting behind a long slice.
+ */
+static void test_grouping_keeps_a_short_task_from_waiting_behind_long_slices(void)
+{
+	static const char json[] =
+	    "{\"global\":{\"duration\":2,\"calibration\":\"CPU4\"},\"tasks\":{"
+	    "\"l\":{\"instance\":3,\"cpus\":[4,5,6],\"loop\":-1,\"slice_us\":20000,"
+	    "\"run\":6000,\"timer\":{\"ref\":\"unique\",\"period\":10000}},"
+	    "\"p\":{\"cpus\":[4,5,6,7],\"loop\":-1,\"run\":300,\"timer\":{\"ref\":"
+	    "\"unique\",\"period\":4000}}}}";
+	struct sim_options off = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_OFF};
+	struct sim_options on = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_ON};
+	struct sim_result *r = calloc(1, sizeof(*r));
+	const struct sim_task_result *p;
+	double p99_off = -1, p99_on = -1;
+	u64 big_off = 0, big_on = 0;
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	if (!st_run_text(prof, json, SIM_POLICY_GEARBOX, &off, r) && (p = task_of(r, "p-0"))) {
+		p99_off = p->wake_lat_p99_us;
+		big_off = p->run_us[2];
+	}
+	if (!st_run_text(prof, json, SIM_POLICY_GEARBOX, &on, r) && (p = task_of(r, "p-0"))) {
+		p99_on = p->wake_lat_p99_us;
+		big_on = p->run_us[2];
+	}
+	printf("# short task: p99 wake-up latency %.0f us, %llu us on big without grouping; "
+	       "%.0f us, %llu us on big with it\n",
+	       p99_off, (unsigned long long)big_off, p99_on, (unsigned long long)big_on);
+	CHECK(p99_off > 2000);
+	CHECK(p99_on >= 0 && p99_on <= 500);
+	CHECK(big_on > big_off);
+	free(r);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -248,6 +290,7 @@ int main(void)
 	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
 	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
 	TAP_RUN(test_preemptions_are_counted_per_task);
+	TAP_RUN(test_grouping_keeps_a_short_task_from_waiting_behind_long_slices);
 	free(prof);
 	return tap_done();
 }

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * test_group.c - slice-aware grouping (src/policy/gb_group.h) in wake-up placement, the core
+ * both hosts call: a waking task is kept off CPUs busy with the other slice class while a
+ * domain has room, and placed by price alone when grouping is off or no domain has room.  On
+ * tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2 mid (876), CPU 3 big (1024).
+ *
+ *   test_group TESTS_SCHED_DIR
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "../unit/tap.h"
+#include "em_profile.h"
+#include "gb_policy.h"
+
+#define MS	 1000000ull
+#define SLICE_NS (5 * MS)
+
+static struct em_model g_m;
+static struct gb_cpu g_cpus[EM_MAX_CPUS];
+static struct gb_scratch g_s;
+
+static void idle_machine(void)
+{
+	memset(g_cpus, 0, sizeof(g_cpus));
+	for (u32 c = 0; c < g_m.nr_cpus; c++) {
+		g_cpus[c].online = 1;
+		g_cpus[c].idle = 1;
+		g_cpus[c].perf_cur = 1024;
+		g_cpus[c].uclamp_max = GB_UCLAMP_NONE_MAX;
+	}
+}
+
+/* CPU c runs a task of util util, with a long slice or not. */
+static void busy(u32 c, u32 util, bool slice_long)
+{
+	g_cpus[c].idle = 0;
+	g_cpus[c].nr_running = 1;
+	g_cpus[c].util = util;
+	g_cpus[c].runnable = util;
+	g_cpus[c].slice_long = slice_long;
+}
+
+/* A small task last on CPU prev, in slice class group (GB_GROUP_OFF: grouping off). */
+static struct gb_task small_task(s32 prev, u32 group)
+{
+	struct gb_task t = {.util = 60, .util_est = 60, .runnable = 60, .uclamp_max = 1024};
+
+	for (u32 c = 0; c < g_m.nr_cpus; c++)
+		em_cpumask_set(&t.allowed, c);
+	t.prev_cpu = prev;
+	t.group = group;
+	return t;
+}
+
+static s32 place(const struct gb_task *t)
+{
+	struct gb_decision d;
+
+	return gb_select_cpu(&g_m, g_cpus, t, &g_s, &d);
+}
+
+static void test_class_is_long_only_above_the_default_slice(void)
+{
+	CHECK(!gb_slice_long(0, SLICE_NS));
+	CHECK(!gb_slice_long(SLICE_NS, SLICE_NS));
+	CHECK(!gb_slice_long(MS, SLICE_NS));
+	CHECK(gb_slice_long(SLICE_NS + 1, SLICE_NS));
+	CHECK_EQ_U(gb_group_class(false, 10 * MS, SLICE_NS), GB_GROUP_OFF);
+	CHECK_EQ_U(gb_group_class(true, 10 * MS, SLICE_NS), GB_GROUP_LONG);
+	CHECK_EQ_U(gb_group_class(true, 0, SLICE_NS), GB_GROUP_SHORT);
+	CHECK_EQ_U(gb_group_class(true, MS, SLICE_NS), GB_GROUP_SHORT);
+}
+
+/*
+ * Both little CPUs run long-slice tasks; mid and big are idle.  By price the short task joins
+ * the little domain's queue (a little CPU is far cheaper than waking mid); grouped, it goes to
+ * mid, the cheapest CPU not busy with a long slice.
+ */
+static void test_short_task_leaves_a_domain_whose_cpus_all_run_long_slices(void)
+{
+	struct gb_task t;
+	s32 cpu;
+
+	idle_machine();
+	busy(0, 80, true);
+	busy(1, 80, true);
+	t = small_task(0, GB_GROUP_OFF);
+	cpu = place(&t);
+	CHECK(cpu == 0 || cpu == 1);
+	t.group = GB_GROUP_SHORT;
+	CHECK_EQ_I(place(&t), 2);
+	/* a little CPU running a short slice is of its class: the little domain keeps it */
+	busy(1, 80, false);
+	CHECK_EQ_I(place(&t), 1);
+	/* and an idle little CPU has no class */
+	idle_machine();
+	busy(0, 80, true);
+	CHECK_EQ_I(place(&t), 1);
+}
+
+/* The long-slice task, symmetrically, is kept off a domain whose CPUs run short slices. */
+static void test_long_task_leaves_a_domain_whose_cpus_all_run_short_slices(void)
+{
+	struct gb_task t;
+	s32 cpu;
+
+	idle_machine();
+	busy(0, 80, false);
+	busy(1, 80, false);
+	t = small_task(0, GB_GROUP_OFF);
+	cpu = place(&t);
+	CHECK(cpu == 0 || cpu == 1);
+	t.group = GB_GROUP_LONG;
+	CHECK_EQ_I(place(&t), 2);
+	t.group = GB_GROUP_SHORT;
+	cpu = place(&t);
+	CHECK(cpu == 0 || cpu == 1);
+}
+
+/*
+ * A domain over its tipping point has no room: its CPU to spread on does not win over a mixed
+ * candidate by class, and prices decide as without grouping.
+ */
+static void test_no_grouping_into_a_domain_without_room(void)
+{
+	struct gb_task off, on;
+	s32 cpu;
+
+	idle_machine();
+	busy(0, 80, true);
+	busy(1, 80, true);
+	/* mid and big busy past their tipping points with short slices */
+	busy(2, 860, false);
+	busy(3, 1000, false);
+	off = small_task(0, GB_GROUP_OFF);
+	on = small_task(0, GB_GROUP_SHORT);
+	CHECK(gb_domain_overutilized(&g_m, g_cpus, 1) && gb_domain_overutilized(&g_m, g_cpus, 2));
+	cpu = place(&off);
+	CHECK(cpu == 0 || cpu == 1);
+	CHECK_EQ_I(place(&on), cpu);
+}
+
+int main(int argc, char **argv)
+{
+	struct em_profile prof;
+	struct gb_err err;
+	char path[512];
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: test_group TESTS_SCHED_DIR\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/vm4.json", argv[1]);
+	if (em_profile_load_file(path, &prof, false, NULL, &err)) {
+		fprintf(stderr, "test_group: %s\n", err.msg);
+		return 1;
+	}
+	g_m = prof.model;
+	TAP_RUN(test_class_is_long_only_above_the_default_slice);
+	TAP_RUN(test_short_task_leaves_a_domain_whose_cpus_all_run_long_slices);
+	TAP_RUN(test_long_task_leaves_a_domain_whose_cpus_all_run_short_slices);
+	TAP_RUN(test_no_grouping_into_a_domain_without_room);
+	return tap_done();
+}
