@@ -138,9 +138,9 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 }
 
 /*
- * What running would note, at the places p is known to hold cpu: select_cpu's direct dispatches
- * and each tick.  The CPU's clamps (those of its current task) feed the tick's perf request
- * and the pricing of the CPU, its task's slice class slice-aware grouping (gb_group.h); its
+ * p holds cpu (running, select_cpu's direct dispatches, each tick): the CPU's clamps and its
+ * task's utilization (gb_track_curr) feed the perf request and the pricing of the CPU, its
+ * task's slice class slice-aware grouping (gb_group.h); its
  * task's pid is what the loader samples.
  */
 static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)

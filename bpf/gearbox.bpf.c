@@ -31,12 +31,14 @@
  * request, a ring-buffer record).
  *
  * Tracking.  The wake-up (select_cpu, or enqueue when the kernel did not ask), stopping and the
- * tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no running, runnable or
- * quiescent callback, each would be one more BPF call on every wake-up: the run time comes from
- * the kernel's own account (se.sum_exec_runtime, updated before stopping, tick and dispatch
- * call us), and what running would note about the CPU (its task, the task's clamps) is noted
- * where the task is given the CPU (select_cpu's direct dispatch) and at every tick.  The tick
- * requests each domain's perf target (scx_bpf_cpuperf_set) and checks the running task for
+ * tick feed per-task and per-CPU PELT signals (gb_pelt.h); there is no runnable or quiescent
+ * callback, each would be one more BPF call on every wake-up: the run time comes from the
+ * kernel's own account (se.sum_exec_runtime, updated before stopping, tick and dispatch call
+ * us).  running notes the CPU's task (its clamps and its utilization, which the frequency
+ * request counts there whatever the CPU's own history) and requests the domain's perf target
+ * (scx_bpf_cpuperf_set), so that a task that moved gets its frequency at once; select_cpu's
+ * direct dispatch notes the task too, for the placements made before it runs.  The tick notes
+ * and requests the same as the task's utilization grows, and checks the running task for
  * capacity or power misfit; a misfit task gets its slice cut and is re-queued on the target
  * domain, whose CPU is kicked.
  *
@@ -151,7 +153,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 			gb_wake(p, tc, scx_bpf_now());
 		tc->woken = 0;
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
-		 * to change its clamps, and there is no running callback to read them at */
+		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
 		gb_fill_tstate(p, tc);
 	}
@@ -290,6 +292,23 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		gb_keep_prev(prev, ptc, self, out.slice_ns);
 }
 
+/*
+ * p starts running on its CPU: the CPU is its (its clamps, its utilization: gb_note_curr), and
+ * the CPU's domain asks at once for the frequency that counts p there.  A task that moved here
+ * from another domain brings its utilization with it; waiting for the tick would leave it up to
+ * a tick at the OPP of this CPU's idle history.
+ */
+void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
+{
+	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 cpu = scx_bpf_task_cpu(p);
+
+	if (!tc)
+		return;
+	gb_note_curr(p, tc, cpu);
+	gb_request_perf(gb_cpu_dom(cpu), cpu);
+}
+
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
@@ -297,16 +316,17 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 
 	if (!tc)
 		return;
-	/* what running did at the start of this run: the wake-up is over (see gb_wake), the task
-	 * left its domain's queue (counted until now: more than the queue holds, which is safe,
-	 * see gb_dom_queued); after the run's last charge its domain's clock reaches the vtime
-	 * the run started at */
+	/* the run is over: its wake-up too (see gb_wake), and it left its domain's queue when it
+	 * started (counted until now: more than the queue holds, which is safe, see
+	 * gb_dom_queued); after the run's last charge its domain's clock reaches the vtime the
+	 * run started at, and the CPU no longer counts its utilization for the frequency */
 	tc->woken = 0;
 	gb_count_queued(tc, -1);
 	gb_account(p, tc, cpu);
 	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
 		gb_queue_start(&tc->s, gb_cpu_dom(cpu), gb_m()->nr_domains, gb_dom_vtime);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
+	gb_track_stop(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)]);
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
 	 * when a running task is dequeued to be changed (sched_setattr), which is rare. */
 	if (!runnable)
@@ -447,9 +467,9 @@ void BPF_STRUCT_OPS(gearbox_exit, struct scx_exit_info *ei)
 
 GB_SCX_OPS(gearbox_ops, .select_cpu = (void *)gearbox_select_cpu,
 	   .enqueue = (void *)gearbox_enqueue, .dispatch = (void *)gearbox_dispatch,
-	   .stopping = (void *)gearbox_stopping, .tick = (void *)gearbox_tick,
-	   .set_cpumask = (void *)gearbox_set_cpumask, .enable = (void *)gearbox_enable,
-	   .disable = (void *)gearbox_disable, .init_task = (void *)gearbox_init_task,
-	   .cpu_online = (void *)gearbox_cpu_online, .cpu_offline = (void *)gearbox_cpu_offline,
-	   .init = (void *)gearbox_init, .exit = (void *)gearbox_exit, .flags = SCX_OPS_ENQ_LAST,
-	   .name = "gearbox");
+	   .running = (void *)gearbox_running, .stopping = (void *)gearbox_stopping,
+	   .tick = (void *)gearbox_tick, .set_cpumask = (void *)gearbox_set_cpumask,
+	   .enable = (void *)gearbox_enable, .disable = (void *)gearbox_disable,
+	   .init_task = (void *)gearbox_init_task, .cpu_online = (void *)gearbox_cpu_online,
+	   .cpu_offline = (void *)gearbox_cpu_offline, .init = (void *)gearbox_init,
+	   .exit = (void *)gearbox_exit, .flags = SCX_OPS_ENQ_LAST, .name = "gearbox");

@@ -20,9 +20,21 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
 }
 
 /*
- * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need (util x 1.25
- * within the rq's uclamp), raised to the OPP that serves it, inefficient OPPs skipped.  *opp_idx
- * receives the OPP.  This is what scx_bpf_cpuperf_set() gets, and what the simulator runs at.
+ * gb_cpu_freq_util - the utilization (0..1024) CPU c asks a frequency for: its own util, and at
+ * least the util_avg of the task running there (curr_util), which the kernel attaches to the
+ * run queue a task joins.  Without it a task that moved to a CPU of another domain would run at
+ * the OPP of that CPU's idle history until the CPU's own signal caught up with it.
+ */
+static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
+{
+	return gb_max(c->util, c->curr_util);
+}
+
+/*
+ * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need
+ * (gb_cpu_freq_util x 1.25 within the rq's uclamp), raised to the OPP that serves it,
+ * inefficient OPPs skipped.  *opp_idx receives the OPP.  This is what scx_bpf_cpuperf_set()
+ * gets, and what the simulator runs at.
  */
 static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 						 const struct gb_cpu *cpus, u32 d, u32 *opp_idx)
@@ -38,7 +50,8 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 		cs = gb_cpu_at(cpus, c);
 		if (m->cpu_domain[c] != d || !cs->online)
 			continue;
-		need = gb_max(need, gb_perf_request(cs->util, gb_rq_umin(cs), gb_rq_umax(cs)));
+		need = gb_max(
+		    need, gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs)));
 	}
 	i = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
 	*opp_idx = i;

@@ -28,8 +28,10 @@
  *                    gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start and a new slice;
  *                    CONSUME takes the head of the first queue of try_mask that has one, else
  *                    the fallback
+ *   running          gb_track_curr, the frequency request (gb_domain_perf_target)
  *   stopping         gb_track_ran, then gb_queue_start (the domain's clock reaches the vtime
- *                    the run started at), gb_track_sleep if it is no longer runnable
+ *                    the run started at), gb_track_stop, gb_track_sleep if it is no longer
+ *                    runnable
  *   tick             gb_track_ran, gb_track_curr, the frequency request (gb_domain_perf_target);
  *                    unless gb_hold_pending: gb_check_misfit, and on a target gb_hold_moved
  *                    and the slice cut to 0 (it is queued again: enqueue applies the move)

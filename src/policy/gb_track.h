@@ -116,20 +116,35 @@ static __always_inline void gb_track_sleep(struct gb_tstate *ts)
 	gb_util_est_dequeue(&ts->pelt);
 }
 
-/* ts's task holds CPU c: the CPU is busy and its clamps are the task's. */
+/*
+ * ts's task holds CPU c (it starts running there, or runs on at a tick): the CPU is busy, its
+ * clamps are the task's, and the frequency request counts the task's utilization there
+ * (curr_util) whatever the CPU's own history.
+ */
 static __always_inline void gb_track_curr(struct gb_cpu *c, const struct gb_tstate *ts)
 {
 	c->idle = 0;
 	c->nr_running = 1;
+	c->curr_util = ts->pelt.util_avg;
 	c->uclamp_min = ts->uclamp_min;
 	c->uclamp_max = ts->uclamp_max;
 }
 
-/* CPU c is idle or busy as the host's idle state says: 1 running while busy, none idle. */
+/* The task running on CPU c stops (it sleeps, gives way or is preempted): no task's
+ * utilization is counted there until the next one starts (gb_track_curr). */
+static __always_inline void gb_track_stop(struct gb_cpu *c)
+{
+	c->curr_util = 0;
+}
+
+/* CPU c is idle or busy as the host's idle state says: 1 running while busy, none idle (and
+ * no running task's utilization). */
 static __always_inline void gb_track_idle(struct gb_cpu *c, bool idle)
 {
 	c->idle = idle;
 	c->nr_running = idle ? 0 : 1;
+	if (idle)
+		c->curr_util = 0;
 }
 
 /*

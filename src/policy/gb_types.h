@@ -65,6 +65,12 @@ struct gb_cpu {
 	u32 uclamp_min; /* uclamp_min (0..1024) of the task running there; ignored when idle */
 	u32 uclamp_max; /* uclamp_max (0..1024) of the task running there; when idle, that of
 			 * the last task that ran (0: no task yet, read as 1024) */
+	u32 curr_util;	/* util_avg (0..1024) of the task running there, which the kernel
+			 * attaches to the run queue a task joins; 0 when idle.  Noted when
+			 * the task starts running and at each tick (gb_track_curr).  Read
+			 * by the frequency request only (gb_domain_perf_target): a task that
+			 * moves to a CPU brings its utilization there, while placement and
+			 * pulls keep reading the CPU's own util */
 	u8 idle;	/* nothing runs there (the kernel's idle mask under BPF) */
 	u8 online;	/* the CPU is online; offline CPUs are never chosen nor counted */
 	u8 slice_long;	/* the task running there asked for a slice longer than the host's

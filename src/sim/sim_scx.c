@@ -319,6 +319,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 		if (is_idle) {
 			t->x.ddsp = true;
 			t->x.slice_ns = SIM_SCX_SLICE_NS;
+			gb_track_curr(&s->scx.track_cpu[cpu], ts);
 		}
 		return cpu;
 	}
@@ -327,6 +328,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 		s->scx.idle[cpu] = false;
 		t->x.ddsp = true;
 		t->x.slice_ns = gb_queue_slice(ts, SIM_SCX_SLICE_NS);
+		gb_track_curr(&s->scx.track_cpu[cpu], ts);
 	}
 	if (dec.reason != GB_REASON_NONE)
 		sim_trace_decision(s, t, fork ? -1 : prev_cpu, cpu, dec.reason, dec.energy_delta);
@@ -470,6 +472,13 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 		gearbox_keep_prev(s, prev, self, out.slice_ns);
 }
 
+/* ops.running: the CPU's task noted, and its domain's frequency asked for at once (the
+ * engine's governor reads the CPU table at every event: sim_dvfs_update). */
+static void gearbox_running(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	gb_track_curr(&s->scx.track_cpu[cpu], tstate(t));
+}
+
 /* ops.stopping */
 static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
 {
@@ -477,6 +486,7 @@ static void gearbox_stopping(struct sim *s, struct sim_task *t, u32 cpu)
 	gearbox_account(s, t, cpu);
 	if (dom_of(s, (s32)cpu) < s->m->nr_domains)
 		gb_queue_start(tstate(t), dom_of(s, (s32)cpu), s->m->nr_domains, s->scx.dom_vtime);
+	gb_track_stop(&s->scx.track_cpu[cpu]);
 }
 
 /* ops.tick: the misfit check; a misfit gets its slice cut and is re-queued at its target. */
@@ -489,6 +499,7 @@ static void gearbox_tick(struct sim *s, struct sim_task *t, u32 cpu)
 
 	gearbox_account(s, t, cpu);
 	ts = tstate(t);
+	gb_track_curr(&s->scx.track_cpu[cpu], ts);
 	if (gb_hold_pending(&ts->hold))
 		return;
 	sim_refresh(s);
@@ -521,6 +532,7 @@ static void run(struct sim *s, struct sim_task *t, u32 cpu)
 	t->x.slice_at_us = s->now_us;
 	s->scx.idle[cpu] = false;
 	sim_start_running(s, t, cpu);
+	gearbox_running(s, t, cpu);
 }
 
 /* put_prev_task_scx() for a runnable prev that gives way (enq_flags SCX_ENQ_LAST when the

@@ -52,9 +52,10 @@ struct sim_scx {
 	bool idle[EM_MAX_CPUS];	       /* the kernel's idle mask (scx_bpf_get_idle_cpumask) */
 	u64 dom_vtime[EM_MAX_DOMAINS]; /* scx_gearbox's gb_dom_vtime */
 	struct gb_pelt cpu_pelt[EM_MAX_CPUS]; /* scx_gearbox's per-CPU signals (gb_track_ran) */
-	struct gb_cpu track_cpu[EM_MAX_CPUS]; /* each CPU as gb_track_ran leaves it: its
-					       * utilization is copied into the policy's view
-					       * (sim_refresh) */
+	struct gb_cpu track_cpu[EM_MAX_CPUS]; /* each CPU as gb_track_ran, gb_track_curr
+					       * and gb_track_stop leave it: its utilization
+					       * and its running task's are copied into the
+					       * policy's view (sim_refresh) */
 	u64 decay_us[EM_MAX_CPUS];	      /* gb_track_idle_decay's last time per CPU */
 	struct gb_disp_in disp_in;	      /* ops.dispatch's input, filled per call */
 	u64 dispatches, keeps, kicks; /* ops.dispatch calls, prev kept, kicks that woke a CPU */

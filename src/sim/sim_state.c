@@ -26,7 +26,9 @@ u32 sim_cpu_perf(const struct sim *s, u32 cpu)
 
 /* The CPUs as scx_gearbox fills them on the sched_ext host (sim_refresh's last step):
  * utilization from its own per-CPU signals, those of an idle CPU decayed to now
- * (gb_track_idle_decay), the running task's slice class (gb_note_curr). */
+ * (gb_track_idle_decay), the running task's slice class (gb_note_curr), and the running task's
+ * utilization as its callbacks noted it (gb_track_curr at select_cpu's direct dispatch, running
+ * and the tick; gb_track_stop at stopping). */
 static void scx_refresh(struct sim *s)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
@@ -40,6 +42,7 @@ static void scx_refresh(struct sim *s)
 		    gb_slice_long((u64)s->tasks[cur].wt->sched.slice_us * 1000, SIM_SCX_SLICE_NS);
 		g->util = s->scx.track_cpu[c].util;
 		g->runnable = s->scx.track_cpu[c].runnable;
+		g->curr_util = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_util;
 		if (s->scx.idle[c]) {
 			s->scx.decay_us[c] = 0;
 			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);
@@ -80,10 +83,12 @@ void sim_refresh(struct sim *s)
 
 		if (s->ops->scx_view) {
 			/* the contract as scx_gearbox fills it (gb_types.h): busy or idle, the
-			 * running task's clamps; tasks wait in queues, not on a CPU */
+			 * running task's clamps and utilization; tasks wait in queues, not on a
+			 * CPU */
 			g->nr_running = cur >= 0;
 			g->uclamp_min = cur >= 0 ? s->tasks[cur].uclamp_min : 0;
 			g->uclamp_max = cur >= 0 ? s->tasks[cur].uclamp_max : 0;
+			g->curr_util = cur >= 0 ? s->tasks[cur].pelt.util_avg : 0;
 		}
 		if (!g->nr_running)
 			g->uclamp_max = s->cpus[c].last_uclamp_max;

@@ -13,7 +13,8 @@
  *
  * Fields the contract lets differ are named and skipped: a CPU's util and runnable (the
  * simulator sums its tasks' signals, scx_gearbox keeps one per CPU), an idle CPU's uclamp_min
- * (ignored when idle: gb_rq_umin is compared instead), perf_cur.
+ * (ignored when idle: gb_rq_umin is compared instead), perf_cur.  curr_util, the running
+ * task's utilization that the frequency request counts, is compared (0 on an idle CPU).
  *
  *   test_fill EM_PROFILES_DIR
  */
@@ -208,6 +209,7 @@ static void test_cpu_fill_matches_the_simulators(void)
 				bc[c].online = 1;
 				bc[c].uclamp_max = g_s->cpus[c].last_uclamp_max;
 				bc[c].uclamp_min = rnd(1025);
+				bc[c].curr_util = rnd(1025); /* left by the CPU's last task */
 				if (cur >= 0) {
 					bpf_view_of(&g_s->tasks[cur], &ts, &kt);
 					gb_track_curr(&bc[c], &ts);
@@ -218,16 +220,17 @@ static void test_cpu_fill_matches_the_simulators(void)
 				const struct gb_cpu *a = &bc[c], *b = &g_s->gcpu[c];
 				bool ok = a->idle == b->idle && a->online == b->online &&
 					  a->nr_running == b->nr_running &&
+					  a->curr_util == b->curr_util &&
 					  gb_rq_umin(a) == gb_rq_umin(b) &&
 					  gb_rq_umax(a) == gb_rq_umax(b);
 
 				if (!ok)
-					printf("# %s cpu %u: bpf idle %u nr %u umin %u umax %u, "
-					       "sim idle %u nr "
-					       "%u umin %u umax %u\n",
+					printf("# %s cpu %u: bpf idle %u nr %u umin %u umax %u "
+					       "curr_util %u, sim idle %u nr %u umin %u umax %u "
+					       "curr_util %u\n",
 					       models[k], c, a->idle, a->nr_running, gb_rq_umin(a),
-					       gb_rq_umax(a), b->idle, b->nr_running, gb_rq_umin(b),
-					       gb_rq_umax(b));
+					       gb_rq_umax(a), a->curr_util, b->idle, b->nr_running,
+					       gb_rq_umin(b), gb_rq_umax(b), b->curr_util);
 				checked++;
 				bad += !ok;
 			}

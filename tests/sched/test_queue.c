@@ -562,6 +562,48 @@ static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 	CHECK_EQ_U(ts.vtime, MS / 2);
 }
 
+/*
+ * A task of util 400 starts running on big CPU 3, idle for long before: the kernel attaches the
+ * task's utilization to the run queue it joins, so big's frequency request counts the task
+ * (400 x 1.25 = 500: OPP 508) at once, not CPU 3's idle history (OPP 306).  The CPU's own util,
+ * which placement and pulls read, stays its own; when the task stops, big asks for that again.
+ */
+static void test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu(void)
+{
+	struct gb_tstate ts;
+	struct gb_pelt cpu_pelt = {0};
+	u32 idx, own;
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	gb_pelt_update(&ts.pelt, 300 * MS / 1000, 400, 400); /* a history of util 400 */
+	gb_util_est_dequeue(&ts.pelt);
+	CHECK(ts.pelt.util_avg >= 390 && ts.pelt.util_avg <= 400);
+	gb_pelt_update(&cpu_pelt, 100 * MS / 1000, 1024, 1024); /* CPU 3 ran 100 ms long ago */
+	gb_pelt_update(&cpu_pelt, 300 * MS / 1000, 0, 0);
+	g_cpus[3].util = own = cpu_pelt.util_avg;
+	CHECK(own < 50);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 306);
+
+	gb_track_idle(&g_cpus[3], false);
+	gb_track_curr(&g_cpus[3], &ts);
+	CHECK_EQ_U(g_cpus[3].curr_util, ts.pelt.util_avg);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 508);
+	CHECK_EQ_U(idx, 1);
+	/* a first stretch of run time at the low OPP: the CPU's own signal barely moves */
+	gb_track_ran(&ts, &cpu_pelt, &g_cpus[3], 301 * MS, MS, 306);
+	CHECK_EQ_U(g_cpus[3].util, cpu_pelt.util_avg);
+	CHECK(g_cpus[3].util < 100);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 508);
+	/* the task stops: big asks for its own history again */
+	gb_track_stop(&g_cpus[3]);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 306);
+	/* an idle CPU counts no task */
+	gb_track_curr(&g_cpus[3], &ts);
+	gb_track_idle(&g_cpus[3], true);
+	CHECK_EQ_U(g_cpus[3].curr_util, 0);
+}
+
 static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
 {
 	struct gb_pelt pe = {0};
@@ -614,6 +656,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_own_queue_comes_before_pulls);
 	TAP_RUN(test_hold_is_released_at_a_wake_up_once_demand_falls);
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
+	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
 	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
 	return tap_done();
 }
