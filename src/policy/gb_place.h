@@ -39,8 +39,9 @@
  * granularity).  A domain over its tipping point is not priced CPU by CPU: it offers only its
  * CPU with the most spare capacity (spreading), the other domains stay energy-aware; to a task
  * too big for its CPUs it offers nothing unless the task's own domain is over-utilized too.
- * With slice-aware grouping (gb_group.h), a CPU busy with a task of the other slice class loses
- * to one that is not before prices are compared, within a domain and across domains with room.
+ * With slice-aware grouping (gb_group.h), a domain whose every candidate CPU is busy with a task
+ * of the other slice class loses to a domain with room that has another candidate, no smaller,
+ * before prices are compared.
  *
  * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
  * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
@@ -72,6 +73,7 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->spread_cpu = GB_NO_CPU;
 		ds->spread_spare = 0;
 		ds->win = GB_NO_CPU;
+		ds->unmixed = 0;
 		ds->cwin = (struct gb_cand){0};
 	}
 	for (c = 0; c < GB_LOOP_CPUS; c++) {
@@ -260,7 +262,6 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 	u32 d = m->cpu_domain[c & (EM_MAX_CPUS - 1)];
 	struct gb_domain_scratch *ds;
 	struct gb_cand cc = {0};
-	int g;
 
 	if (d >= m->nr_domains)
 		return 0;
@@ -273,9 +274,9 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 		return 0; /* a capacity-misfit move goes to an idle CPU only */
 	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
 		return 0;
-	cc.mixed = gb_group_mixed(gb_cpu_at(cpus, c), t);
-	g = gb_group_cmp(ds->win, ds->cwin, true, cc, true);
-	if (g > 0 || (!g && gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc))) {
+	if (!gb_group_mixed(gb_cpu_at(cpus, c), t))
+		ds->unmixed = 1;
+	if (gb_better_in_domain(cpus, t, ds->win, ds->cwin, c, cc)) {
 		ds->win = (s32)c;
 		ds->cwin = cc;
 	}
@@ -309,6 +310,7 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 		return GB_NO_CPU;
 	if (!ds->overutilized) {
 		*cwin = ds->cwin;
+		cwin->mixed = ds->win != GB_NO_CPU && !ds->unmixed;
 		return ds->win;
 	}
 	/* spreading ignores the utilization fit (every CPU there is past its tipping point), not
@@ -376,7 +378,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 		if (win == GB_NO_CPU)
 			continue;
 		spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
-		g = gb_group_cmp(best, cbest, !best_spread, cwin, !spread);
+		g = gb_group_cmp(m, best, cbest, !best_spread, win, cwin, !spread);
 		if (g > 0 || (!g && gb_better_across(best, cbest, cwin, !min_cap))) {
 			best = win;
 			cbest = cwin;

@@ -228,7 +228,8 @@ struct gb_cand {
 	u32 idx;   /* OPP its domain would run at */
 	u8 raises; /* above the domain's OPP without the task */
 	u8 ok;	   /* the task fits there at all */
-	u8 mixed;  /* busy with a task of the other slice class (gb_group_mixed) */
+	u8 mixed;  /* a domain's offer whose every candidate CPU is busy with a task of the
+		    * other slice class (gb_group.h) */
 	u8 pad;
 };
 
@@ -239,8 +240,8 @@ struct gb_domain_scratch {
 	u32 overutilized;
 	s32 spread_cpu; /* allowed CPU with the most spare capacity, for an OU domain */
 	u32 spread_spare;
-	s32 win; /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
-	u32 pad;
+	s32 win;     /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
+	u32 unmixed; /* pass 2: a candidate not busy with the other slice class (gb_group.h) */
 	struct gb_cand cwin;
 };
 
