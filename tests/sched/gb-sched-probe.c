@@ -18,6 +18,9 @@
  *       sets its own slice, then for MS milliseconds wakes every PERIOD_US on an absolute timer
  *       and does nothing else; prints "wakeups N p50_us N p95_us N max_us N": how long after
  *       its timer's time it ran (the wait for the CPU, plus the timer's own latency)
+ *   gb-sched-probe setslice TID SLICE_US
+ *       gives thread TID (SCHED_OTHER) its own slice with sched_setattr(), as slicehog does to
+ *       itself: for a thread another program made (rt-app's)
  */
 #include <errno.h>
 #include <sched.h>
@@ -104,14 +107,16 @@ static int duty(int argc, char **argv, int on_ms, int off_ms)
 	return 0;
 }
 
-/* sched_setattr(): SCHED_OTHER with its own slice (sched_runtime; the kernel keeps it as
- * p->se.slice with p->se.custom_slice set, which scx_gearbox reads). */
-static int set_slice(const char *slice_us)
+/* sched_setattr() on thread tid (0: the caller): SCHED_OTHER with its own slice
+ * (sched_runtime; the kernel keeps it as p->se.slice with p->se.custom_slice set, which
+ * scx_gearbox reads). */
+static int set_slice(long tid, const char *slice_us)
 {
 	struct attr a = {.size = sizeof(a), .runtime = strtoull(slice_us, NULL, 10) * 1000ull};
 
-	if (syscall(SYS_sched_setattr, 0, &a, 0)) {
-		fprintf(stderr, "sched_setattr(runtime %s us): %s\n", slice_us, strerror(errno));
+	if (syscall(SYS_sched_setattr, tid, &a, 0)) {
+		fprintf(stderr, "sched_setattr(%ld, runtime %s us): %s\n", tid, slice_us,
+			strerror(errno));
 		return 1;
 	}
 	return 0;
@@ -122,7 +127,7 @@ static int slicehog(char **argv)
 	unsigned long seen[MAX_CPUS] = {0};
 	struct rusage ru;
 
-	if (set_slice(argv[3]))
+	if (set_slice(0, argv[3]))
 		return 1;
 	busy(now_ns() + strtoull(argv[2], NULL, 10) * 1000000ull, seen);
 	getrusage(RUSAGE_SELF, &ru);
@@ -147,7 +152,7 @@ static int slicewait(char **argv)
 	uint64_t *wait_ns;
 	struct timespec ts;
 
-	if (set_slice(argv[3]) || !period_ns)
+	if (set_slice(0, argv[3]) || !period_ns)
 		return 1;
 	end = now_ns() + strtoull(argv[2], NULL, 10) * 1000000ull;
 	cap = (size_t)((end - now_ns()) / period_ns) + 2;
@@ -244,8 +249,11 @@ int main(int argc, char **argv)
 		return slicehog(argv);
 	if (argc == 5 && !strcmp(argv[1], "slicewait"))
 		return slicewait(argv);
+	if (argc == 4 && !strcmp(argv[1], "setslice"))
+		return set_slice(strtol(argv[2], NULL, 10), argv[3]);
 	fprintf(stderr,
 		"usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | "
-		"stream SOCK LINES | slicehog MS SLICE_US | slicewait MS SLICE_US PERIOD_US\n");
+		"stream SOCK LINES | slicehog MS SLICE_US | slicewait MS SLICE_US PERIOD_US | "
+		"setslice TID SLICE_US\n");
 	return 2;
 }

@@ -3,7 +3,7 @@
 #
 # Sourced after scripts/lib/deps.sh (scripts/test does it).  gb_setup_vm_deps:
 #   - apt packages: clang-16/llvm-16 (BPF), busybox-static + qemu (the guest), libelf/zlib
-#     (static libbpf), stress-ng and rt-tests (workloads);
+#     (static libbpf), stress-ng, rt-tests and rt-app (workloads);
 #   - Debian sid's cloud kernel image (the only sched_ext kernel we can get here), its vmlinux
 #     ELF, BTF and vmlinux.h, under $GB_CACHE/vm/KVER/;
 #   - libbpf (static) and bpftool built from the same 7.2 kernel source (bookworm's 1.1/7.1 lack
@@ -15,7 +15,7 @@
 #     together with our libbpf.pc.
 # Each step leaves a .complete marker; a rerun with everything cached takes well under a second.
 
-GB_VM_PKGS="clang-16 llvm-16 busybox-static qemu-system-x86 libelf-dev zlib1g-dev stress-ng rt-tests libssl-dev libcap-dev"
+GB_VM_PKGS="clang-16 llvm-16 busybox-static qemu-system-x86 libelf-dev zlib1g-dev stress-ng rt-tests rt-app libssl-dev libcap-dev"
 GB_SCX_EXAMPLES="scx_simple scx_central scx_qmap"
 
 # gb_vm_kernel PKG KVERDIR: vmlinuz, vmlinux, vmlinux.btf of the sid kernel package PKG.
