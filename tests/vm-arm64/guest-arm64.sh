@@ -55,7 +55,7 @@ else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAM
 # tick's capacity-misfit check moves it up again once it has run there.  Running on CPU 3 it is
 # queued only when another task is put there, which wake-up placement avoids while a CPU is
 # idle, and at each slice end it stays on its CPU's local queue (SCX_OPS_ENQ_LAST).  2 s after
-# its first move to big it was on CPU 3 in every boot, after four to eight pulls
+# its first move to big it was on CPU 3 in every boot (four), after four to fifteen pulls
 # (docs/testing.md, vm-arm64).  Its CPU per sample, its decisions in order (pulls are idle_pull
 # decisions) and the pull counter are printed.  The stream records a decision only while a
 # reader is connected: the relay is one.
