@@ -14,6 +14,7 @@ struct gb_task_ctx {
 	u64 exec_ns; /* p->se.sum_exec_runtime when its run time was last accounted */
 	u32 woken;   /* select_cpu did this wake-up's accounting (gb_wake) */
 	s32 qdom;    /* the domain whose gb_dom_queued counts it, or -1 */
+	u32 fresh;   /* forked and not yet placed: its first utilization is still to come */
 };
 
 struct {
@@ -26,6 +27,18 @@ struct {
 static __always_inline struct gb_task_ctx *gb_tctx(struct task_struct *p)
 {
 	return bpf_task_storage_get(&gb_tasks, p, 0, 0);
+}
+
+/* A forked task's first utilization, on the CPU it is first placed on (gb_track_fork), once:
+ * at select_cpu's choice, or at its first enqueue when select_cpu is not asked (one CPU). */
+static __always_inline void gb_fork_util(struct gb_task_ctx *tc, s32 cpu)
+{
+	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
+
+	if (!tc->fresh)
+		return;
+	tc->fresh = 0;
+	gb_track_fork(&tc->s, em_domain_capacity(gb_pd(gb_m(), gb_cpu_dom(cpu))), gb_cpus[c].util);
 }
 
 /*

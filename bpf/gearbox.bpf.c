@@ -119,6 +119,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	if (cpu < 0 || !gb_mask_test(p->cpus_ptr, cpu)) {
 		gb_stat(GB_STAT_FALLBACK);
 		cpu = scx_bpf_select_cpu_dfl(p, prev_cpu, wake_flags, &is_idle);
+		if (tc)
+			gb_fork_util(tc, cpu);
 		if (is_idle) {
 			gb_stat(GB_STAT_DIRECT);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, gb_slice_ns, 0);
@@ -127,6 +129,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		}
 		return cpu;
 	}
+	if (tc)
+		gb_fork_util(tc, cpu);
 	if (scx_bpf_test_and_clear_cpu_idle(cpu)) {
 		gb_stat(GB_STAT_DIRECT);
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL,
@@ -152,6 +156,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
 			gb_wake(p, tc, scx_bpf_now());
 		tc->woken = 0;
+		gb_fork_util(tc, scx_bpf_task_cpu(p));
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
 		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
@@ -404,6 +409,7 @@ s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_tas
 		return -GB_ENOMEM;
 	gb_track_init(&tc->s);
 	tc->qdom = -1;
+	tc->fresh = args->fork;
 	return 0;
 }
 

@@ -31,6 +31,23 @@ static __always_inline void gb_track_init(struct gb_tstate *ts)
 }
 
 /*
+ * gb_track_fork - a new task's first utilization, given once, when it is first placed on cpu
+ * (select_cpu's choice at the fork, or its first enqueue when it has one allowed CPU): half
+ * the spare capacity of that CPU, cap (its domain's capacity) less cpu_util (gb_cpu.util), as
+ * the kernel's post_init_entity_util_avg() starts a fair task when its CPU is idle.  Without
+ * it a new task starts at 0 and its first activations ask for the lowest OPP of the smallest
+ * CPU.  util_est stays 0 until it first sleeps; runnable starts as util, as in the kernel.
+ */
+static __always_inline void gb_track_fork(struct gb_tstate *ts, u32 cap, u32 cpu_util)
+{
+	u32 init = cap > cpu_util ? (cap - cpu_util) / 2 : 0;
+	u32 divider = GB_LOAD_AVG_MAX - GB_PELT_PERIOD_US + ts->pelt.period_contrib;
+
+	ts->pelt.util_avg = ts->pelt.runnable_avg = init;
+	ts->pelt.util_sum = ts->pelt.runnable_sum = (u64)init * divider;
+}
+
+/*
  * gb_track_task - the gb_task a decision about ts's task reads: its signals, its clamps, the
  * CPU it last ran or waits on (prev_cpu, GB_NO_CPU for a fork) and its affinity.  floor_cap is
  * 0: the caller sets it from the hold (gb_hold_wake at a wake-up, gb_hold_floor for a pull).

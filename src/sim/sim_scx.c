@@ -297,6 +297,15 @@ static s32 select_cpu_dfl(struct sim *s, const struct sim_task *t, s32 prev, boo
 }
 
 /* ops.select_cpu */
+/* A new task's first utilization, on the CPU it is first placed on (gb_track_fork), once. */
+static void gearbox_fork_util(struct sim *s, struct sim_task *t, u32 cpu)
+{
+	if (!t->x.fresh)
+		return;
+	t->x.fresh = false;
+	gb_track_fork(tstate(t), sim_cpu_capacity(s, cpu), s->gcpu[cpu].util);
+}
+
 static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, bool fork)
 {
 	struct gb_decision dec = {.cpu = GB_NO_CPU, .reason = GB_REASON_NONE};
@@ -316,6 +325,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	s->decisions++;
 	if (cpu < 0 || !allowed(t, cpu)) {
 		cpu = select_cpu_dfl(s, t, prev_cpu, &is_idle);
+		gearbox_fork_util(s, t, (u32)cpu);
 		if (is_idle) {
 			t->x.ddsp = true;
 			t->x.slice_ns = SIM_SCX_SLICE_NS;
@@ -323,6 +333,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 		}
 		return cpu;
 	}
+	gearbox_fork_util(s, t, (u32)cpu);
 	/* scx_bpf_test_and_clear_cpu_idle() */
 	if (s->scx.idle[cpu]) {
 		s->scx.idle[cpu] = false;
@@ -367,6 +378,8 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	if ((enq_flags & SCX_ENQ_WAKEUP) && !t->x.woken)
 		gearbox_wake(s, t);
 	t->x.woken = false;
+	if (t->cpu >= 0) /* a new task select_cpu was not asked about (one allowed CPU) */
+		gearbox_fork_util(s, t, (u32)t->cpu);
 	ts = tstate(t);
 	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
 	in.last = !!(enq_flags & SCX_ENQ_LAST);
@@ -632,6 +645,7 @@ void sim_scx_init(struct sim *s)
 		t->x.dsq = SIM_DSQ_NONE;
 		t->x.weight = scx_weight(t->weight);
 		gb_track_init(&t->x.ts);
+		t->x.fresh = true;
 	}
 }
 

@@ -40,6 +40,8 @@ struct sim_scx_task {
 	 * this wake-up's accounting */
 	struct gb_tstate ts;
 	bool woken;
+	bool fresh; /* not yet placed: its first utilization is still to be given (ops.init_task
+		     * with args->fork under BPF) */
 };
 
 /* The host: the kernel's per-CPU state that sched_ext keeps, and scx_gearbox's globals. */
