@@ -203,8 +203,10 @@ static void test_scx_pull_never_undoes_a_capacity_misfit_move(void)
  * big over-utilized by the compile tasks and the game, their queues fill while little idles:
  * an enqueue on an over-utilized domain with no idle CPU of its own wakes an idle CPU of
  * another domain where the task fits (gb_kick_cpu), whose dispatch pulls it.  Waking only the
- * queue's own domain leaves little 6.7% busy and 464 activations late (32.9% and 332 with the
- * kick).
+ * queue's own domain leaves little 4.4% busy and 415 activations late (19.2% and 376 with the
+ * kick; new tasks start with half their CPU's spare capacity, so fewer of the compile tasks
+ * fit little than when they started at 0, when the kick gave 32.9% against 6.7%).  Bound: 12%,
+ * between the two.
  */
 static void test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull(void)
 {
@@ -216,7 +218,7 @@ static void test_scx_wakes_an_idle_cpu_of_another_domain_that_may_pull(void)
 	printf("# scx: little %.1f%% busy, mid %.1f%%, big %.1f%%; %llu pulls, %llu late\n",
 	       r.domains[0].busy_pct, r.domains[1].busy_pct, r.domains[2].busy_pct,
 	       (unsigned long long)r.pulls, (unsigned long long)r.late);
-	CHECK(r.domains[0].busy_pct > 30);
+	CHECK(r.domains[0].busy_pct > 12);
 }
 
 /*
