@@ -242,6 +242,34 @@ static void test_cpu_fill_matches_the_simulators(void)
 	CHECK_EQ_U(bad, 0);
 }
 
+/* The pull comparisons' tally: asked, taken by the simulator, answers that differ. */
+struct pull_tally {
+	u32 asked, pulled, bad;
+};
+
+/* One pull asked of both hosts: CPU dst idle, the task i of model name on its CPU. */
+static void tally_pull(struct pull_tally *pt, const char *name, u32 i, s32 cpu, u32 dst,
+		       bool sim_pulls, bool bpf_pulls)
+{
+	pt->asked++;
+	pt->pulled += sim_pulls;
+	if (sim_pulls != bpf_pulls) {
+		pt->bad++;
+		printf("# %s: task %u on cpu %d to idle cpu %u: sim %d, bpf %d\n", name, i, cpu,
+		       dst, sim_pulls, bpf_pulls);
+	}
+}
+
+/* Enough pulls asked, both answers occurring (so the comparison shows something), none
+ * differing. */
+static void check_tally(const struct pull_tally *pt)
+{
+	printf("# %u pulls asked, %u taken\n", pt->asked, pt->pulled);
+	CHECK(pt->asked > 500);
+	CHECK(pt->pulled > pt->asked / 20 && pt->pulled < pt->asked - pt->asked / 20);
+	CHECK_EQ_U(pt->bad, 0);
+}
+
 /*
  * An idle CPU dst and a task t waiting for CPU src of another domain, at the head of that
  * domain's queue: does the adapter's dispatch pull it (gb_fill_head, gb_dispatch_plan) when
@@ -250,7 +278,7 @@ static void test_cpu_fill_matches_the_simulators(void)
  */
 static void test_pull_decisions_match_the_simulators(void)
 {
-	u32 asked = 0, pulled = 0, bad = 0;
+	struct pull_tally pt = {0};
 
 	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
 		if (load_model(models[k]))
@@ -294,22 +322,12 @@ static void test_pull_decisions_match_the_simulators(void)
 				     GB_MODE_ENERGY);
 			gb_dispatch_plan(m, g_s->gcpu, clock, SLICE_NS, PULL_US, in, NULL, &out);
 			bpf_pulls = out.act == GB_DISPATCH_CONSUME && (out.try_mask >> src_d & 1);
-			asked++;
-			pulled += sim_pulls;
-			if (sim_pulls != bpf_pulls) {
-				bad++;
-				printf("# %s: task %u on cpu %d to idle cpu %u: sim %d, bpf %d\n",
-				       models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
-			}
+			tally_pull(&pt, models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
 			free(in);
 			free(g_s->tasks);
 		}
 	}
-	printf("# %u pulls asked, %u taken\n", asked, pulled);
-	CHECK(asked > 500);
-	/* both answers occur, so the comparison shows something */
-	CHECK(pulled > asked / 20 && pulled < asked - asked / 20);
-	CHECK_EQ_U(bad, 0);
+	check_tally(&pt);
 }
 
 /*
@@ -358,7 +376,7 @@ static void random_scx(struct sim *s)
  */
 static void test_pull_decisions_match_the_sched_ext_hosts(void)
 {
-	u32 asked = 0, pulled = 0, bad = 0;
+	struct pull_tally pt = {0};
 
 	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
 		if (load_model(models[k]))
@@ -405,22 +423,12 @@ static void test_pull_decisions_match_the_sched_ext_hosts(void)
 			/* the host: dst schedules */
 			sim_scx_pick(g_s, dst);
 			sim_pulls = t->cpu == (s32)dst && t->state == TS_RUNNING;
-			asked++;
-			pulled += sim_pulls;
-			if (sim_pulls != bpf_pulls) {
-				bad++;
-				printf("# %s: task %u on cpu %d to idle cpu %u: sim %d, bpf %d\n",
-				       models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
-			}
+			tally_pull(&pt, models[k], i, t->cpu, dst, sim_pulls, bpf_pulls);
 			free(in);
 			free(g_s->tasks);
 		}
 	}
-	printf("# %u pulls asked, %u taken\n", asked, pulled);
-	CHECK(asked > 500);
-	/* both answers occur, so the comparison shows something */
-	CHECK(pulled > asked / 20 && pulled < asked - asked / 20);
-	CHECK_EQ_U(bad, 0);
+	check_tally(&pt);
 }
 
 /* The adapter's enqueue input from the kernel's view equals the contract's from the task. */

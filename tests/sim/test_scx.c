@@ -26,6 +26,38 @@ static int run_text(const char *json, enum sim_policy_id pol, struct sim_options
 	return st_run_text(prof, json, pol, opt, res);
 }
 
+/* The model at root/rel, or NULL after a failed check naming it (the caller frees it). */
+static struct em_profile *load_profile(const char *rel)
+{
+	struct em_profile *m = calloc(1, sizeof(*m));
+	char path[4096];
+	struct gb_err err;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (!m || em_profile_load_file(path, m, false, NULL, &err)) {
+		printf("# %s: does not load\n", rel);
+		CHECK(!"the model loads");
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
+/* The workload at root/rel into w: 0, or -1 after a failed check naming it. */
+static int load_workload(const char *rel, struct workload *w)
+{
+	char path[4096];
+	struct gb_err err;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	if (workload_load_file(path, w, &err)) {
+		printf("# %s\n", err.msg);
+		CHECK(!"the workload loads");
+		return -1;
+	}
+	return 0;
+}
+
 /*
  * A task that outgrows a little CPU and never sleeps.  New tasks go to the domain with the most
  * idle CPUs (little); the tick then finds it a capacity misfit and cuts its slice.  The kernel
@@ -161,22 +193,13 @@ static void test_wakeup_waits_for_the_running_slice(void)
 static void test_utilization_is_scx_gearboxs_own(void)
 {
 	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
-	struct em_profile *vm4 = calloc(1, sizeof(*vm4));
+	struct em_profile *vm4 = load_profile("tests/sched/vm4.json");
 	struct workload w = {0};
 	struct sim_result r;
 	struct gb_err err;
-	char path[4096];
 	u64 little = 0, all = 0;
 
-	snprintf(path, sizeof(path), "%s/tests/sched/vm4.json", root);
-	if (!vm4 || em_profile_load_file(path, vm4, false, NULL, &err)) {
-		CHECK(!"tests/sched/vm4.json loads");
-		free(vm4);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/tests/agree/workloads/two_big_three_small.json", root);
-	if (workload_load_file(path, &w, &err)) {
-		CHECK(!"two_big_three_small.json loads");
+	if (!vm4 || load_workload("tests/agree/workloads/two_big_three_small.json", &w)) {
 		free(vm4);
 		return;
 	}
@@ -207,28 +230,20 @@ static void test_utilization_is_scx_gearboxs_own(void)
 static void test_ramps_get_their_frequency_after_each_move(void)
 {
 	static const char *const names[] = {"lisa_ramp_up", "lisa_ramp_down"};
-	struct em_profile *gs101 = calloc(1, sizeof(*gs101));
+	struct em_profile *gs101 = load_profile("em-profiles/gs101.json");
 	char path[4096];
 	struct gb_err err;
 
-	snprintf(path, sizeof(path), "%s/em-profiles/gs101.json", root);
-	if (!gs101 || em_profile_load_file(path, gs101, false, NULL, &err)) {
-		CHECK(!"em-profiles/gs101.json loads");
-		free(gs101);
+	if (!gs101)
 		return;
-	}
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
 		struct sim_result gb, ml;
 		struct workload w = {0};
 
-		snprintf(path, sizeof(path), "%s/tests/scenarios/workloads/%s.json", root,
-			 names[i]);
-		if (workload_load_file(path, &w, &err)) {
-			printf("# %s\n", err.msg);
-			CHECK(!"the ramp workload loads");
+		snprintf(path, sizeof(path), "tests/scenarios/workloads/%s.json", names[i]);
+		if (load_workload(path, &w))
 			continue;
-		}
 		CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
 		opt = (struct sim_options){.seed = 1};
 		CHECK_EQ_I(sim_run(gs101, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
@@ -252,42 +267,36 @@ static void test_ramps_get_their_frequency_after_each_move(void)
  * 1, on 8, against 0 with the initial utilization and 0 under mainline.  Bound: at most twice
  * mainline's late frames, plus two.
  */
+/* The late activations of result r's UI thread (tasks named ui...). */
+static u64 ui_late(const struct sim_result *r)
+{
+	u64 late = 0;
+
+	for (u32 i = 0; i < r->nr_tasks; i++)
+		if (!strncmp(r->tasks[i].name, "ui", 2))
+			late += r->tasks[i].late;
+	return late;
+}
+
 static void test_a_new_task_starts_with_half_its_cpus_spare_capacity(void)
 {
 	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
-	struct em_profile *m = calloc(1, sizeof(*m));
+	struct em_profile *m = load_profile("em-profiles/msm8998.json");
 	struct sim_result gb, ml;
 	struct workload w = {0};
 	struct gb_err err;
-	char path[4096];
-	u64 gb_ui = 0, ml_ui = 0;
 
-	snprintf(path, sizeof(path), "%s/em-profiles/msm8998.json", root);
-	if (!m || em_profile_load_file(path, m, false, NULL, &err)) {
-		CHECK(!"em-profiles/msm8998.json loads");
-		free(m);
-		return;
-	}
-	snprintf(path, sizeof(path), "%s/bench/workloads/ui_frames.json", root);
-	if (workload_load_file(path, &w, &err)) {
-		printf("# %s\n", err.msg);
-		CHECK(!"ui_frames.json loads");
+	if (!m || load_workload("bench/workloads/ui_frames.json", &w)) {
 		free(m);
 		return;
 	}
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
 	opt = (struct sim_options){.seed = 1};
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
-	for (u32 i = 0; i < gb.nr_tasks; i++)
-		if (!strncmp(gb.tasks[i].name, "ui", 2))
-			gb_ui += gb.tasks[i].late;
-	for (u32 i = 0; i < ml.nr_tasks; i++)
-		if (!strncmp(ml.tasks[i].name, "ui", 2))
-			ml_ui += ml.tasks[i].late;
 	printf("# msm8998 ui_frames, UI thread late: gearbox (sched_ext) %llu, mainline %llu\n",
-	       (unsigned long long)gb_ui, (unsigned long long)ml_ui);
+	       (unsigned long long)ui_late(&gb), (unsigned long long)ui_late(&ml));
 	CHECK(gb.nr_tasks > 0 && ml.nr_tasks > 0);
-	CHECK(gb_ui <= 2 * ml_ui + 2);
+	CHECK(ui_late(&gb) <= 2 * ui_late(&ml) + 2);
 	workload_free(&w);
 	free(m);
 }
