@@ -31,6 +31,25 @@ struct gb_ktask {
 	u32 pad;
 };
 
+/*
+ * Per task, in task storage (the map gb_tasks): the core's state (gb_types.h) and what the
+ * adapter needs to fill it.  Here rather than beside the map so that a native program knows the
+ * layout: tests/sched/gb-sched-probe reads a task's entry by pidfd (its vtime and what it was
+ * charged), checking the map's value size against sizeof(struct gb_task_ctx).
+ */
+struct gb_task_ctx {
+	struct gb_tstate s;
+	u64 exec_ns;	   /* p->se.sum_exec_runtime when its run time was last accounted */
+	u64 vtime_charged; /* the vtime charged for its work since it entered the scheduler
+			    * (gb_vtime_charge of every stretch gb_track_ran accounted), in
+			    * weighted work ns: what moved s.vtime other than the credit limit
+			    * and a change of domain */
+	u32 woken;	   /* select_cpu did this wake-up's accounting (gb_wake) */
+	s32 qdom;	   /* the domain whose gb_dom_queued counts it, or -1 */
+	u32 fresh;	   /* forked and not yet placed: its first utilization is still to come */
+	u32 pad;
+};
+
 /* The clamps as sched_setattr() set them; a kernel without uclamp reads as unclamped. */
 static __always_inline void gb_fill_clamps(struct gb_tstate *ts, const struct gb_ktask *kt)
 {

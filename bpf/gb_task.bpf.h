@@ -8,15 +8,7 @@
 #ifndef GEARBOX_GB_TASK_BPF_H
 #define GEARBOX_GB_TASK_BPF_H
 
-/* Per task: the core's state (gb_types.h) and what the adapter needs to fill it. */
-struct gb_task_ctx {
-	struct gb_tstate s;
-	u64 exec_ns; /* p->se.sum_exec_runtime when its run time was last accounted */
-	u32 woken;   /* select_cpu did this wake-up's accounting (gb_wake) */
-	s32 qdom;    /* the domain whose gb_dom_queued counts it, or -1 */
-	u32 fresh;   /* forked and not yet placed: its first utilization is still to come */
-};
-
+/* Per task: struct gb_task_ctx (gb_fill.h, where a native reader finds its layout). */
 struct {
 	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);
@@ -137,17 +129,20 @@ static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *t
 
 /*
  * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
- * at the CPU's perf (gb_track_ran).  The kernel counted it (se.sum_exec_runtime, brought up to
- * date before each of those callbacks).
+ * at the CPU's perf (gb_track_ran), and add its vtime charge to the task's total.  The kernel
+ * counted it (se.sum_exec_runtime, brought up to date before each of those callbacks).
  */
 static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 	u64 exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
 
+	u64 vtime = tc->s.vtime;
+
 	tc->exec_ns = exec;
 	tc->s.weight = p->scx.weight;
 	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns, gb_perf_now(cpu));
+	tc->vtime_charged += tc->s.vtime - vtime;
 }
 
 /*

@@ -21,8 +21,17 @@
  *   gb-sched-probe setslice TID SLICE_US
  *       gives thread TID (SCHED_OTHER) its own slice with sched_setattr(), as slicehog does to
  *       itself: for a thread another program made (rt-app's)
+ *   gb-sched-probe vtime SLOW_CPU FAST_CPU MS
+ *       the same work on two CPUs, under scx_gearbox: on SLOW_CPU with uclamp_max 1 (its domain
+ *       at its lowest OPP unless another of its CPUs asks for more) it loops for MS ms of its own
+ *       CPU time, counting loops; then unclamped on FAST_CPU it runs the same number of loops.
+ *       For each it prints "cpu N loops N cpu_ns N charged N vtime N": its CPU time (the
+ *       kernel's account of its run time, which scx_gearbox charges) and, read from
+ *       scx_gearbox's task storage (the map gb_tasks, by pidfd), the vtime it was charged over
+ *       the run and its vtime after it (weighted work ns, src/policy/gb_vtime.h)
  */
 #include <errno.h>
+#include <linux/bpf.h>
 #include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +44,8 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "gb_fill.h" /* struct gb_task_ctx: scx_gearbox's per-task state */
 
 #define MAX_CPUS		  64
 #define SCHED_FLAG_KEEP_ALL	  0x18
@@ -179,6 +190,140 @@ static int slicewait(char **argv)
 	return 0;
 }
 
+static int bpf_call(int cmd, union bpf_attr *a)
+{
+	return (int)syscall(SYS_bpf, cmd, a, sizeof(*a));
+}
+
+/* An fd of scx_gearbox's task storage map (named gb_tasks, holding struct gb_task_ctx), or -1
+ * with the reason on stderr. */
+static int gb_tasks_fd(void)
+{
+	union bpf_attr a;
+	__u32 id = 0;
+
+	for (;;) {
+		struct bpf_map_info info;
+		int fd;
+
+		memset(&a, 0, sizeof(a));
+		a.start_id = id;
+		if (bpf_call(BPF_MAP_GET_NEXT_ID, &a)) {
+			fprintf(stderr, "no BPF map gb_tasks: is scx_gearbox loaded? (%s)\n",
+				strerror(errno));
+			return -1;
+		}
+		id = a.next_id;
+		memset(&a, 0, sizeof(a));
+		a.map_id = id;
+		fd = bpf_call(BPF_MAP_GET_FD_BY_ID, &a);
+		if (fd < 0)
+			continue;
+		memset(&info, 0, sizeof(info));
+		memset(&a, 0, sizeof(a));
+		a.info.bpf_fd = (__u32)fd;
+		a.info.info_len = sizeof(info);
+		a.info.info = (__u64)(uintptr_t)&info;
+		if (!bpf_call(BPF_OBJ_GET_INFO_BY_FD, &a) &&
+		    info.type == BPF_MAP_TYPE_TASK_STORAGE && !strcmp(info.name, "gb_tasks")) {
+			if (info.value_size == sizeof(struct gb_task_ctx))
+				return fd;
+			fprintf(stderr, "gb_tasks holds %u-byte values, this probe reads %zu\n",
+				info.value_size, sizeof(struct gb_task_ctx));
+		}
+		close(fd);
+	}
+}
+
+/* scx_gearbox's state of the task whose pidfd is pidfd, from map fd. */
+static int read_tctx(int fd, int pidfd, struct gb_task_ctx *tc)
+{
+	union bpf_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.map_fd = (__u32)fd;
+	a.key = (__u64)(uintptr_t)&pidfd;
+	a.value = (__u64)(uintptr_t)tc;
+	if (bpf_call(BPF_MAP_LOOKUP_ELEM, &a)) {
+		fprintf(stderr, "gb_tasks has no entry for this task: %s\n", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * On cpu with uclamp_max umax, loop until ms of CPU time (ms > 0) or *loops loops (ms 0), and
+ * print what it cost (see vtime in the header).  The sleeps before each read of the task's
+ * state let scx_gearbox account the run so far (its stopping callback).
+ */
+static int vtime_run(int fd, int pidfd, int cpu, uint32_t umax, uint64_t ms, uint64_t *loops)
+{
+	struct attr a = {.size = sizeof(a),
+			 .flags = SCHED_FLAG_KEEP_ALL | SCHED_FLAG_UTIL_CLAMP_MAX,
+			 .util_max = umax};
+	struct gb_task_ctx before, after;
+	volatile uint64_t n = 0;
+	uint64_t t0, t1, end;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) || syscall(SYS_sched_setattr, 0, &a, 0)) {
+		fprintf(stderr, "CPU %d, uclamp_max %u: %s\n", cpu, umax, strerror(errno));
+		return 1;
+	}
+	usleep(20000);
+	if (read_tctx(fd, pidfd, &before))
+		return 1;
+	t0 = cpu_ns();
+	end = t0 + ms * 1000000ull;
+	if (ms) {
+		while (cpu_ns() < end)
+			for (int k = 0; k < 1000; k++)
+				n++;
+		*loops = n;
+	} else {
+		while (n < *loops)
+			for (int k = 0; k < 1000; k++)
+				n++;
+	}
+	t1 = cpu_ns();
+	usleep(2000);
+	if (read_tctx(fd, pidfd, &after))
+		return 1;
+	printf("cpu %d loops %llu cpu_ns %llu charged %llu vtime %llu\n", cpu,
+	       (unsigned long long)n, (unsigned long long)(t1 - t0),
+	       (unsigned long long)(after.vtime_charged - before.vtime_charged),
+	       (unsigned long long)after.s.vtime);
+	return 0;
+}
+
+static int vtime(char **argv)
+{
+	int fd = gb_tasks_fd(), pidfd = (int)syscall(SYS_pidfd_open, getpid(), 0), rc;
+	uint64_t loops = 0;
+
+	if (fd < 0)
+		return 1;
+	if (pidfd < 0) {
+		fprintf(stderr, "pidfd_open: %s\n", strerror(errno));
+		return 1;
+	}
+	rc = vtime_run(fd, pidfd, atoi(argv[2]), 1, strtoull(argv[4], NULL, 10), &loops) ||
+	     vtime_run(fd, pidfd, atoi(argv[3]), 1024, 0, &loops);
+	close(pidfd);
+	close(fd);
+	return rc;
+}
+
 static int pipes(int pairs, int msgs)
 {
 	int i;
@@ -251,9 +396,11 @@ int main(int argc, char **argv)
 		return slicewait(argv);
 	if (argc == 4 && !strcmp(argv[1], "setslice"))
 		return set_slice(strtol(argv[2], NULL, 10), argv[3]);
+	if (argc == 5 && !strcmp(argv[1], "vtime"))
+		return vtime(argv);
 	fprintf(stderr,
 		"usage: gb-sched-probe duty|spin MS [UMIN UMAX] | pipes PAIRS MSGS | "
 		"stream SOCK LINES | slicehog MS SLICE_US | slicewait MS SLICE_US PERIOD_US | "
-		"setslice TID SLICE_US\n");
+		"setslice TID SLICE_US | vtime SLOW_CPU FAST_CPU MS\n");
 	return 2;
 }
