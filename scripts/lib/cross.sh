@@ -14,8 +14,9 @@
 #   - libperf, libbpf (static) for arm64, cross-built from the sid kernel source;
 #   - libpowercap as a static library for both architectures (Debian ships only the shared
 #     one), compiled from Debian sid's source package;
-#   - Debian sid's arm64 cloud kernel (same series as the x86 VM's): its Image, BTF and a
-#     vmlinux.h for the arm64 BPF object, under $GB_CACHE/vm-arm64/PKG/;
+#   - Debian sid's generic arm64 kernel (same series as the x86 VM's): its Image, BTF, a
+#     vmlinux.h for the arm64 BPF object and its config, checked for what the guest needs
+#     built in, under $GB_CACHE/vm-arm64/PKG/;
 #   - Debian's static arm64 busybox for the arm64 guest ($GB_CACHE/arm64/busybox);
 #   - pkg-config directories $GB_CACHE/static/x86_64/pkgconfig and
 #     $GB_CACHE/static/aarch64/pkgconfig, with gearbox-vm.pc for the arm64 kernel.
@@ -217,14 +218,40 @@ gb_static_libapi() {
 	touch "$prefix/.libapi-complete"
 }
 
-# gb_arm64_vm_kernel PKG KDIR: Image, BTF and vmlinux.h of sid's arm64 kernel package PKG.
-# The arm64 Image is not compressed and not ELF: its BTF is found by the header's magic.
+# What the arm64 guest needs of its kernel, built in: its initramfs loads no modules.
+# sched_ext, BTF and uclamp for the scheduler and its tests; the PL011 serial console, virtio
+# over PCI on qemu's generic ECAM host and the virtio console (vm-run-arm64's devices); the
+# gzipped initramfs; CPU hotplug and debugfs (the sched domains) for the tests.
+GB_ARM64_KCONFIG="CONFIG_SCHED_CLASS_EXT CONFIG_DEBUG_INFO_BTF CONFIG_UCLAMP_TASK
+	CONFIG_SERIAL_AMBA_PL011_CONSOLE CONFIG_PCI_HOST_GENERIC CONFIG_VIRTIO_PCI
+	CONFIG_VIRTIO_CONSOLE CONFIG_BLK_DEV_INITRD CONFIG_RD_GZIP CONFIG_HOTPLUG_CPU CONFIG_DEBUG_FS"
+
+# gb_arm64_kernel_config PKG FILE: the config of sid's arm64 kernel package PKG (it ships in
+# PKG's linux-base package) as FILE, or an error naming each option of GB_ARM64_KCONFIG that
+# it does not build in.
+gb_arm64_kernel_config() {
+	local pkg=$1 out=$2 deb opt absent=
+	deb=$(gb_sid_fetch "linux-base-${pkg#linux-binary-}" arm64) || exit 1
+	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/lib/modules/*/config' >"$out"
+	[ -s "$out" ] || gb_die "$deb: no ./usr/lib/modules/*/config"
+	for opt in $GB_ARM64_KCONFIG; do
+		grep -qx "$opt=y" "$out" || absent="$absent $opt"
+	done
+	[ -z "$absent" ] ||
+		gb_die "$pkg: the arm64 guest needs${absent} built in (=y); its config has $(
+			for opt in $absent; do grep -E "^(# )?${opt}[= ]" "$out" || echo "no $opt"; done |
+				tr '\n' ';' | sed 's/;$//; s/;/; /g')"
+}
+
+# gb_arm64_vm_kernel PKG KDIR: Image, BTF, vmlinux.h and config of sid's arm64 kernel package
+# PKG.  The arm64 Image is not compressed and not ELF: its BTF is found by the header's magic.
 gb_arm64_vm_kernel() {
 	local pkg=$1 dir=$2 deb
 	[ -f "$dir/.complete" ] && return 0
+	rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
+	gb_arm64_kernel_config "$pkg" "$dir.tmp/config"
 	deb=$(gb_sid_fetch "$pkg" arm64) || exit 1
 	gb_log "extracting the arm64 kernel image and BTF from $(basename "$deb")"
-	rm -rf "$dir.tmp"; mkdir -p "$dir.tmp"
 	dpkg-deb --fsys-tarfile "$deb" | tar -xO --wildcards './usr/lib/modules/*/vmlinuz' >"$dir.tmp/Image"
 	[ -s "$dir.tmp/Image" ] || gb_die "$deb: no ./usr/lib/modules/*/vmlinuz"
 	python3 - "$dir.tmp/Image" "$dir.tmp/vmlinux.btf" <<'EOF' || gb_die "no BTF in the arm64 kernel image"
@@ -239,8 +266,6 @@ open(sys.argv[2], 'wb').write(data[at:at + hdr_len + str_off + str_len])
 EOF
 	"$GB_CACHE/bpftool/bpftool" btf dump file "$dir.tmp/vmlinux.btf" format c >"$dir.tmp/vmlinux.h" ||
 		gb_die "generating the arm64 vmlinux.h failed"
-	# Debian's arm64 cloud kernel has no CONFIG_UCLAMP_TASK, so this header has no uclamp_req:
-	# the scheduler names its own copy of the field (a CO-RE flavor, bpf/gb_task.bpf.h).
 	echo "$pkg" >"$dir.tmp/package"
 	rm -rf "$dir"; mv "$dir.tmp" "$dir"; touch "$dir/.complete"
 }
@@ -283,7 +308,7 @@ EOF
 }
 
 gb_setup_cross_deps() {
-	local src pkg kdir
+	local src pkg kdir re
 	# shellcheck disable=SC2086
 	gb_apt_install $GB_CROSS_PKGS
 	# shellcheck disable=SC2086
@@ -299,13 +324,16 @@ gb_setup_cross_deps() {
 	gb_static_libapi aarch64 "$src" "$GB_CROSS"
 	gb_static_pc x86_64
 	gb_static_pc aarch64
+	# The generic flavour, not the cloud one: only it has CONFIG_UCLAMP_TASK.  Everything the
+	# guest needs is built in (gb_arm64_kernel_config checks it), so its modules are not needed.
+	re="linux-binary-${GB_KVER_SERIES//./\\.}[.0-9]*\\+deb[0-9]+-arm64"
 	pkg=
 	[ -s "$GB_CACHE/vm-arm64/kernel-package" ] &&
 		[ "$GB_CACHE/vm-arm64/kernel-package" -nt "$(gb_sid_index arm64)" ] &&
-		pkg=$(cat "$GB_CACHE/vm-arm64/kernel-package")
+		pkg=$(grep -Ex "$re" "$GB_CACHE/vm-arm64/kernel-package")
 	if [ -z "$pkg" ]; then
-		pkg=$(gb_sid_pkg_matching "linux-binary-${GB_KVER_SERIES//./\\.}[.0-9]*\\+deb[0-9]+-cloud-arm64" arm64)
-		[ -n "$pkg" ] || gb_die "no linux-binary-$GB_KVER_SERIES*-cloud-arm64 package in the sid arm64 index"
+		pkg=$(gb_sid_pkg_matching "$re" arm64)
+		[ -n "$pkg" ] || gb_die "no linux-binary-$GB_KVER_SERIES*-arm64 package in the sid arm64 index"
 		mkdir -p "$GB_CACHE/vm-arm64"; echo "$pkg" >"$GB_CACHE/vm-arm64/kernel-package"
 	fi
 	kdir="$GB_CACHE/vm-arm64/$pkg"

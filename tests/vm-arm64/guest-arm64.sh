@@ -15,7 +15,7 @@ share() { echo "$1" | tr ' ' '\n' | awk -F: -v want=",$2," '
 	{ t += $2; if (index(want, "," $1 ",")) w += $2 } END { print t ? int(100 * w / t) : 0 }'; }
 cpu=/sys/devices/system/cpu
 
-echo "1..10"
+echo "1..11"
 caps= clusters= c=0
 for want in $1; do caps="$caps $(cat $cpu/cpu$c/cpu_capacity)"; c=$((c + 1)); done
 c=0
@@ -36,12 +36,22 @@ if wait_state enabled && ! grep -q "no cpufreq\|--force\|assum" /tmp/gb.log; the
 	ok "scx_gearbox_accepts_the_model_without_assuming_anything"
 else not_ok "scx_gearbox_accepts_the_model_without_assuming_anything" "state $(state)" "$(log)"; fi
 
-if [ -e /proc/sys/kernel/sched_util_clamp_min ]; then
+# The clamps on the model's SoC: a uclamp_max=100 task on little, a small uclamp_min=600 task on
+# the free mid CPU (tests/sched/guest-sched.sh says why these values; the guest's kernel has
+# CONFIG_UCLAMP_TASK, which scripts/lib/cross.sh checks in its config)
+if [ ! -e /proc/sys/kernel/sched_util_clamp_min ]; then
+	not_ok "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAMP_TASK"
+	not_ok "uclamp_min_600_task_runs_on_the_mid_cpu" "kernel without CONFIG_UCLAMP_TASK"
+else
 	seen=$(gb-sched-probe duty 600 0 100)
 	p=$(share "$seen" 0,1)
 	if [ "$p" -ge 90 ]; then ok "uclamp_max_100_task_runs_on_little_cpus ($p%)"
 	else not_ok "uclamp_max_100_task_runs_on_little_cpus" "seen $seen ($p% on 0-1)"; fi
-else skip "uclamp_max_100_task_runs_on_little_cpus" "kernel without CONFIG_UCLAMP_TASK"; fi
+	seen=$(gb-sched-probe duty 600 600 1024)
+	p=$(share "$seen" 2)
+	if [ "$p" -ge 90 ]; then ok "uclamp_min_600_task_runs_on_the_mid_cpu ($p%)"
+	else not_ok "uclamp_min_600_task_runs_on_the_mid_cpu" "seen $seen ($p% on 2)"; fi
+fi
 
 # Capacity misfit: a CPU-bound task on little CPU 0 (started pinned there, then allowed on every
 # CPU while it runs, so no wake-up placement ever moves it) outgrows it: at a tick scx_gearbox
