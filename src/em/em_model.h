@@ -58,7 +58,10 @@ struct em_domain {
 	u32 idle_power_uw; /* whole domain, all CPUs idle (WFI) at the lowest OPP; 0: unknown */
 	u32 flags;	   /* EM_PD_* */
 	u32 first_cpu;	   /* derived: lowest CPU id in cpus */
-	u32 pad;
+	u32 wake_power_uw; /* derived: what the domain draws with its cluster awake and every CPU
+			    * idle beyond what it draws with the cluster asleep (the profile's
+			    * idle_states: static_uw minus the deepest cluster state's power_uw);
+			    * 0 when the cluster has no idle state.  Priced by gb_idle.h */
 	struct em_cpumask cpus;
 	struct em_opp opps[EM_MAX_OPPS]; /* ascending frequency */
 };

@@ -709,6 +709,19 @@ static void sort_domains(struct em_profile *prof)
  * nothing was wrong, the derived values.  Returns -EINVAL when dg holds an error from either
  * pass.
  */
+/* em_domain.wake_power_uw of a domain with idle states is: its static power, drawn while any CPU
+ * is out of the cluster state, less what the deepest cluster state draws (a deeper state draws
+ * no more: parse_idle_states() checks the order). */
+static u32 wake_power_uw(const struct em_idle_states *is)
+{
+	const struct em_idle_state *deepest;
+
+	if (!is->present || is->nr_cluster == 0)
+		return 0;
+	deepest = &is->cluster[is->nr_cluster - 1];
+	return is->static_uw > deepest->power_uw ? is->static_uw - deepest->power_uw : 0;
+}
+
 static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 		       struct em_warnings *warn, struct diag *dg)
 {
@@ -759,6 +772,7 @@ static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 			l.domain = (int)d;
 			return loc_err(&l, "an OPP has perf 0");
 		}
+		pd->wake_power_uw = wake_power_uw(&prof->idle[d]);
 		if (em_domain_capacity(pd) > max_cap)
 			max_cap = em_domain_capacity(pd);
 	}

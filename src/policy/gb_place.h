@@ -8,7 +8,7 @@
  * serves it, and the domain's busy time (sum of CPU utils).  A candidate CPU is then priced by
  * the OPP the domain would need with the task on that CPU:
  *
- *   E_with = cost[opp_clamp] * work
+ *   E_with = (cost[opp_clamp] + wake) * work
  *          + cost[opp_util]  * busy * (1024 - w) / 1024
  *          + cost[opp_clamp] * busy * w / 1024
  *   delta  = E_with - cost[opp_base] * busy
@@ -18,7 +18,10 @@
  * well, which lasts only while the task is runnable, and w its runnable fraction.  Weighting the
  * uclamp_min boost by runnable time is what keeps a small boosted task off the big core when a
  * mid core is free (mainline prices the boost as if it lasted for the whole busy time of the
- * domain).  work is the task's util, or its uclamp_max when that is lower.
+ * domain).  work is the task's util, or its uclamp_max when that is lower.  wake is 0 for a domain
+ * that runs a task without this one; for a domain whose every CPU is idle it is what keeping its
+ * cluster out of its cluster idle state costs per unit of work at opp_clamp (gb_wake_cost(),
+ * gb_idle.h): packing onto an active domain wins until the OPP it raises there costs more.
  *
  * Candidates are all allowed online CPUs where the task's work plus the CPU's utilization, and
  * the task's uclamp_min, fit the capacity (the biggest CPUs always do), with no 20% margin:
@@ -55,6 +58,7 @@
 #include "gb_fit.h"
 #include "gb_freq.h"
 #include "gb_group.h"
+#include "gb_idle.h"
 
 /* Pass 1: per domain, the state without the task. */
 static __always_inline void gb_scan_domains(const struct em_model *m, const struct gb_cpu *cpus,
@@ -74,6 +78,7 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->spread_spare = 0;
 		ds->win = GB_NO_CPU;
 		ds->unmixed = 0;
+		ds->asleep = 1;
 		ds->cwin = (struct gb_cand){0};
 	}
 	for (c = 0; c < GB_LOOP_CPUS; c++) {
@@ -93,6 +98,8 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->base_perf =
 		    gb_max(ds->base_perf, gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
 		ds->busy += util;
+		if (cs->nr_running)
+			ds->asleep = 0;
 		if (gb_cpu_overutilized(cs, cap))
 			ds->overutilized = 1;
 		if (!em_cpumask_test(&t->allowed, c))
@@ -165,14 +172,15 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
 	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
 	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
+	u64 wake = ds->asleep ? gb_wake_cost(pd, ic) : 0;
 	u64 w = gb_min(t->runnable, EM_CAPACITY_SCALE);
 	u64 busy = ds->busy;
-	u64 e_with =
-	    costc * work + ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
+	u64 e_with = (costc + wake) * work +
+		     ((costu * busy * (EM_CAPACITY_SCALE - w) + costc * busy * w) >> 10);
 	struct gb_cand r;
 
 	r.delta = (s64)e_with - (s64)(cost0 * busy);
-	r.cost = costc;
+	r.cost = costc + wake;
 	r.idx = ic;
 	r.raises = ic > ds->base_idx;
 	/*
@@ -509,7 +517,8 @@ static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
  * cheap enough for a host to test before the search.  True when the previous CPU is online,
  * allowed and idle, its domain is not over its tipping point, t has no uclamp_min and no misfit
  * hold, t fits there without raising the domain's OPP, and no domain's cheapest OPP costs less
- * than the one the previous CPU's domain runs at.  Then the previous CPU's price is cost x work,
+ * than the one the previous CPU's domain runs at, with the wake cost when that domain is asleep
+ * (gb_idle.h).  Then the previous CPU's price is cost x work,
  * every other candidate's is at least its domain's cheapest cost x work (cost rises with the OPP,
  * gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous CPU.  Fills
  * *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
@@ -522,6 +531,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	const struct gb_cpu *ps;
 	s32 prev = t->prev_cpu;
 	u32 d, c, cap, base_perf = 0, base_idx, work, util;
+	bool asleep = true;
 	u64 cost0;
 
 	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min || t->floor_cap ||
@@ -544,6 +554,8 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 			continue;
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));
+		if (cs->nr_running)
+			asleep = false;
 	}
 	base_idx = em_efficient_state(pd, gb_min(base_perf, cap)) & (EM_MAX_OPPS - 1);
 	work = gb_task_work(t);
@@ -556,7 +568,9 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 		return false;
 	if (t->uclamp_max < cap && gb_full_at_clamp(pd, base_idx, util, work, true))
 		return false;
-	cost0 = pd->opps[base_idx].cost;
+	/* the previous CPU's price is (cost + wake) x work, wake for waking its domain (gb_idle.h);
+	 * any other candidate's wake is >= 0 */
+	cost0 = pd->opps[base_idx].cost + (asleep ? gb_wake_cost(pd, base_idx) : 0);
 	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
 		if (c >= m->nr_domains)
 			break;

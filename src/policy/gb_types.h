@@ -242,6 +242,9 @@ struct gb_domain_scratch {
 	u32 spread_spare;
 	s32 win;     /* pass 2: the domain's cheapest CPU so far, GB_NO_CPU if none */
 	u32 unmixed; /* pass 2: a candidate not busy with the other slice class (gb_group.h) */
+	u32 asleep;  /* no online CPU runs a task (the task left out): placing the task there
+		      * wakes the cluster (gb_idle.h) */
+	u32 pad;
 	struct gb_cand cwin;
 };
 

@@ -525,6 +525,68 @@ static void test_tie_across_domains_avoids_raising_opp(void)
 	}
 }
 
+/* What waking little's cluster costs (gb_idle.h): wake_power_uw x 10 / perf per unit of work. */
+static void test_waking_a_sleeping_cluster_costs_its_wake_power(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* Every little CPU idle, mid CPU4 running a 100 task (mid at OPP 0, perf 300).  A 50 task
+	 * last ran on little CPU0.  mid CPU5: 5000 x 50 = 250000.  little at OPP 0 (perf 100):
+	 * 2000 x 50 = 100000 with its cluster up, and with 40 mW to keep it up
+	 * (2000 + 40000 x 10 / 100) x 50 = 300000: the task goes to the active mid domain, and the
+	 * previous-CPU shortcut must not claim CPU0. */
+	reset();
+	M.domains[0].wake_power_uw = 40000;
+	busy(4, 100);
+	t = task(50, 0, 1024, 0);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 5);
+	CHECK_EQ_U(d.reason, GB_REASON_WAKEUP_ENERGY);
+	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
+	/* 20 mW: (2000 + 2000) x 50 = 200000, still below mid's 250000: little */
+	M.domains[0].wake_power_uw = 20000;
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 0);
+	CHECK_EQ_U(d.reason, GB_REASON_NONE);
+}
+
+static void test_an_active_cluster_pays_no_wake_cost(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* as above with 40 mW, but little CPU1 runs a 10 task: little's cluster is up anyway,
+	 * 2000 x 50 = 100000 against mid's 250000 */
+	reset();
+	M.domains[0].wake_power_uw = 40000;
+	busy(4, 100);
+	busy(1, 10);
+	t = task(50, 0, 1024, 0);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 0);
+	CHECK(gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK_EQ_I(d.cpu, 0);
+}
+
+static void test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	/* Every mid CPU runs a 230 task (perf 287.5: OPP 0) and little sleeps (40 mW).  A 50 task
+	 * last ran on big CPU7 (6666 x 50 = 333300).  On mid it raises the domain to OPP 1:
+	 * 6000 x 50 + (6000 - 5000) x 690 = 990000; waking little costs
+	 * (2000 + 40000 x 10 / 100) x 50 = 300000, so little it is, and the decision's energy
+	 * delta against big counts the wake-up. */
+	reset();
+	M.domains[0].wake_power_uw = 40000;
+	busy(4, 230);
+	busy(5, 230);
+	busy(6, 230);
+	t = task(50, 0, 1024, 7);
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+	CHECK_EQ_U(d.reason, GB_REASON_WAKEUP_ENERGY);
+	CHECK_EQ_I(d.energy_delta, 300000 - 333300);
+}
+
 static void test_idle_pull_asks_the_placement_fit_question(void)
 {
 	struct gb_task t;
@@ -580,6 +642,9 @@ int main(void)
 	TAP_RUN(test_misfit_hold_keeps_a_moved_task_up_until_it_shrinks);
 	TAP_RUN(test_idle_cpu_wins_tie_within_domain);
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
+	TAP_RUN(test_waking_a_sleeping_cluster_costs_its_wake_power);
+	TAP_RUN(test_an_active_cluster_pays_no_wake_cost);
+	TAP_RUN(test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up);
 	TAP_RUN(test_idle_pull_asks_the_placement_fit_question);
 	return tap_done();
 }
