@@ -93,23 +93,31 @@ static __always_inline u32 gb_rq_umax(const struct gb_cpu *c)
 	return c->uclamp_max ? c->uclamp_max : GB_UCLAMP_NONE_MAX;
 }
 
-/* cpu_overutilized(): util over the tipping point, unless a uclamp_max below the CPU's capacity
- * says the tasks are meant to be throttled (util_fits_cpu's uclamp_max_fits). */
+/* cpu_overutilized(): util (with the running task's, curr_util) over the tipping point, unless a
+ * uclamp_max below the CPU's capacity says the tasks are meant to be throttled (util_fits_cpu's
+ * uclamp_max_fits). */
 static __always_inline bool gb_cpu_overutilized(const struct gb_cpu *c, u32 cap)
 {
 	u32 umax = gb_rq_umax(c);
 
-	if (gb_fits_capacity(c->util, cap))
+	if (gb_fits_capacity(gb_max(c->util, c->curr_util), cap))
 		return false;
 	return !(umax < EM_CAPACITY_SCALE && umax <= cap);
 }
 
-/* A CPU's utilization without the task's blocked contribution (the task last ran there). */
+/*
+ * A CPU's utilization as placement and pulls read it: its own signal, at least the util_avg of
+ * the task running there (curr_util: the kernel attaches a task's utilization to the run queue
+ * it joins, so a CPU that has just started a task is not read as its idle history), without
+ * the task's blocked contribution when the task last ran there.
+ */
 static __always_inline u32 gb_util_without(const struct gb_cpu *c, u32 cpu, const struct gb_task *t)
 {
+	u32 u = gb_max(c->util, c->curr_util);
+
 	if ((s32)cpu != t->prev_cpu)
-		return c->util;
-	return c->util > t->util ? c->util - t->util : 0;
+		return u;
+	return u > t->util ? u - t->util : 0;
 }
 
 /*

@@ -67,10 +67,11 @@ struct gb_cpu {
 			 * the last task that ran (0: no task yet, read as 1024) */
 	u32 curr_util;	/* util_avg (0..1024) of the task running there, which the kernel
 			 * attaches to the run queue a task joins; 0 when idle.  Noted when
-			 * the task starts running and at each tick (gb_track_curr).  Read
-			 * by the frequency request only (gb_domain_perf_target): a task that
-			 * moves to a CPU brings its utilization there, while placement and
-			 * pulls keep reading the CPU's own util */
+			 * the task starts running and at each tick (gb_track_curr).  Every
+			 * reader of a CPU's utilization takes max(util, curr_util): the
+			 * frequency request, placement and pulls (gb_util_without) and
+			 * over-utilization, so a task that moves to a CPU brings its
+			 * utilization there at once */
 	u8 idle;	/* nothing runs there (the kernel's idle mask under BPF) */
 	u8 online;	/* the CPU is online; offline CPUs are never chosen nor counted */
 	u8 slice_long;	/* the task running there asked for a slice longer than the host's

@@ -85,6 +85,7 @@ static void random_state(struct gb_task *t)
 		cs->uclamp_min = rnd(4) ? 0 : rnd(1025);
 		cs->uclamp_max = rnd(4) ? GB_UCLAMP_NONE_MAX : rnd(1025);
 		cs->slice_long = rnd(3) == 0;
+		cs->curr_util = cs->nr_running && rnd(2) ? rnd(cap + 1) : 0;
 	}
 	memset(t, 0, sizeof(*t));
 	t->util = rnd(1025);

@@ -604,6 +604,46 @@ static void test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu(void)
 	CHECK_EQ_U(g_cpus[3].curr_util, 0);
 }
 
+/*
+ * Placement and over-utilization count the task running on a CPU as the kernel counts a task
+ * attached to its run queue: little CPU 0 (286) was idle for long and has just started a task of
+ * util 150, so its own signal is still near 0.  A task of util 200 that last ran on big would
+ * make 350 there: no room on little (CPU 1 is offline), so it goes to mid CPU 2.  With a running
+ * task of util 250 little reads as over-utilized.  Without curr_util both would see CPU 0's idle
+ * history: the task would share a CPU it does not fit, and the domain would look light.
+ */
+static void test_placement_counts_the_task_running_on_a_cpu(void)
+{
+	struct gb_tstate run;
+	struct gb_task t = {.util = 200, .util_est = 200, .runnable = 200, .uclamp_max = 1024};
+	struct gb_scratch s;
+	struct gb_decision d;
+
+	idle_machine();
+	g_cpus[1].online = 0;
+	nice0_task(&run, 0);
+	run.pelt.util_avg = 150;
+	g_cpus[0].util = 10;
+	gb_track_idle(&g_cpus[0], false);
+	gb_track_curr(&g_cpus[0], &run);
+	all_cpus(&t.allowed);
+	t.prev_cpu = 3; /* it last ran on big */
+	CHECK(!gb_domain_overutilized(&g_m, g_cpus, 0));
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 2);
+	/* the same with the running task's utilization in the CPU's own signal */
+	g_cpus[0].util = 150;
+	g_cpus[0].curr_util = 0;
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 2);
+	/* once it stops, the room is there again */
+	g_cpus[0].util = 10;
+	gb_track_stop(&g_cpus[0]);
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 0);
+	/* a running task of util 250 (x 1.25 > 286) makes little over-utilized */
+	run.pelt.util_avg = 250;
+	gb_track_curr(&g_cpus[0], &run);
+	CHECK(gb_domain_overutilized(&g_m, g_cpus, 0));
+}
+
 static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
 {
 	struct gb_pelt pe = {0};
@@ -657,6 +697,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_hold_is_released_at_a_wake_up_once_demand_falls);
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
 	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
+	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);
 	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
 	return tap_done();
 }
