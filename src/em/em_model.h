@@ -44,7 +44,8 @@ struct em_opp {
 	u32 voltage_uv; /* 0: not known */
 	u64 cost;	/* derived, see em_compute_costs() */
 	u32 flags;	/* derived: EM_OPP_* */
-	u32 pad;
+	u32 wake_cost;	/* derived: the domain's wake_power_uw * 10 / perf, in cost's unit (see
+			 * em_compute_wake_costs()) */
 };
 
 struct em_cpumask {
@@ -90,6 +91,28 @@ static __always_inline void em_cpumask_clear(struct em_cpumask *m, u32 cpu)
 {
 	if (cpu < EM_MAX_CPUS)
 		m->bits[(cpu / 64) & (EM_CPUMASK_WORDS - 1)] &= ~(1ull << (cpu % 64));
+}
+
+/*
+ * em_compute_wake_costs - each OPP's wake_cost from the domain's wake_power_uw:
+ *
+ *   wake_cost[i] = wake_power_uw * 10 / perf[i]
+ *
+ * what keeping the domain's cluster up costs per unit of work run at that OPP, in cost's unit
+ * (src/policy/gb_idle.h).  Call it after setting wake_power_uw; an OPP with perf 0 gets 0.
+ */
+static __always_inline void em_compute_wake_costs(struct em_domain *pd)
+{
+	u32 k;
+
+	for (k = 0; k < EM_MAX_OPPS; k++) {
+		struct em_opp *ps;
+
+		if (k >= pd->nr_opps)
+			break;
+		ps = &pd->opps[k];
+		ps->wake_cost = ps->perf ? (u32)((u64)pd->wake_power_uw * 10 / ps->perf) : 0;
+	}
 }
 
 /* The domain's capacity: the performance of its highest OPP (arch_scale_cpu_capacity). */

@@ -773,6 +773,7 @@ static int check_model(struct em_profile *prof, const bool *bad, bool strict,
 			return loc_err(&l, "an OPP has perf 0");
 		}
 		pd->wake_power_uw = wake_power_uw(&prof->idle[d]);
+		em_compute_wake_costs(pd);
 		if (em_domain_capacity(pd) > max_cap)
 			max_cap = em_domain_capacity(pd);
 	}

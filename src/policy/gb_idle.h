@@ -32,18 +32,24 @@
 
 /*
  * gb_wake_cost - what keeping domain pd's cluster awake costs per unit of the task's work when
- * the domain runs at OPP idx: wake_power_uw x 10 / perf, in em_opp.cost's unit.
- * @pd: the domain, asleep without the task
+ * the domain runs at OPP idx: wake_power_uw x 10 / perf, in em_opp.cost's unit (em_opp.wake_cost,
+ * computed with the model).  A product, not a branch: in BPF a branch here would double the
+ * verifier's paths through every pricing.
+ * @pd: the domain
  * @idx: the OPP it would run at with the task
+ * @asleep: 1 when none of its CPUs runs a task (the task left out), else 0
  *
- * Return: the cost to add to the OPP's cost for the task's work; 0 when the cluster has no
- * idle state.
+ * Return: the cost to add to the OPP's cost for the task's work.
  */
-static __always_inline u64 gb_wake_cost(const struct em_domain *pd, u32 idx)
+static __always_inline u64 gb_wake_cost(const struct em_domain *pd, u32 idx, u32 asleep)
 {
-	u32 perf = pd->opps[idx & (EM_MAX_OPPS - 1)].perf;
+	return (u64)pd->opps[idx & (EM_MAX_OPPS - 1)].wake_cost * asleep;
+}
 
-	return perf ? (u64)pd->wake_power_uw * 10 / perf : 0;
+/* 1 when nr_running (CPUs' nr_running or-ed together) is 0, else 0; without a branch */
+static __always_inline u32 gb_none_running(u32 nr_running)
+{
+	return 1 - (u32)(((u64)nr_running + 0xffffffffull) >> 32);
 }
 
 #endif /* GEARBOX_GB_IDLE_H */

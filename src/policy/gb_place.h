@@ -172,7 +172,7 @@ static __always_inline struct gb_cand gb_price(const struct em_model *m, const s
 	u64 cost0 = pd->opps[ds->base_idx & (EM_MAX_OPPS - 1)].cost;
 	u64 costu = pd->opps[iu & (EM_MAX_OPPS - 1)].cost;
 	u64 costc = pd->opps[ic & (EM_MAX_OPPS - 1)].cost;
-	u64 wake = ds->asleep ? gb_wake_cost(pd, ic) : 0;
+	u64 wake = gb_wake_cost(pd, ic, ds->asleep);
 	u64 w = gb_min(t->runnable, EM_CAPACITY_SCALE);
 	u64 busy = ds->busy;
 	u64 e_with = (costc + wake) * work +
@@ -531,7 +531,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	const struct gb_cpu *ps;
 	s32 prev = t->prev_cpu;
 	u32 d, c, cap, base_perf = 0, base_idx, work, util;
-	bool asleep = true;
+	u32 running = 0;
 	u64 cost0;
 
 	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min || t->floor_cap ||
@@ -554,8 +554,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 			continue;
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));
-		if (cs->nr_running)
-			asleep = false;
+		running |= cs->nr_running;
 	}
 	base_idx = em_efficient_state(pd, gb_min(base_perf, cap)) & (EM_MAX_OPPS - 1);
 	work = gb_task_work(t);
@@ -570,7 +569,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 		return false;
 	/* the previous CPU's price is (cost + wake) x work, wake for waking its domain (gb_idle.h);
 	 * any other candidate's wake is >= 0 */
-	cost0 = pd->opps[base_idx].cost + (asleep ? gb_wake_cost(pd, base_idx) : 0);
+	cost0 = pd->opps[base_idx].cost + gb_wake_cost(pd, base_idx, gb_none_running(running));
 	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
 		if (c >= m->nr_domains)
 			break;

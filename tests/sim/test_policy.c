@@ -538,6 +538,7 @@ static void test_waking_a_sleeping_cluster_costs_its_wake_power(void)
 	 * previous-CPU shortcut must not claim CPU0. */
 	reset();
 	M.domains[0].wake_power_uw = 40000;
+	em_compute_wake_costs(&M.domains[0]);
 	busy(4, 100);
 	t = task(50, 0, 1024, 0);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 5);
@@ -545,6 +546,7 @@ static void test_waking_a_sleeping_cluster_costs_its_wake_power(void)
 	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
 	/* 20 mW: (2000 + 2000) x 50 = 200000, still below mid's 250000: little */
 	M.domains[0].wake_power_uw = 20000;
+	em_compute_wake_costs(&M.domains[0]);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 0);
 	CHECK_EQ_U(d.reason, GB_REASON_NONE);
 }
@@ -558,6 +560,7 @@ static void test_an_active_cluster_pays_no_wake_cost(void)
 	 * 2000 x 50 = 100000 against mid's 250000 */
 	reset();
 	M.domains[0].wake_power_uw = 40000;
+	em_compute_wake_costs(&M.domains[0]);
 	busy(4, 100);
 	busy(1, 10);
 	t = task(50, 0, 1024, 0);
@@ -578,6 +581,7 @@ static void test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up
 	 * delta against big counts the wake-up. */
 	reset();
 	M.domains[0].wake_power_uw = 40000;
+	em_compute_wake_costs(&M.domains[0]);
 	busy(4, 230);
 	busy(5, 230);
 	busy(6, 230);

@@ -324,8 +324,10 @@ static void test_pricing_a_cluster_wake_up_saves_energy_on_msm8998(void)
 	}
 	*blind = *m;
 	CHECK(m->model.domains[0].wake_power_uw > 0 && m->model.domains[1].wake_power_uw > 0);
-	for (u32 d = 0; d < blind->model.nr_domains; d++)
+	for (u32 d = 0; d < blind->model.nr_domains; d++) {
 		blind->model.domains[d].wake_power_uw = 0;
+		em_compute_wake_costs(&blind->model.domains[d]);
+	}
 	for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
 		struct sim_options opt = {.seed = 1, .host = hosts[i]};
 		struct sim_result with, without;
