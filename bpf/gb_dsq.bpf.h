@@ -69,9 +69,12 @@ static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 now, 
 	if (!head)
 		return;
 	if (!pull) {
-		/* its own queue: only the head's key is compared */
+		/* its own queue: only the head's key and its grouping class (the slice it was
+		 * queued with, gb_slice_long) are compared; the class without a branch, each of
+		 * which the verifier follows through the rest of dispatch */
 		h->queued = 1;
 		h->deadline = head->scx.dsq_vtime;
+		h->slice_long = (u8)((gb_slice_ns - head->scx.slice) >> 63);
 		return;
 	}
 	gb_read_sched(head, &kt);

@@ -258,6 +258,8 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	in->cpu = cpu;
 	in->prev_runnable = prev_runnable;
+	/* before the heads are read: in BPF the scan is checked once, and not at all when off */
+	in->group_served = gb_group_slices && gb_group_served(gb_m(), gb_cpus, cpu, self);
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
 		struct gb_dsq_head *h;
 		u32 i = d;

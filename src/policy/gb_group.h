@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gb_group.h - slice-aware grouping: at a wake-up, placement keeps the tasks that asked for a
- * long slice and the others on different CPUs while a domain has room for that.
+ * long slice and the others on different CPUs while a domain has room for that; at slice
+ * expiry, a long-slice task keeps its CPU for a while against short tasks that another CPU of
+ * its domain serves.
  *
  * Why.  A task's slice (sched_setattr()'s sched_runtime, 0 for the host's default) is how long
  * it runs before a task waiting in its domain's queue may take the CPU (gb_queue.h).  A task
@@ -26,15 +28,30 @@
  * costs it more than the queue it avoids.  Misfit searches, pulls and the fork rule do not
  * group.
  *
+ * At slice expiry (gb_group_keep).  The domain's queue is served by whichever of its CPUs asks
+ * first, so placement alone leaves a long-slice task preempted at its slice's end by short
+ * tasks queued behind it whenever their deadlines are earlier, though another CPU of the domain
+ * runs short tasks and would take them at its own (short) slice's end.  A long-slice task is
+ * nearly always behind at its slice's end: it has just run a whole long slice, and a woken short
+ * task's deadline is about the domain's clock (its credit limited to one slice).  With grouping
+ * on, a long-slice task whose slice ran out keeps its CPU against a short-class head of its
+ * domain's queue while another online CPU of the domain runs a short-class task or is idle, and
+ * its vtime is less than one default slice (the head's own span: a default slice's work at this
+ * CPU's perf, nice 0) past the head's deadline: the head waits for the short CPU's slice
+ * instead.  Each slice it keeps moves its vtime a whole slice on, so against the same head it
+ * keeps one more slice at most.
+ *
  * Limits.  A domain with one idle CPU, or one CPU of the task's class, is not mixed: the first
- * of its CPUs to ask for work takes the head of its queue, a long-slice task at its slice's end
- * included.  The running task's class is what the host noted when the CPU was last given a
- * task (gb_track_curr's places).
+ * of its CPUs to ask for work takes the head of its queue.  At slice expiry only the running
+ * task is preferred, not a long-slice task further down the queue.  The running task's class
+ * is what the host noted when the CPU was last given a task (gb_track_curr's places), and an
+ * idle CPU is as the host last saw it.
  */
 #ifndef GEARBOX_GB_GROUP_H
 #define GEARBOX_GB_GROUP_H
 
 #include "gb_types.h"
+#include "gb_vtime.h"
 
 /* Whether a host groups unless told otherwise (scx_gearbox --group-slices, gearbox sim
  * --group-slices), and its name in their --help; docs/scheduler.md has the measurements. */
@@ -91,6 +108,54 @@ static __always_inline int gb_group_cmp(const struct em_model *m, s32 a, struct 
 	if (ca.mixed)
 		return b_room && cap_b >= cap_a ? 1 : 0;
 	return a_room && cap_a >= cap_b ? -1 : 0;
+}
+
+/*
+ * gb_group_served - does another online CPU of domain d than cpu serve the short class: busy
+ * with a short-class task, or idle?  The host asks before gb_dispatch_plan, when grouping is on
+ * (gb_disp_in.group_served): in BPF the scan then runs before dispatch's paths fork, and not at
+ * all with grouping off.
+ */
+static __always_inline bool gb_group_served(const struct em_model *m, const struct gb_cpu *cpus,
+					    s32 cpu, u32 d)
+{
+	u32 c;
+
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		const struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		cs = gb_cpu_at(cpus, c);
+		if ((s32)c == cpu || m->cpu_domain[c] != d || !cs->online)
+			continue;
+		if (!cs->nr_running || !cs->slice_long)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * gb_group_keep - at slice expiry, does the task whose slice ran out keep its CPU for
+ * grouping's sake against the head of its domain's queue, whose deadline head_dl is earlier
+ * than its own?  Only with grouping on and another CPU of the domain serving the short class
+ * (served: gb_group_served), which takes the head at its own slice's end, for a long-slice task
+ * (its own slice prev_slice_ns longer than dflt_slice_ns) whose vtime prev_vtime is less than
+ * window (a default slice's span at the CPU's perf) past head_dl, against a short-class head
+ * (head_long 0).
+ *
+ * The conditions are combined without branches (x >> 63 of a difference is "x < 0"): in BPF
+ * each branch is a path the verifier follows through the rest of dispatch, its pulls included.
+ *
+ * Return: true when the task keeps the CPU.
+ */
+static __always_inline bool gb_group_keep(u32 served, u64 prev_slice_ns, u64 dflt_slice_ns,
+					  u32 head_long, u64 prev_vtime, u64 head_dl, u64 window)
+{
+	u64 want = (u64)(served & 1) & ((dflt_slice_ns - prev_slice_ns) >> 63) & ~(u64)head_long &
+		   ((prev_vtime - (head_dl + window)) >> 63);
+
+	return (want & 1) != 0;
 }
 
 #endif /* GEARBOX_GB_GROUP_H */

@@ -42,6 +42,7 @@
 #ifndef GEARBOX_GB_QUEUE_H
 #define GEARBOX_GB_QUEUE_H
 
+#include "gb_group.h"
 #include "gb_hold.h"
 #include "gb_pull.h"
 #include "gb_vtime.h"
@@ -325,8 +326,9 @@ static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m, const 
  *
  * At slice expiry the kernel asks before it re-enqueues the running task, so that task is
  * compared with the head of its domain's queue and keeps the CPU for another slice while its
- * deadline is earlier (else two hogs would just alternate, whatever their weights); before the
- * comparison its credit is limited as at enqueue.  Otherwise the CPU takes the head of its own
+ * deadline is earlier (else two hogs would just alternate, whatever their weights), or while
+ * slice-aware grouping keeps it there (gb_group_keep, with in->group_served); before the comparison
+ * its credit is limited as at enqueue.  Otherwise the CPU takes the head of its own
  * domain's queue, else pulls the head of another domain's queue that gb_may_pull_queue allows
  * (the fit question of placement, or a head that has waited pull_after_us, or a domain with no
  * online CPU); with nothing to take, the previous task goes on with a new slice.
@@ -357,8 +359,11 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 		    gb_vtime_limit_credit(prev->vtime, dom_vtime[self & (EM_MAX_DOMAINS - 1)],
 					  dflt_slice_ns, perf, prev->weight);
 		keep = gb_vtime_keep_running(
-		    gb_vtime_deadline(prev->vtime, out->slice_ns, perf, prev->weight), h->queued,
-		    h->deadline);
+			   gb_vtime_deadline(prev->vtime, out->slice_ns, perf, prev->weight),
+			   h->queued, h->deadline) ||
+		       gb_group_keep(in->group_served, prev->slice_ns, dflt_slice_ns, h->slice_long,
+				     prev->vtime, h->deadline,
+				     gb_vtime_span(dflt_slice_ns, perf, GB_WEIGHT_DFL));
 		out->fallback = GB_DISPATCH_KEEP_PREV;
 		if (keep && h->queued) {
 			/* the queue waits behind it: another slice */

@@ -184,8 +184,11 @@ struct gb_enq_out {
 
 /* One domain's queue as dispatch sees it. */
 struct gb_dsq_head {
-	u8 queued; /* the queue holds a task, its head described below */
-	u8 pad[7];
+	u8 queued;     /* the queue holds a task, its head described below */
+	u8 slice_long; /* the head's slice (the one it was queued with) is longer than the
+			* host's default: its grouping class (gb_group.h); read for the CPU's
+			* own domain at slice expiry */
+	u8 pad[6];
 	u64 deadline;	  /* the head's key (gb_enq_out.deadline when it was queued) */
 	u64 waited_us;	  /* us the head task has waited since it joined the queue
 			   * (gb_queue_waited_us); read for pulls from another domain */
@@ -199,7 +202,10 @@ struct gb_disp_in {
 	s32 cpu;	  /* the CPU asking for work */
 	u8 prev_runnable; /* the task that ran on cpu is still runnable (its slice ran out,
 			   * SCX_TASK_QUEUED) and may run on cpu (affinity) */
-	u8 pad[3];
+	u8 group_served;  /* slice-aware grouping is on and another online CPU of cpu's domain
+			   * serves the short class (gb_group_served): a long-slice task may
+			   * keep cpu at slice expiry (gb_group_keep) */
+	u8 pad[2];
 	struct gb_dsq_head
 	    heads[EM_MAX_DOMAINS]; /* per domain of the model, by index: the
 				    * CPU's own domain is read for the slice-expiry comparison and

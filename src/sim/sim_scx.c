@@ -448,6 +448,8 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 	sim_refresh(s);
 	in->cpu = (s32)cpu;
 	in->prev_runnable = prev && allowed(prev, (s32)cpu);
+	in->group_served =
+	    s->opt.group_slices == SIM_GROUP_ON && gb_group_served(s->m, s->gcpu, (s32)cpu, self);
 	if (in->prev_runnable) {
 		pts = tstate(prev);
 		if (gb_dispatch_prev_ok(s->m, s->gcpu, (s32)cpu, pts, true))
@@ -461,6 +463,7 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 		if (!head)
 			continue;
 		h->deadline = head->x.dsq_vtime;
+		h->slice_long = gb_slice_long(head->x.slice_ns, SIM_SCX_SLICE_NS);
 		h->waited_us = gb_queue_waited_us(&head->x.ts, now);
 		gb_track_task(tstate(head), head->cpu, &head->allowed, &h->t);
 		h->t.floor_cap = gb_hold_floor(&head->x.ts.hold, &h->t);

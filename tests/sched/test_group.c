@@ -4,7 +4,10 @@
  * both hosts call: a waking task leaves a domain whose every CPU it may use is busy with the
  * other slice class for a domain with room, no smaller, and is placed by price alone when
  * grouping is off, when a CPU of the domain is idle or of its class, or when no domain has
- * room.  On tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2 mid (876), CPU 3 big (1024).
+ * room; and at slice expiry (gb_dispatch_plan with gb_group_keep), a long-slice task keeps its
+ * CPU against a short head of its domain's queue due less than a default slice before its
+ * vtime while another CPU of the domain serves the short class.  On tests/sched/vm4.json: CPUs 0-1
+ * little (286), CPU 2 mid (876), CPU 3 big (1024).
  *
  *   test_group TESTS_SCHED_DIR
  */
@@ -14,6 +17,7 @@
 #include "../unit/tap.h"
 #include "em_profile.h"
 #include "gb_policy.h"
+#include "gb_queue.h"
 
 #define MS	 1000000ull
 #define SLICE_NS (5 * MS)
@@ -21,6 +25,7 @@
 static struct em_model g_m;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_scratch g_s;
+static u64 g_clock[EM_MAX_DOMAINS];
 
 static void idle_machine(void)
 {
@@ -167,6 +172,66 @@ static void test_grouping_never_prefers_a_smaller_domain(void)
 	CHECK_EQ_I(gb_group_cmp(&g_m, GB_NO_CPU, clear, true, 3, mixed, true), 0);
 }
 
+/* What CPU 0 does at the slice expiry of a task with its own slice of slice_ns (vtime 100 ms,
+ * deadline 100 ms + its slice at perf 1024), the little queue's head at head_dl, of the long
+ * class or not, with grouping on or off. */
+static u32 expiry(u64 slice_ns, u64 head_dl, bool head_long, bool group)
+{
+	struct gb_tstate prev;
+	struct gb_disp_out out;
+	struct gb_disp_in in;
+
+	memset(g_clock, 0, sizeof(g_clock));
+	g_clock[0] = 100 * MS;
+	gb_track_init(&prev);
+	prev.weight = GB_WEIGHT_DFL;
+	prev.slice_ns = slice_ns;
+	gb_track_enable(&prev, 0, g_m.nr_domains, g_clock);
+	memset(&in, 0, sizeof(in));
+	in.cpu = 0;
+	in.prev_runnable = 1;
+	in.group_served = group && gb_group_served(&g_m, g_cpus, 0, 0);
+	in.heads[0].queued = 1;
+	in.heads[0].deadline = head_dl;
+	in.heads[0].slice_long = head_long;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, 4000, &in, &prev, &out);
+	return out.act;
+}
+
+/*
+ * Little CPU 0 runs a task with a 10 ms slice (deadline 110 ms), little CPU 1 a short-slice
+ * task.  At the 10 ms slice's end a short task heads the little queue with an earlier deadline:
+ * without grouping it takes CPU 0; grouped, the long-slice task keeps CPU 0 and the short task
+ * waits for CPU 1's slice, as long as the long task's vtime (100 ms) is less than one default
+ * slice (5 ms at perf 1024) past the head's deadline, CPU 1 serves the short class (or is
+ * idle), and the head is short.
+ */
+static void test_long_slice_task_keeps_its_cpu_while_another_serves_the_short_queue(void)
+{
+	idle_machine();
+	busy(0, 200, true);
+	busy(1, 100, false);
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, false, false), GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, false, true), GB_DISPATCH_KEEP_PREV);
+	/* 1 ms behind the long task's vtime: kept; 6 ms: beyond the window */
+	CHECK_EQ_U(expiry(10 * MS, 99 * MS, false, true), GB_DISPATCH_KEEP_PREV);
+	CHECK_EQ_U(expiry(10 * MS, 94 * MS, false, true), GB_DISPATCH_CONSUME);
+	/* a long-slice head, or a short task at its slice's end: the deadline alone */
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, true, true), GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(expiry(0, 104 * MS, false, true), GB_DISPATCH_CONSUME);
+	/* CPU 1 idle: it takes the head */
+	idle_machine();
+	busy(0, 200, true);
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, false, true), GB_DISPATCH_KEEP_PREV);
+	/* CPU 1 runs a long slice too, or is offline: nobody else serves the short task */
+	busy(1, 100, true);
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, false, true), GB_DISPATCH_CONSUME);
+	idle_machine();
+	busy(0, 200, true);
+	g_cpus[1].online = 0;
+	CHECK_EQ_U(expiry(10 * MS, 107 * MS, false, true), GB_DISPATCH_CONSUME);
+}
+
 int main(int argc, char **argv)
 {
 	struct em_profile prof;
@@ -188,5 +253,6 @@ int main(int argc, char **argv)
 	TAP_RUN(test_long_task_leaves_a_domain_whose_cpus_all_run_short_slices);
 	TAP_RUN(test_no_grouping_into_a_domain_without_room);
 	TAP_RUN(test_grouping_never_prefers_a_smaller_domain);
+	TAP_RUN(test_long_slice_task_keeps_its_cpu_while_another_serves_the_short_queue);
 	return tap_done();
 }

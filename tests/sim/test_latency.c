@@ -278,6 +278,54 @@ static void test_grouping_keeps_a_short_task_from_waiting_behind_long_slices(voi
 	free(r);
 }
 
+/*
+ * Slice-aware grouping at slice expiry (gb_group_keep): a task with a 10 ms slice that runs
+ * 12 ms of every 30 ms, beside three short tasks (2 ms every 5 ms), all on mid CPUs 4 and 5.
+ * At the end of its 10 ms slice short tasks wait in mid's queue with earlier deadlines: without
+ * grouping one of them takes its CPU at about every other frame; grouped, it keeps the CPU
+ * while CPU 5 runs the short tasks, which take no more late periods for it.
+ */
+static void test_grouping_keeps_a_long_slice_running_at_its_slices_end(void)
+{
+	static const char json[] =
+	    "{\"global\":{\"duration\":3,\"calibration\":\"CPU4\"},\"tasks\":{"
+	    "\"u\":{\"cpus\":[4,5],\"loop\":-1,\"slice_us\":10000,\"run\":12000,"
+	    "\"timer\":{\"ref\":\"u\",\"period\":30000}},"
+	    "\"b\":{\"instance\":3,\"cpus\":[4,5],\"loop\":-1,\"run\":2000,\"timer\":{"
+	    "\"ref\":\"unique\",\"period\":5000}}}}";
+	struct sim_options off = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_OFF};
+	struct sim_options on = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_ON};
+	struct sim_result *r = calloc(1, sizeof(*r));
+	u64 pre[2] = {0, 0}, wakeups[2] = {0, 0}, late[2] = {0, 0};
+	struct sim_options *opt[2] = {&off, &on};
+
+	CHECK(r != NULL);
+	if (!r)
+		return;
+	for (u32 k = 0; k < 2; k++) {
+		const struct sim_task_result *u;
+
+		if (st_run_text(prof, json, SIM_POLICY_GEARBOX, opt[k], r) ||
+		    !(u = task_of(r, "u-0")))
+			continue;
+		pre[k] = u->preemptions;
+		wakeups[k] = u->wakeups;
+		for (u32 i = 0; i < r->nr_tasks; i++)
+			if (r->tasks[i].name[0] == 'b')
+				late[k] += r->tasks[i].late;
+	}
+	printf("# long task: preempted %llu times in %llu wake-ups without grouping, %llu in %llu "
+	       "with it; short tasks' late periods %llu and %llu\n",
+	       (unsigned long long)pre[0], (unsigned long long)wakeups[0],
+	       (unsigned long long)pre[1], (unsigned long long)wakeups[1],
+	       (unsigned long long)late[0], (unsigned long long)late[1]);
+	CHECK(wakeups[0] >= 90 && wakeups[1] >= 90);
+	CHECK(pre[0] >= 30);
+	CHECK(pre[1] * 4 <= pre[0]);
+	CHECK(late[1] <= late[0] + late[0] / 4 + 2);
+	free(r);
+}
+
 int main(void)
 {
 	prof = calloc(1, sizeof(*prof));
@@ -291,6 +339,7 @@ int main(void)
 	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
 	TAP_RUN(test_preemptions_are_counted_per_task);
 	TAP_RUN(test_grouping_keeps_a_short_task_from_waiting_behind_long_slices);
+	TAP_RUN(test_grouping_keeps_a_long_slice_running_at_its_slices_end);
 	free(prof);
 	return tap_done();
 }
