@@ -36,7 +36,7 @@ enum sim_group {
 
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
 enum sim_host {
-	SIM_HOST_DEFAULT, /* the fair host */
+	SIM_HOST_DEFAULT, /* the sched_ext host */
 	SIM_HOST_FAIR,	  /* the fair class's per-CPU queues, with gearbox's placement, misfit
 			   * moves at the tick and idle pulls (gb_may_pull) */
 	SIM_HOST_SCX,	  /* sched_ext: scx_gearbox's callbacks on the kernel's dispatch queues */

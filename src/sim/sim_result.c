@@ -18,7 +18,7 @@ void sim_options_defaults(struct sim_options *opt)
 	if (!opt->sample_us)
 		opt->sample_us = 10000;
 	if (opt->host == SIM_HOST_DEFAULT)
-		opt->host = SIM_HOST_FAIR;
+		opt->host = SIM_HOST_SCX;
 	if (opt->group_slices == SIM_GROUP_DEFAULT)
 		opt->group_slices = GB_GROUP_DFL ? SIM_GROUP_ON : SIM_GROUP_OFF;
 }

@@ -64,6 +64,14 @@ print("# wake-up latency p99: fair host %d us, scx host %d us" % (f["wake_latenc
 assert f["wake_latency_p99_us"] <= 4000 < s["wake_latency_p99_us"] <= 8000
 PY
 then ok host_scx_runs_scx_gearbox; else nok host_scx_runs_scx_gearbox; fi
+# gearbox runs on the sched_ext host unless --host fair is given
+"$gb" sim -p sm8250 -P gearbox,mainline --json "$wl" >"$tmp/hd.out" 2>"$tmp/err"
+if python3 - "$tmp/hd.out" <<'PY'
+import json, sys
+r = {x["policy"]: x for x in json.load(open(sys.argv[1]))["results"]}
+assert r["gearbox"]["host"] == "scx" and r["mainline"]["host"] == "fair", r
+PY
+then ok gearbox_runs_on_the_sched_ext_host_by_default; else nok gearbox_runs_on_the_sched_ext_host_by_default; fi
 # the report (JSON and table) and the trace name the host each policy ran on
 "$gb" sim -p sm8250 -P gearbox,mainline --host scx --json --trace "$tmp/hs.ndjson" "$wl" >"$tmp/hs.out" 2>"$tmp/err"
 "$gb" sim -p sm8250 -P gearbox --host fair --json --trace "$tmp/hf.ndjson" "$wl" >"$tmp/hf.out" 2>>"$tmp/err"
