@@ -104,10 +104,12 @@ static __always_inline u64 gb_track_ran_us(const struct gb_tstate *ts, u64 now_n
 
 /*
  * gb_track_ran - the task ran ran_ns up to now_ns on the CPU whose state is c and cpu_pelt, at
- * perf (0..1024, the OPP its domain ran at): the task's and the CPU's PELT (the CPU was idle,
- * or ran someone else, until now_ns - ran_ns), the CPU's utilization as placement reads it,
- * and the task's vtime charge for the work done (gb_vtime_charge), also counted in the run
- * under way (run_vtime, until gb_queue_start ends it).
+ * perf (0..1024, the OPP its domain ran at): the task's PELT (since its last update until
+ * now_ns - ran_ns it waited for a CPU: runnable, not running, so its utilization does not grow
+ * for the wait), the CPU's (idle, or running someone else, until now_ns - ran_ns), the CPU's
+ * utilization as placement reads it, and the task's vtime charge for the work done
+ * (gb_vtime_charge), also counted in the run under way (run_vtime, until gb_queue_start ends
+ * it).
  */
 static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *cpu_pelt,
 					 struct gb_cpu *c, u64 now_ns, u64 ran_ns, u32 perf)
@@ -116,6 +118,7 @@ static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *c
 
 	if (ran_ns > now_ns)
 		ran_ns = now_ns;
+	gb_pelt_update(&ts->pelt, (now_ns - ran_ns) / 1000, 0, perf);
 	gb_pelt_update(&ts->pelt, now_ns / 1000, perf, perf);
 	gb_pelt_update(cpu_pelt, (now_ns - ran_ns) / 1000, 0, 0);
 	gb_pelt_update(cpu_pelt, now_ns / 1000, perf, perf);
