@@ -525,6 +525,14 @@ static void test_tie_across_domains_avoids_raising_opp(void)
 	}
 }
 
+/* Little's cluster costs wake_uw to keep up (em_domain.wake_power_uw), its OPPs' wake costs
+ * computed from it as a model's load does. */
+static void little_wake_power(u32 wake_uw)
+{
+	M.domains[0].wake_power_uw = wake_uw;
+	em_compute_wake_costs(&M.domains[0]);
+}
+
 /* What waking little's cluster costs (gb_idle.h): wake_power_uw x 10 / perf per unit of work. */
 static void test_waking_a_sleeping_cluster_costs_its_wake_power(void)
 {
@@ -537,16 +545,14 @@ static void test_waking_a_sleeping_cluster_costs_its_wake_power(void)
 	 * (2000 + 40000 x 10 / 100) x 50 = 300000: the task goes to the active mid domain, and the
 	 * previous-CPU shortcut must not claim CPU0. */
 	reset();
-	M.domains[0].wake_power_uw = 40000;
-	em_compute_wake_costs(&M.domains[0]);
+	little_wake_power(40000);
 	busy(4, 100);
 	t = task(50, 0, 1024, 0);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 5);
 	CHECK_EQ_U(d.reason, GB_REASON_WAKEUP_ENERGY);
 	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
 	/* 20 mW: (2000 + 2000) x 50 = 200000, still below mid's 250000: little */
-	M.domains[0].wake_power_uw = 20000;
-	em_compute_wake_costs(&M.domains[0]);
+	little_wake_power(20000);
 	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 0);
 	CHECK_EQ_U(d.reason, GB_REASON_NONE);
 }
@@ -559,8 +565,7 @@ static void test_an_active_cluster_pays_no_wake_cost(void)
 	/* as above with 40 mW, but little CPU1 runs a 10 task: little's cluster is up anyway,
 	 * 2000 x 50 = 100000 against mid's 250000 */
 	reset();
-	M.domains[0].wake_power_uw = 40000;
-	em_compute_wake_costs(&M.domains[0]);
+	little_wake_power(40000);
 	busy(4, 100);
 	busy(1, 10);
 	t = task(50, 0, 1024, 0);
@@ -580,8 +585,7 @@ static void test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up
 	 * (2000 + 40000 x 10 / 100) x 50 = 300000, so little it is, and the decision's energy
 	 * delta against big counts the wake-up. */
 	reset();
-	M.domains[0].wake_power_uw = 40000;
-	em_compute_wake_costs(&M.domains[0]);
+	little_wake_power(40000);
 	busy(4, 230);
 	busy(5, 230);
 	busy(6, 230);
