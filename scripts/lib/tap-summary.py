@@ -3,7 +3,9 @@
 
 Each meson test is a TAP producer; every "ok"/"not ok" line is one test case.  A test whose
 process failed although all its cases passed (a crash at exit, a leak report, a timeout) counts
-as one more failure, so that nothing fails silently.  Exit status 1 when anything failed.
+as one more failure, so that nothing fails silently.  Each failure is printed with the first
+diagnostic lines ("# ...") that follow it in the test's output, so that the tail of a run says
+why, not only what.  Exit status 1 when anything failed.
 """
 import json
 import re
@@ -12,6 +14,8 @@ import sys
 OK = re.compile(r"^ok\b")
 NOT_OK = re.compile(r"^not ok\b")
 SKIP = re.compile(r"#\s*SKIP", re.I)
+DIAG = re.compile(r"^\s*#")
+DIAG_LINES = 12
 
 
 def main(path):
@@ -28,10 +32,16 @@ def main(path):
             continue
         t = json.loads(line)
         p = f = s = 0
-        for out in (t.get("stdout") or "").splitlines():
+        out_lines = (t.get("stdout") or "").splitlines()
+        for i, out in enumerate(out_lines):
             if NOT_OK.match(out):
                 f += 1
-                failures.append(f"{t['name']}: {out}")
+                diag = []
+                for d in out_lines[i + 1:]:
+                    if not DIAG.match(d) or len(diag) == DIAG_LINES:
+                        break
+                    diag.append("    " + d.strip())
+                failures.append("\n".join([f"{t['name']}: {out}"] + diag))
             elif OK.match(out):
                 if SKIP.search(out):
                     s += 1
