@@ -235,6 +235,21 @@ static __always_inline bool gb_pull(s32 cpu, u32 d)
 	return true;
 }
 
+/*
+ * gb_pull_mask() over the queue heads dispatch has just read into its context: which other
+ * domains' heads the CPU may pull.  A subprogram (GB_HOOK_PULL_MASK): inlined, each domain's
+ * answer forked the path through the rest of dispatch, and the verifier followed every
+ * combination of them.
+ */
+GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us)
+{
+	struct gb_disp_in *in = gb_disp_ctx();
+
+	if (!in)
+		return 0;
+	return gb_pull_mask(gb_m(), gb_cpus, in, self, pull_after_us);
+}
+
 void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;

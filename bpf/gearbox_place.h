@@ -16,6 +16,7 @@
  *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
  *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
+ *   GB_HOOK_PULL_MASK gb_disp_pull_mask()      dispatch's pulls, gb_pull_mask() (BPF only)
  *
  * There is no placement code here: every body is a call of the policy's own function, and
  * gb_select_cpu() and gb_check_misfit() run as they are.  A subprogram cannot take the model
@@ -54,6 +55,13 @@ struct gb_decision;
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
 #define GB_HOOK_FORK(m, cpus, t)	    (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
 #define GB_HOOK_OPP_FROM(m, d, perf, start) ((void)(m), gb_place_opp_from(d, perf, start))
+#if defined(__bpf__) || defined(__BPF__)
+/* dispatch's pull question (gb_pull_mask): the subprogram, in gearbox.bpf.c, finds the queue
+ * heads in dispatch's own context (gb_disp_ctx) */
+#define GB_HOOK_PULL_MASK(m, cpus, in, self, pull_after_us)                                        \
+	((void)(m), (void)(cpus), (void)(in), gb_disp_pull_mask(self, pull_after_us))
+GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us);
+#endif
 
 GB_SUBPROG int gb_place_scan(void);
 GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start);

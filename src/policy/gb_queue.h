@@ -321,6 +321,32 @@ static __always_inline bool gb_dispatch_prev_ok(const struct em_model *m, const 
 }
 
 /*
+ * gb_pull_mask - the other domains whose queue head CPU in->cpu (of domain self) may take, a
+ * bit per domain: those with a head that gb_may_pull_queue allows.  One step of its own
+ * (GB_HOOK_PULL_MASK): in BPF a global subprogram, so that the verifier checks the questions
+ * once, and not once for every combination of their answers through the rest of dispatch.
+ */
+static __always_inline u64 gb_pull_mask(const struct em_model *m, const struct gb_cpu *cpus,
+					const struct gb_disp_in *in, u32 self, u64 pull_after_us)
+{
+	u64 mask = 0;
+	u32 d;
+
+	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+		const struct gb_dsq_head *h;
+
+		if (d >= m->nr_domains)
+			break;
+		h = &in->heads[d & (EM_MAX_DOMAINS - 1)];
+		if (d == self || !h->queued)
+			continue;
+		if (gb_may_pull_queue(m, cpus, &h->t, (u32)in->cpu, d, h->waited_us, pull_after_us))
+			mask |= 1ull << d;
+	}
+	return mask;
+}
+
+/*
  * gb_dispatch_plan - what CPU in->cpu runs next.  prev is the state of the task whose slice ran
  * out there (NULL if none; read only when gb_dispatch_prev_ok holds).
  *
@@ -338,7 +364,7 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 					     const struct gb_disp_in *in, struct gb_tstate *prev,
 					     struct gb_disp_out *out)
 {
-	u32 self = 0xff, d, nr = m->nr_domains;
+	u32 self = 0xff, nr = m->nr_domains;
 	bool prev_ok = gb_dispatch_prev_ok(m, cpus, in->cpu, prev, in->prev_runnable);
 	bool keep = false;
 
@@ -373,17 +399,7 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 	}
 	if (!keep && self < nr && in->heads[self & (EM_MAX_DOMAINS - 1)].queued)
 		out->try_mask |= 1ull << self;
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
-		const struct gb_dsq_head *h;
-
-		if (d >= nr)
-			break;
-		h = &in->heads[d & (EM_MAX_DOMAINS - 1)];
-		if (d == self || !h->queued)
-			continue;
-		if (gb_may_pull_queue(m, cpus, &h->t, (u32)in->cpu, d, h->waited_us, pull_after_us))
-			out->try_mask |= 1ull << d;
-	}
+	out->try_mask |= GB_HOOK_PULL_MASK(m, cpus, in, self, pull_after_us);
 	out->act = out->try_mask ? GB_DISPATCH_CONSUME : out->fallback;
 }
 

@@ -270,8 +270,9 @@ struct gb_decision {
 /*
  * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price) and its
  * OPP searches (gb_efficient_from), one CPU of pass 2 (gb_consider), one domain of pass 3
- * (gb_domain_offer), a whole search (gb_select_cpu_range) and the fork rule (gb_fork_cpu) -- and
- * the host may route each through a function of its own: the BPF scheduler makes them global
+ * (gb_domain_offer), a whole search (gb_select_cpu_range) and the fork rule (gb_fork_cpu) --, and
+ * dispatch's pull question over the domain queues (gb_pull_mask); the host may route each
+ * through a function of its own: the BPF scheduler makes them global
  * subprograms, which the verifier checks once each instead of once per path through the caller
  * (bpf/gearbox_place.h).  The step's code is the same either way.  A hook returns 0 on success
  * (GB_HOOK_RANGE and GB_HOOK_FORK: the CPU, or GB_NO_CPU).
@@ -300,6 +301,12 @@ struct gb_decision {
 #endif
 #ifndef GB_HOOK_FORK
 #define GB_HOOK_FORK(m, cpus, t) gb_fork_cpu(m, cpus, t)
+#endif
+/* Dispatch's pulls (gb_dispatch_plan): which other domains' queue heads CPU cpu may take, a
+ * bit per domain (gb_pull_mask). */
+#ifndef GB_HOOK_PULL_MASK
+#define GB_HOOK_PULL_MASK(m, cpus, in, self, pull_after_us)                                        \
+	gb_pull_mask(m, cpus, in, self, pull_after_us)
 #endif
 
 static __always_inline u32 gb_min(u32 a, u32 b)

@@ -1,8 +1,8 @@
 # tests/sched/guest-size.sh - runs in the VM (tests/vm/vm-run): how far the BPF verifier's
 # budget takes scx_gearbox, as TAP.  /opt/gb holds scx_gearbox, gb-sched-probe, gb-bpf-stats,
 # vm8.json (8 CPUs in 4 domains of 2, loaded with --force on this 4-CPU guest: what the
-# verifier checks depends on the model, not on the machine) and vm64.json (64 CPUs in 32
-# domains, the largest model the object is built for).  Figures as "# size ..." lines: the
+# verifier checks depends on the model, not on the machine), vm16.json (16 CPUs in 8 domains)
+# and vm64.json (64 CPUs in 32 domains, the largest model the object is built for).  Figures as "# size ..." lines: the
 # verifier's instructions per program (--verbose), the seconds from start to sched_ext
 # enabled, and BPF run time per call of each callback under a short load (gb-bpf-stats, with
 # kernel.bpf_stats_enabled); under TCG the times are the emulator's.
@@ -31,7 +31,7 @@ start() {
 			print "# size " m " verifier " $1 " " s " insns" }'
 }
 
-echo "1..3"
+echo "1..4"
 start vm8 --force
 if [ "$(state)" = enabled ] && grep -q "verifier: gearbox_dispatch: processed" /tmp/gb.log; then
 	ok "vm8_8_cpus_in_4_domains_loads"
@@ -49,6 +49,15 @@ kill -INT $pid; wait $pid; st=$?
 while [ "$(state)" != disabled ]; do sleep 0.05; done
 if [ "$st" = 0 ]; then ok "vm8_sigint_detaches_and_exits_0"
 else not_ok "vm8_sigint_detaches_and_exits_0" "status $st" "$(log)"; fi
+
+# 16 CPUs in 8 domains: twice vm8's, within the budget since dispatch's pull questions and
+# enqueue's kick are subprograms of their own (docs/scheduler.md)
+start vm16 --force
+if [ "$(state)" = enabled ] && grep -q "verifier: gearbox_select_cpu: processed" /tmp/gb.log; then
+	ok "vm16_16_cpus_in_8_domains_loads"
+else not_ok "vm16_16_cpus_in_8_domains_loads" "state $(state)" "$(log)"; fi
+kill -INT $pid; wait $pid
+while [ "$(state)" != disabled ]; do sleep 0.05; done
 
 # 64 CPUs in 32 domains: within the object's bounds, beyond the verifier's budget.  Refused
 # with the reason, nothing left behind.
