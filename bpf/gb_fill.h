@@ -104,6 +104,7 @@ static __always_inline void gb_fill_enq_in(struct gb_enq_in *in, const struct gb
 	in->pinned = kt->nr_cpus_allowed == 1;
 	in->may_kick = may_kick;
 	in->last = last;
+	in->preempt = 0; /* the adapter sets its knob (gb_wake_preempt) */
 	in->now_ns = now_ns;
 	gb_fill_cpumask(&in->allowed, kt->cpus_bits);
 }

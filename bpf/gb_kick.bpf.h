@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * gb_kick.bpf.h - waking CPUs: whether this CPU may kick at all (gb_may_kick, the CPU hotplug
- * workaround of docs/scheduler.md) and which CPU to wake for a task queued on a domain.
+ * workaround of docs/scheduler.md), which CPU to wake for a task queued on a domain, and which
+ * to preempt for it (wake-up preemption, src/policy/gb_preempt.h).
  */
 #ifndef GEARBOX_GB_KICK_BPF_H
 #define GEARBOX_GB_KICK_BPF_H
@@ -32,18 +33,44 @@ static __always_inline bool gb_may_kick(void)
 }
 
 /*
- * A task (t, as a pull reads it) was queued on domain d for cpu (in: the enqueue's input): wake
- * the CPU gb_kick_cpu names.  A subprogram, checked once: inlined, the search over the other
- * domains' idle CPUs with the pull question for each was followed on every path through
- * enqueue, and a model of 16 CPUs in 8 domains took enqueue past the verifier's budget.
+ * The CPU a task woken into domain d's queue preempts (gb_preempt_cpu, for a task allowed on
+ * allowed_bits with the threshold preempt_dl), no longer a candidate once chosen
+ * (gb_preempt_kicked); GB_NO_CPU if none.  A subprogram: the verifier checks its CPU loop
+ * once, not once per path through enqueue.
  */
-GB_SUBPROG int gb_kick_domain(const struct gb_enq_in *in, const struct gb_task *t, s32 cpu, u32 d)
+GB_SUBPROG int gb_preempt_pick(u32 d, u64 allowed_bits, u64 preempt_dl)
 {
-	s32 self = bpf_get_smp_processor_id(), to;
-	struct em_cpumask idle;
+	struct em_cpumask allowed;
+	s32 c;
 
+	gb_fill_cpumask(&allowed, allowed_bits);
+	c = gb_preempt_cpu(gb_m(), gb_cpus, &allowed, d, preempt_dl);
+	if (c >= 0)
+		gb_preempt_kicked(&gb_cpus[(u32)c & (EM_MAX_CPUS - 1)]);
+	return c;
+}
+
+/*
+ * A task (t, as a pull reads it) was queued as out says (in: the enqueue's input): wake the
+ * CPU gb_kick_cpu names; when that is not an idle CPU, with --wake-preempt on, a wake-up
+ * preempts the task of the CPU gb_preempt_cpu names, if any (SCX_KICK_PREEMPT: gb_preempt.h).
+ * A subprogram, checked once: inlined, the search over the other domains' idle CPUs with the
+ * pull question for each was followed on every path through enqueue, and a model of 16 CPUs
+ * in 8 domains took enqueue past the verifier's budget.
+ */
+GB_SUBPROG int gb_kick_domain(const struct gb_enq_in *in, const struct gb_task *t,
+			      const struct gb_enq_out *out)
+{
+	s32 self = bpf_get_smp_processor_id(), to, cpu;
+	struct em_cpumask idle;
+	u32 d;
+
+	if (!in || !t || !out)
+		return 0;
+	cpu = out->cpu;
+	d = out->dom;
 	/* cpu bounded here, where the verifier sees it: the masks are read by its word */
-	if (!in || !t || cpu >= GB_SCX_MAX_CPUS || d >= GB_SCX_MAX_DOMAINS ||
+	if (cpu >= GB_SCX_MAX_CPUS || d >= GB_SCX_MAX_DOMAINS ||
 	    gb_kick_skip(in->pinned, cpu, self))
 		return 0;
 	gb_fill_cpumask(&idle, gb_idle_bits());
@@ -51,6 +78,13 @@ GB_SUBPROG int gb_kick_domain(const struct gb_enq_in *in, const struct gb_task *
 			 gb_pull_after_ns / 1000);
 	if (to >= 0)
 		scx_bpf_kick_cpu(to, SCX_KICK_IDLE);
+	if (!gb_wake_preempt || (to >= 0 && em_cpumask_test(&idle, (u32)to)) || !out->preempt)
+		return 0;
+	to = gb_preempt_pick(d, t->allowed.bits[0], out->preempt_dl);
+	if (to < 0)
+		return 0;
+	gb_stat(GB_STAT_PREEMPT);
+	scx_bpf_kick_cpu(to, SCX_KICK_PREEMPT);
 	return 0;
 }
 

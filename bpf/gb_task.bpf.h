@@ -156,6 +156,7 @@ static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_c
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
 	gb_track_curr(&gb_cpus[c], &tc->s);
+	gb_preempt_curr(&gb_cpus[c], gb_wake_preempt);
 	gb_cpus[c].slice_long = gb_slice_long(tc->s.slice_ns, gb_slice_ns);
 	gb_curr[c].pid = p->pid;
 }

@@ -11,7 +11,11 @@
  * charged for work done -- run time times the perf of the OPP the CPU ran at, times 100 /
  * weight -- so a task on a slow core at a low OPP is not penalised for being slow, and nice
  * shares the CPU as in the fair class.  Each domain has its own virtual clock; a sleeper wakes
- * with at most one slice of credit (src/policy/gb_vtime.h).
+ * with at most one slice of credit (src/policy/gb_vtime.h).  A task woken into a queue while no
+ * CPU is idle for it preempts the domain's task with the latest deadline when that is later
+ * than its own by more than its own span, as EEVDF preempts at a wake-up: a heavier task or a
+ * shorter slice runs at once instead of waiting for a slice to end (SCX_KICK_PREEMPT,
+ * src/policy/gb_preempt.h).
  *
  * Dispatch.  A CPU takes work from its own domain's queue.  At slice expiry the kernel asks
  * before it re-enqueues the running task, so that task is compared with the head of the queue
@@ -165,6 +169,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_read_sched(p, &kt);
 	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP,
 		       enq_flags & SCX_ENQ_LAST, gb_may_kick(), scx_bpf_now());
+	in.preempt = gb_wake_preempt != 0;
 	gb_enqueue_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, tc ? &tc->s : NULL, &in, &out);
 	if (out.queue == GB_QUEUE_LOCAL) {
 		/* the last task, with no move to make: its CPU runs it on */
@@ -181,8 +186,15 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	if (out.local_if_empty &&
 	    gb_enqueue_take_local(&out,
 				  gb_known_empty(out.dom) || scx_bpf_dsq_nr_queued(out.dom) == 0)) {
-		/* no kick: a task put on an idle CPU's local queue makes it reschedule */
+		/* no kick: a task put on an idle CPU's local queue makes it reschedule; a busy
+		 * CPU's task is preempted by SCX_ENQ_PREEMPT (gb_preempt.h) */
 		gb_stat(GB_STAT_LOCAL);
+		if (gb_wake_preempt && in.may_kick && out.preempt &&
+		    gb_preempt_local(gb_cpus, out.cpu, out.preempt_dl)) {
+			gb_preempt_kicked(&gb_cpus[(u32)out.cpu & (EM_MAX_CPUS - 1)]);
+			gb_stat(GB_STAT_PREEMPT);
+			enq_flags |= SCX_ENQ_PREEMPT;
+		}
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, out.slice_ns, enq_flags);
 		return;
 	}
@@ -192,16 +204,21 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		/* the task as an idle CPU's pull will read it: the kick asks the same question */
 		gb_fill_task(&t, &tc->s, &kt, in.task_cpu, gb_mode);
 		t.floor_cap = gb_hold_floor(&tc->s.hold, &t);
-		gb_kick_domain(&in, &t, out.cpu, out.dom);
+		gb_kick_domain(&in, &t, &out);
 	}
 }
 
-/* prev (state ptc) runs another slice on cpu of domain self. */
-static __always_inline void gb_keep_prev(struct task_struct *prev, struct gb_task_ctx *ptc,
+/* prev (state ptc) runs another slice on cpu of domain self: its deadline noted again for
+ * wake-up preemption, only with it on (the knob is read-only data: off, the verifier follows
+ * no path of it through dispatch). */
+static __always_inline void gb_keep_prev(struct task_struct *prev, struct gb_task_ctx *ptc, s32 cpu,
 					 u32 self, u64 slice_ns)
 {
 	gb_queue_start(&ptc->s, self, gb_m()->nr_domains, gb_dom_vtime);
 	scx_bpf_task_set_slice(prev, slice_ns);
+	if (gb_wake_preempt)
+		gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &ptc->s, self,
+				gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
 }
 
 /*
@@ -294,7 +311,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 			 ptc ? &ptc->s : NULL, &out);
 	if (out.act == GB_DISPATCH_KEEP_PREV && ptc) {
 		/* the queue waits behind it: another slice, and the clock moves on */
-		gb_keep_prev(prev, ptc, self, out.slice_ns);
+		gb_keep_prev(prev, ptc, cpu, self, out.slice_ns);
 		return;
 	}
 	if (out.act == GB_DISPATCH_CONSUME) {
@@ -311,7 +328,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	}
 	/* nothing else to run here: prev goes on, with our slice rather than the kernel's */
 	if (out.fallback == GB_DISPATCH_KEEP_PREV && ptc)
-		gb_keep_prev(prev, ptc, self, out.slice_ns);
+		gb_keep_prev(prev, ptc, cpu, self, out.slice_ns);
 }
 
 /*
@@ -328,6 +345,8 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 	if (!tc)
 		return;
 	gb_note_curr(p, tc, cpu);
+	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
+			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
 	gb_request_perf(gb_cpu_dom(cpu), cpu);
 }
 

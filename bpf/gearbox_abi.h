@@ -73,7 +73,8 @@ struct gb_cpu_curr {
 	X(CPUMASK, "cpumask", "set_cpumask calls")                                                 \
 	X(KEPT, "kept", "wake-ups kept on the previous CPU without a search")                      \
 	X(LOCAL, "local", "enqueues of a one-CPU task straight to its CPU's local queue")          \
-	X(NOKICK, "nokick", "kicks not sent: the calling CPU was not online (gb_may_kick)")
+	X(NOKICK, "nokick", "kicks not sent: the calling CPU was not online (gb_may_kick)")        \
+	X(PREEMPT, "preempt", "CPUs kicked to preempt their task for a waking one (gb_preempt.h)")
 
 #define GB_STAT_ENUM(name, str, what) GB_STAT_##name,
 enum gb_stat {

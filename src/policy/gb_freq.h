@@ -24,10 +24,19 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  * least the util_avg of the task running there (curr_util), which the kernel attaches to the
  * run queue a task joins.  Without it a task that moved to a CPU of another domain would run at
  * the OPP of that CPU's idle history until the CPU's own signal caught up with it.
+ *
+ * With wake-up preemption on (gb_preempt.h), at least that task's runnable_avg too
+ * (curr_runnable), its waits for a CPU included, as schedutil's runnable boosting
+ * (cpu_util_cfs_boost(): max of a run queue's util_avg and runnable_avg) raises a CPU whose
+ * tasks wait for it.  Tasks wait in domain queues here, not on a CPU, so a CPU's own signal
+ * never counts a wait, and a task's util_avg grows only while it runs, at most to the perf it
+ * runs at: without it a domain whose short tasks preempt a long one again and again could
+ * settle at an OPP where its CPUs are just under 80% busy, while the long task needs more
+ * than that OPP gives it and is late at every frame.
  */
 static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
 {
-	return gb_max(c->util, c->curr_util);
+	return gb_max(c->util, gb_max(c->curr_util, c->curr_runnable));
 }
 
 /*

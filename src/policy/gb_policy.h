@@ -21,6 +21,8 @@
  *   gb_enqueue_plan()        the queue, slice and deadline of a task that waits
  *   gb_dispatch_plan()       what a CPU asking for work runs: the task whose slice ran out,
  *                            its domain's queue, or a pull (gb_may_pull_queue)  gb_queue.h
+ *   gb_preempt_cpu()         the CPU a task woken into a busy domain preempts, if any;
+ *                            gb_preempt_note() notes a running task's deadline  gb_preempt.h
  *   gb_hold_*()              the misfit hold's state: moved, wake, floor, target gb_hold.h
  *   gb_track_*()             per-task and per-CPU tracking: wake-up, run time, sleep, idle
  *                            decay, the gb_task a decision reads             gb_track.h
@@ -39,6 +41,7 @@
  *   gb_hold.h    the misfit hold as a type
  *   gb_track.h   per-task and per-CPU tracking
  *   gb_queue.h   enqueue and dispatch (how a host calls the core: its top comment)
+ *   gb_preempt.h wake-up preemption
  */
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
@@ -49,6 +52,7 @@
 #include "gb_hold.h"
 #include "gb_misfit.h"
 #include "gb_place.h"
+#include "gb_preempt.h"
 #include "gb_pull.h"
 #include "gb_queue.h"
 #include "gb_track.h"

@@ -21,14 +21,16 @@
  *   enqueue          gb_enqueue_plan (in.last for the kernel's SCX_ENQ_LAST: the host runs
  *                    with SCX_OPS_ENQ_LAST); if out.local_if_empty and the domain's queue is
  *                    empty, gb_enqueue_take_local; insert where out.queue says (out.deadline,
- *                    out.slice_ns) and wake gb_kick_cpu's CPU (a domain queue; a local
- *                    queue needs no kick)
+ *                    out.slice_ns) and wake gb_kick_cpu's CPU if it is idle (a domain queue;
+ *                    a local queue needs no kick), else, with out.preempt, preempt
+ *                    gb_preempt_cpu's CPU (gb_preempt_kicked, SCX_KICK_PREEMPT: gb_preempt.h)
  *   dispatch         gb_dispatch_prev_ok (then gb_track_ran for the previous task if it holds),
  *                    fill the queue heads (a head's wait: gb_queue_waited_us),
- *                    gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start and a new slice;
- *                    CONSUME takes the head of the first queue of try_mask that has one, else
- *                    the fallback
- *   running          gb_track_curr, the frequency request (gb_domain_perf_target)
+ *                    gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start, a new slice and
+ *                    gb_preempt_note; CONSUME takes the head of the first queue of try_mask
+ *                    that has one, else the fallback
+ *   running          gb_track_curr, gb_preempt_note, the frequency request
+ *                    (gb_domain_perf_target)
  *   stopping         gb_track_ran, then gb_queue_start (the domain's clock reaches the vtime
  *                    the run started at), gb_track_stop, gb_track_sleep if it is no longer
  *                    runnable
@@ -53,17 +55,26 @@ static __always_inline u64 gb_queue_slice(const struct gb_tstate *ts, u64 dflt_s
 	return ts->slice_ns ? ts->slice_ns : dflt_slice_ns;
 }
 
+/* ts's vtime against domain d's clock (d < nr_domains), keeping its lag: d's clock itself for
+ * a task that was never in a domain. */
+static __always_inline u64 gb_queue_vtime_in(const struct gb_tstate *ts, u32 d, u32 nr_domains,
+					     const u64 *dom_vtime)
+{
+	if (ts->vdom == d)
+		return ts->vtime;
+	if (ts->vdom < nr_domains)
+		return gb_vtime_rebase(ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
+				       dom_vtime[d & (EM_MAX_DOMAINS - 1)]);
+	return dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+}
+
 /* Count ts's vtime against domain d's clock from now on (d < nr_domains), keeping its lag. */
 static __always_inline void gb_queue_move(struct gb_tstate *ts, u32 d, u32 nr_domains,
 					  const u64 *dom_vtime)
 {
 	if (ts->vdom == d)
 		return;
-	if (ts->vdom < nr_domains)
-		ts->vtime = gb_vtime_rebase(ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
-					    dom_vtime[d & (EM_MAX_DOMAINS - 1)]);
-	else
-		ts->vtime = dom_vtime[d & (EM_MAX_DOMAINS - 1)];
+	ts->vtime = gb_queue_vtime_in(ts, d, nr_domains, dom_vtime);
 	ts->vdom = d;
 }
 
@@ -159,6 +170,8 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 	out->local_if_empty = 0;
 	out->slice_ns = dflt_slice_ns;
 	out->deadline = 0;
+	out->preempt = 0;
+	out->preempt_dl = 0;
 	if (in->last && to < 0) {
 		out->queue = GB_QUEUE_LOCAL;
 		if (ts) {
@@ -180,6 +193,9 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 					  dflt_slice_ns, perf, ts->weight);
 	ts->queued_ns = in->now_ns;
 	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, perf, ts->weight);
+	/* wake-up preemption's margin: the deadline plus its span (gb_preempt.h) */
+	out->preempt = in->wakeup && in->preempt;
+	out->preempt_dl = out->deadline + (out->deadline - ts->vtime);
 	out->local_if_empty =
 	    in->wakeup && in->pinned && cpu == in->task_cpu && gb_cpu_at(cpus, (u32)cpu)->online &&
 	    em_cpumask_test(&in->allowed, (u32)cpu) &&

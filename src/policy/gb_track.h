@@ -146,15 +146,19 @@ static __always_inline void gb_track_curr(struct gb_cpu *c, const struct gb_tsta
 	c->idle = 0;
 	c->nr_running = 1;
 	c->curr_util = ts->pelt.util_avg;
+	c->curr_runnable = ts->pelt.runnable_avg;
 	c->uclamp_min = ts->uclamp_min;
 	c->uclamp_max = ts->uclamp_max;
 }
 
 /* The task running on CPU c stops (it sleeps, gives way or is preempted): no task's
- * utilization is counted there until the next one starts (gb_track_curr). */
+ * utilization is counted there until the next one starts (gb_track_curr), and no running
+ * task's deadline is there for a waking task to preempt (gb_preempt_note). */
 static __always_inline void gb_track_stop(struct gb_cpu *c)
 {
 	c->curr_util = 0;
+	c->curr_runnable = 0;
+	c->preemptible = 0;
 }
 
 /* CPU c is idle or busy as the host's idle state says: 1 running while busy, none idle (and
@@ -163,8 +167,10 @@ static __always_inline void gb_track_idle(struct gb_cpu *c, bool idle)
 {
 	c->idle = idle;
 	c->nr_running = idle ? 0 : 1;
-	if (idle)
+	if (idle) {
 		c->curr_util = 0;
+		c->curr_runnable = 0;
+	}
 }
 
 /*

@@ -52,32 +52,46 @@ enum gb_reason {
  * (1024: the fastest CPU at its top OPP busy all the time), as the kernel's PELT.
  */
 struct gb_cpu {
-	u32 util;	/* PELT util_avg of the CPU, 0..1024: the tasks running or waiting
-			 * there and the blocked utilization of those that slept there last
-			 * (decaying while they sleep) */
-	u32 runnable;	/* PELT runnable_avg of the CPU, 0..1024: as util, counting time
-			 * waiting for the CPU too; the within-domain tie-break */
-	u32 perf_cur;	/* perf (0..1024) of the OPP the CPU's domain runs at now */
-	u32 nr_running; /* 1 while a task runs there, 0 when idle: tasks wait in domain
-			 * queues, not on a CPU.  Read by the clamps (gb_rq_umin), the
-			 * utilization with a task added (gb_util_with), the fork rule and the
-			 * within-domain tie-break */
-	u32 uclamp_min; /* uclamp_min (0..1024) of the task running there; ignored when idle */
-	u32 uclamp_max; /* uclamp_max (0..1024) of the task running there; when idle, that of
-			 * the last task that ran (0: no task yet, read as 1024) */
-	u32 curr_util;	/* util_avg (0..1024) of the task running there, which the kernel
-			 * attaches to the run queue a task joins; 0 when idle.  Noted when
-			 * the task starts running and at each tick (gb_track_curr).  Every
-			 * reader of a CPU's utilization takes max(util, curr_util): the
-			 * frequency request, placement and pulls (gb_util_without) and
-			 * over-utilization, so a task that moves to a CPU brings its
-			 * utilization there at once */
-	u8 idle;	/* nothing runs there (the kernel's idle mask under BPF) */
-	u8 online;	/* the CPU is online; offline CPUs are never chosen nor counted */
-	u8 slice_long;	/* the task running there asked for a slice longer than the host's
-			 * default (gb_slice_long); read by grouping (gb_group.h), with
-			 * nr_running */
-	u8 pad;
+	u32 util;	   /* PELT util_avg of the CPU, 0..1024: the tasks running or waiting
+			    * there and the blocked utilization of those that slept there last
+			    * (decaying while they sleep) */
+	u32 runnable;	   /* PELT runnable_avg of the CPU, 0..1024: as util, counting time
+			    * waiting for the CPU too; the within-domain tie-break */
+	u32 perf_cur;	   /* perf (0..1024) of the OPP the CPU's domain runs at now */
+	u32 nr_running;	   /* 1 while a task runs there, 0 when idle: tasks wait in domain
+			    * queues, not on a CPU.  Read by the clamps (gb_rq_umin), the
+			    * utilization with a task added (gb_util_with), the fork rule and the
+			    * within-domain tie-break */
+	u32 uclamp_min;	   /* uclamp_min (0..1024) of the task running there; ignored when idle */
+	u32 uclamp_max;	   /* uclamp_max (0..1024) of the task running there; when idle, that of
+			    * the last task that ran (0: no task yet, read as 1024) */
+	u32 curr_util;	   /* util_avg (0..1024) of the task running there, which the kernel
+			    * attaches to the run queue a task joins; 0 when idle.  Noted when
+			    * the task starts running and at each tick (gb_track_curr).  Every
+			    * reader of a CPU's utilization takes max(util, curr_util): the
+			    * frequency request, placement and pulls (gb_util_without) and
+			    * over-utilization, so a task that moves to a CPU brings its
+			    * utilization there at once */
+	u32 curr_runnable; /* runnable_avg (0..1024) of the task running there, its waits
+			    * for a CPU included; 0 when idle or with wake-up preemption off
+			    * (gb_preempt_curr).  Noted with curr_util; read by the frequency
+			    * request only (gb_cpu_freq_util) */
+	u8 idle;	   /* nothing runs there (the kernel's idle mask under BPF) */
+	u8 online;	   /* the CPU is online; offline CPUs are never chosen nor counted */
+	u8 slice_long;	   /* the task running there asked for a slice longer than the host's
+			    * default (gb_slice_long); read by grouping (gb_group.h), with
+			    * nr_running */
+	u8 preemptible;	   /* a task runs there and curr_deadline is its deadline: set when
+			    * its slice starts (gb_preempt_note: running, and dispatch giving
+			    * it another slice), cleared when it stops (gb_track_stop) and
+			    * when a waking task kicks the CPU (gb_preempt_kicked); read by
+			    * wake-up preemption (gb_preempt_cpu) */
+	u64 curr_deadline; /* the running task's virtual deadline (weighted work ns,
+			    * gb_vtime.h) against its CPU's domain's clock: its vtime when
+			    * its slice started plus that slice's span at the CPU's perf;
+			    * valid while preemptible */
+	u64 pad2[2];	   /* to 64 bytes: in BPF an index into the CPU table is then a shift,
+			    * whose bounds the verifier keeps (a multiple of 48 it does not) */
 };
 
 /*
@@ -166,6 +180,8 @@ struct gb_enq_in {
 	u8 last;      /* the task gave way at slice expiry and nothing else is runnable
 		       * on task_cpu, which goes idle unless the task stays in its local
 		       * queue (SCX_ENQ_LAST) */
+	u8 preempt;   /* wake-up preemption is on (the host's --wake-preempt, gb_preempt.h) */
+	u8 pad[3];
 	struct em_cpumask allowed; /* CPUs the task may run on (affinity) */
 	u64 now_ns;		   /* the host's clock (ns): when the task joins a queue */
 };
@@ -180,6 +196,12 @@ struct gb_enq_out {
 			     * empty, which the host checks (gb_enqueue_take_local) */
 	u64 slice_ns;	    /* the slice to give it */
 	u64 deadline;	    /* its key in a domain queue (weighted work ns) */
+	u32 preempt;	    /* a wake-up into a domain queue with in->preempt: it may preempt
+			     * a task of dom (gb_preempt_cpu) when no CPU is woken for it */
+	u32 pad;
+	u64 preempt_dl; /* with preempt: a running task of dom whose deadline is later
+			 * than this is preempted for it (deadline plus its own span,
+			 * gb_preempt.h) */
 };
 
 /* One domain's queue as dispatch sees it. */

@@ -62,6 +62,7 @@ struct opts {
 	bool verbose;
 	bool force;
 	bool group_slices; /* --group-slices: slice-aware grouping (src/policy/gb_group.h) */
+	bool wake_preempt; /* --wake-preempt: wake-up preemption (src/policy/gb_preempt.h) */
 };
 
 struct run {
@@ -87,9 +88,10 @@ static const char *const mode_names[] = {"energy", "balanced", "performance"};
 
 static void usage(FILE *f, bool full)
 {
-	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
-		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS]\n"
-		   "       [--group-slices on|off] [--verbose] [--force]\n");
+	fprintf(f,
+		"usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
+		"       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS]\n"
+		"       [--group-slices on|off] [--wake-preempt on|off] [--verbose] [--force]\n");
 	if (!full)
 		return;
 	fprintf(
@@ -126,6 +128,14 @@ static void usage(FILE *f, bool full)
 					  "others on different CPUs\n"
 					  "                          while a domain has room; "
 					  "default: " GB_GROUP_DFL_NAME "\n"
+					  "  -w, --wake-preempt on|off  wake-up preemption: a "
+					  "woken task whose deadline is\n"
+					  "                          earlier than a running "
+					  "task's by more than its own\n"
+					  "                          slice's span (a heavier "
+					  "task, a shorter slice)\n"
+					  "                          preempts it at once; "
+					  "default: " GB_PREEMPT_DFL_NAME "\n"
 					  "  -v, --verbose           the verifier's statistics at "
 					  "load, the counters at each sample\n"
 					  "  -f, --force             load a model that does not "
@@ -173,6 +183,7 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 	    {"socket-mode", required_argument, NULL, 'M'},
 	    {"stats-interval", required_argument, NULL, 'i'},
 	    {"group-slices", required_argument, NULL, 'g'},
+	    {"wake-preempt", required_argument, NULL, 'w'},
 	    {"verbose", no_argument, NULL, 'v'},
 	    {"force", no_argument, NULL, 'f'},
 	    {"help", no_argument, NULL, 'h'},
@@ -183,8 +194,9 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 	*o = (struct opts){.socket = DEFAULT_SOCKET,
 			   .socket_mode = 0600,
 			   .interval_ms = 100,
-			   .group_slices = GB_GROUP_DFL};
-	while ((c = getopt_long(argc, argv, "p:m:s:M:i:g:vfh", longopts, NULL)) != -1) {
+			   .group_slices = GB_GROUP_DFL,
+			   .wake_preempt = GB_PREEMPT_DFL};
+	while ((c = getopt_long(argc, argv, "p:m:s:M:i:g:w:vfh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
 			o->profile = optarg;
@@ -225,6 +237,12 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 				return gb_err_set(
 				    err, EINVAL, "--group-slices '%s': expected on or off", optarg);
 			o->group_slices = !strcmp(optarg, "on");
+			break;
+		case 'w':
+			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+				return gb_err_set(
+				    err, EINVAL, "--wake-preempt '%s': expected on or off", optarg);
+			o->wake_preempt = !strcmp(optarg, "on");
 			break;
 		case 'v':
 			o->verbose = true;
@@ -283,6 +301,7 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 	skel->bss->gb_mode = r->mode;
 	skel->rodata->gb_has_cpufreq = r->topo.has_cpufreq;
 	skel->rodata->gb_group_slices = r->o->group_slices;
+	skel->rodata->gb_wake_preempt = r->o->wake_preempt;
 	for (d = 0; d < m->nr_domains; d++) {
 		skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], r->mode);
 		/* the kernel starts every CPU at SCX_CPUPERF_ONE */

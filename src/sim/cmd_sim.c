@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "em_catalog.h"
 #include "gb_group.h"
+#include "gb_preempt.h"
 #include "outfile.h"
 #include "sim.h"
 
@@ -55,6 +56,10 @@ static const char usage_text[] =
     "                          a slice longer than the default (slice_us) and the others\n"
     "                          kept on different CPUs while a domain has room (default\n"
     "                          " GB_GROUP_DFL_NAME ", as scx_gearbox)\n"
+    "      --wake-preempt on|off  gearbox on the scx host: a woken task whose deadline is\n"
+    "                          earlier than a running task's by more than its own slice's\n"
+    "                          span (a heavier task, a shorter slice) preempts it at once\n"
+    "                          (default " GB_PREEMPT_DFL_NAME ", as scx_gearbox)\n"
     "  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
     "  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
     "      --trace-interval MS sample interval of the trace (default 10)\n"
@@ -83,7 +88,8 @@ enum {
 	OPT_TRACE_TASKS,
 	OPT_SEEDS,
 	OPT_HOST,
-	OPT_GROUP
+	OPT_GROUP,
+	OPT_PREEMPT
 };
 
 #define SIM_MAX_SEEDS 1000
@@ -100,6 +106,7 @@ static const struct option long_opts[] = {
     {"pull-after-us", required_argument, NULL, OPT_PULL},
     {"host", required_argument, NULL, OPT_HOST},
     {"group-slices", required_argument, NULL, OPT_GROUP},
+    {"wake-preempt", required_argument, NULL, OPT_PREEMPT},
     {"json", no_argument, NULL, 'j'},
     {"trace", required_argument, NULL, 't'},
     {"trace-interval", required_argument, NULL, OPT_INTERVAL},
@@ -236,6 +243,14 @@ int cmd_sim(int argc, char **argv)
 				opt.group_slices = SIM_GROUP_OFF;
 			else
 				return bad("--group-slices '%s': on or off expected", optarg);
+			break;
+		case OPT_PREEMPT:
+			if (!strcmp(optarg, "on"))
+				opt.wake_preempt = SIM_PREEMPT_ON;
+			else if (!strcmp(optarg, "off"))
+				opt.wake_preempt = SIM_PREEMPT_OFF;
+			else
+				return bad("--wake-preempt '%s': on or off expected", optarg);
 			break;
 		case 'j':
 			json = true;

@@ -34,6 +34,13 @@ enum sim_group {
 	SIM_GROUP_OFF,
 };
 
+/* Wake-up preemption of gearbox on the sched_ext host (--wake-preempt, gb_preempt.h). */
+enum sim_preempt {
+	SIM_PREEMPT_DEFAULT, /* scx_gearbox's default, GB_PREEMPT_DFL */
+	SIM_PREEMPT_ON,
+	SIM_PREEMPT_OFF,
+};
+
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
 enum sim_host {
 	SIM_HOST_DEFAULT, /* the sched_ext host */
@@ -57,8 +64,10 @@ struct sim_options {
 	FILE *trace;	     /* NULL: no trace; else NDJSON per docs/stream.md */
 	bool trace_tasks;    /* sample records carry the tasks[] array */
 	enum sim_host host;  /* gearbox's host */
-	enum sim_group group_slices; /* gearbox on the sched_ext host: slice-aware grouping
-				      * (gb_group.h) */
+	enum sim_group group_slices;   /* gearbox on the sched_ext host: slice-aware grouping
+					* (gb_group.h) */
+	enum sim_preempt wake_preempt; /* gearbox on the sched_ext host: wake-up preemption
+					* (gb_preempt.h) */
 };
 
 #define SIM_MAX_REPORT_TASKS 64
@@ -136,8 +145,9 @@ struct sim_result {
 	 * of them taken to a CPU no bigger than the one a capacity-misfit move took them off while
 	 * their demand still saturates it (a pull undoing the move) */
 	u64 pulls, misfit_undone;
-	u64 decisions; /* placement decisions taken */
-	u32 nr_tasks;  /* in tasks[], at most SIM_MAX_REPORT_TASKS */
+	u64 wake_preempts; /* the same host: CPUs a waking task preempted (SCX_KICK_PREEMPT) */
+	u64 decisions;	   /* placement decisions taken */
+	u32 nr_tasks;	   /* in tasks[], at most SIM_MAX_REPORT_TASKS */
 	struct sim_task_result tasks[SIM_MAX_REPORT_TASKS];
 	/* the first thing the run had to decide that the workload did not say, "" if none
 	 * (a task whose loop takes no time, stopped); the command prints it as a warning */

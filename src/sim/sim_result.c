@@ -21,6 +21,8 @@ void sim_options_defaults(struct sim_options *opt)
 		opt->host = SIM_HOST_SCX;
 	if (opt->group_slices == SIM_GROUP_DEFAULT)
 		opt->group_slices = GB_GROUP_DFL ? SIM_GROUP_ON : SIM_GROUP_OFF;
+	if (opt->wake_preempt == SIM_PREEMPT_DEFAULT)
+		opt->wake_preempt = GB_PREEMPT_DFL ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF;
 }
 
 const char *sim_host_name(enum sim_host host)
@@ -114,5 +116,6 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	res->misfit_moves = s->misfit_moves;
 	res->pulls = s->scx.pulls;
 	res->misfit_undone = s->scx.misfit_undone;
+	res->wake_preempts = s->scx.wake_preempts;
 	res->decisions = s->decisions;
 }

@@ -22,6 +22,8 @@
  *     DSQ, and goes idle otherwise.
  *   - the tick charges the running task's slice, calls ops.tick and reschedules the CPU when
  *     the slice is 0; sched_yield() sets it to 0.
+ *   - SCX_ENQ_PREEMPT on a local insert: at the head, and the sched_ext task running there
+ *     has its slice set to 0 and its CPU reschedules (local_dsq_post_enq).
  *   - kicks: SCX_KICK_IDLE reschedules the CPU only when it is idle, SCX_KICK_PREEMPT sets the
  *     running task's slice to 0, a plain kick reschedules.  Reschedules asked during a
  *     callback run after it, CPU by CPU in id order, as the kernel's IPIs do after the caller.
@@ -32,7 +34,8 @@
  * callback: it fills the core's structs (src/policy: gb_types.h), calls the same functions --
  * gb_select_cpu at select_cpu, gb_enqueue_plan, gb_dispatch_plan, gb_check_misfit with the hold
  * of gb_hold.h at the tick, the gb_track_* tracking -- and applies their answers to the DSQs
- * above (the CPU an enqueue wakes is the core's gb_kick_target), with the adapter's own
+ * above (the CPU an enqueue wakes is the core's gb_kick_cpu; with --wake-preempt on, the CPU a
+ * woken task preempts is gb_preempt_cpu's, kicked with SCX_KICK_PREEMPT), with the adapter's own
  * mechanics repeated here (the kernel's default CPU choice when placement names a CPU the task
  * may not use).
  * Per-task and per-CPU utilization are scx_gearbox's (gb_track.h), not the engine's.
@@ -50,6 +53,7 @@
 #define SCX_ENQ_WAKEUP	 1u
 #define SCX_ENQ_HEAD	 2u
 #define SCX_ENQ_LAST	 4u
+#define SCX_ENQ_PREEMPT	 8u
 #define SCX_KICK_IDLE	 1u
 #define SCX_KICK_PREEMPT 2u
 
@@ -160,9 +164,15 @@ static void insert_local(struct sim *s, struct sim_task *t, u32 cpu, u64 slice_n
 	sim_set_task_cpu(s, t, cpu);
 	t->x.dsq = SIM_DSQ_LOCAL;
 	t->x.local_cpu = (s32)cpu;
-	t->x.seq = flags & SCX_ENQ_HEAD ? --s->scx.seq_head : ++s->scx.seq_tail;
-	/* local_dsq_post_enq(): a CPU running below sched_ext (idle) reschedules, unless it is
+	t->x.seq = flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT) ? --s->scx.seq_head : ++s->scx.seq_tail;
+	/* local_dsq_post_enq(): SCX_ENQ_PREEMPT takes the slice of the sched_ext task running
+	 * there; that CPU reschedules, as does one running below sched_ext (idle), unless it is
 	 * the one scheduling now (it picks from its local DSQ next) */
+	if ((flags & SCX_ENQ_PREEMPT) && s->cpus[cpu].curr >= 0 &&
+	    !s->tasks[s->cpus[cpu].curr].rt) {
+		s->tasks[s->cpus[cpu].curr].x.slice_ns = 0;
+		resched(s, cpu);
+	}
 	if (s->cpus[cpu].curr < 0 && (s32)cpu != s->scx.sched_cpu)
 		resched(s, cpu);
 }
@@ -346,24 +356,37 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	return cpu;
 }
 
-/* gb_kick_domain(): wake the CPU gb_kick_cpu names for t, queued on d for cpu. */
+/*
+ * gb_kick_domain(): wake the CPU gb_kick_cpu names for t, queued as out says; when it is not
+ * idle, a wake-up preempts gb_preempt_cpu's CPU, if any (gb_preempt.h).
+ */
 static void gearbox_kick_domain(struct sim *s, struct sim_task *t, const struct gb_enq_in *in,
-				s32 cpu, u32 d, s32 self)
+				const struct gb_enq_out *out, s32 self)
 {
 	struct em_cpumask idle = {0};
 	struct gb_task gt;
 	s32 to;
 
-	if (gb_kick_skip(in->pinned, cpu, self))
+	if (gb_kick_skip(in->pinned, out->cpu, self))
 		return;
 	for (u32 c = 0; c < s->m->nr_cpus; c++)
 		if (s->scx.idle[c])
 			em_cpumask_set(&idle, c);
 	gb_track_task(&t->x.ts, in->task_cpu, &in->allowed, &gt);
 	gt.floor_cap = gb_hold_floor(&t->x.ts.hold, &gt);
-	to = gb_kick_cpu(s->m, s->gcpu, &idle, &gt, in->pinned, cpu, d, self, s->opt.pull_after_us);
+	to = gb_kick_cpu(s->m, s->gcpu, &idle, &gt, in->pinned, out->cpu, out->dom, self,
+			 s->opt.pull_after_us);
 	if (to >= 0)
 		kick(s, to, SCX_KICK_IDLE);
+	if ((to >= 0 && em_cpumask_test(&idle, (u32)to)) || !out->preempt)
+		return;
+	to = gb_preempt_cpu(s->m, s->gcpu, &in->allowed, out->dom, out->preempt_dl);
+	if (to < 0)
+		return;
+	gb_preempt_kicked(&s->scx.track_cpu[to]);
+	gb_preempt_kicked(&s->gcpu[to]);
+	s->scx.wake_preempts++;
+	kick(s, to, SCX_KICK_PREEMPT);
 }
 
 /* ops.enqueue; self is the CPU running the callback, -1 for a wake-up from elsewhere. */
@@ -383,6 +406,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	ts = tstate(t);
 	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
 	in.last = !!(enq_flags & SCX_ENQ_LAST);
+	in.preempt = s->opt.wake_preempt == SIM_PREEMPT_ON;
 	in.pinned = nr_allowed(s, t) == 1;
 	in.allowed = t->allowed;
 	to = gb_hold_target(&ts->hold, &in.allowed, in.may_kick);
@@ -398,11 +422,19 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 		return;
 	}
 	if (out.local_if_empty && gb_enqueue_take_local(&out, dsq_nr(s, out.dom) == 0)) {
-		insert_local(s, t, (u32)t->cpu, out.slice_ns, 0);
+		u32 flags = 0;
+
+		if (out.preempt && gb_preempt_local(s->gcpu, out.cpu, out.preempt_dl)) {
+			gb_preempt_kicked(&s->scx.track_cpu[out.cpu]);
+			gb_preempt_kicked(&s->gcpu[out.cpu]);
+			s->scx.wake_preempts++;
+			flags = SCX_ENQ_PREEMPT;
+		}
+		insert_local(s, t, (u32)t->cpu, out.slice_ns, flags);
 		return;
 	}
 	insert_vtime(s, t, out.dom, out.slice_ns, out.deadline);
-	gearbox_kick_domain(s, t, &in, out.cpu, out.dom, self);
+	gearbox_kick_domain(s, t, &in, &out, self);
 }
 
 /* A pull from domain d's queue to cpu, counted (one that undoes a capacity-misfit move too) and
@@ -428,11 +460,15 @@ static bool pull(struct sim *s, u32 d, u32 cpu)
 	return true;
 }
 
-/* The task running on cpu goes on for another slice (gb_keep_prev). */
-static void gearbox_keep_prev(struct sim *s, struct sim_task *prev, u32 self, u64 slice_ns)
+/* The task running on cpu goes on for another slice (gb_keep_prev), its deadline noted with
+ * wake-up preemption on. */
+static void gearbox_keep_prev(struct sim *s, struct sim_task *prev, u32 cpu, u32 self, u64 slice_ns)
 {
 	gb_queue_start(&prev->x.ts, self, s->m->nr_domains, s->scx.dom_vtime);
 	prev->x.slice_ns = slice_ns;
+	if (s->opt.wake_preempt == SIM_PREEMPT_ON)
+		gb_preempt_note(&s->scx.track_cpu[cpu], &prev->x.ts, self, s->m->nr_domains,
+				s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));
 }
 
 /* ops.dispatch; prev is cpu's task if still runnable, else NULL. */
@@ -471,7 +507,7 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 	gb_dispatch_plan(s->m, s->gcpu, s->scx.dom_vtime, SIM_SCX_SLICE_NS, s->opt.pull_after_us,
 			 in, pts, &out);
 	if (out.act == GB_DISPATCH_KEEP_PREV && pts) {
-		gearbox_keep_prev(s, prev, self, out.slice_ns);
+		gearbox_keep_prev(s, prev, cpu, self, out.slice_ns);
 		return;
 	}
 	if (out.act == GB_DISPATCH_CONSUME) {
@@ -485,14 +521,18 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 		}
 	}
 	if (out.fallback == GB_DISPATCH_KEEP_PREV && pts)
-		gearbox_keep_prev(s, prev, self, out.slice_ns);
+		gearbox_keep_prev(s, prev, cpu, self, out.slice_ns);
 }
 
-/* ops.running: the CPU's task noted, and its domain's frequency asked for at once (the
- * engine's governor reads the CPU table at every event: sim_dvfs_update). */
+/* ops.running: the CPU's task and its deadline noted, and its domain's frequency asked for at
+ * once (the engine's governor reads the CPU table at every event: sim_dvfs_update). */
 static void gearbox_running(struct sim *s, struct sim_task *t, u32 cpu)
 {
-	gb_track_curr(&s->scx.track_cpu[cpu], tstate(t));
+	struct gb_tstate *ts = tstate(t);
+
+	gb_track_curr(&s->scx.track_cpu[cpu], ts);
+	gb_preempt_note(&s->scx.track_cpu[cpu], ts, dom_of(s, (s32)cpu), s->m->nr_domains,
+			s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));
 }
 
 /* ops.stopping */

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 
 #include "gb_policy.h"
+#include "gb_preempt.h"
 #include "gb_queue.h"
 #include "gb_track.h"
 
@@ -63,6 +64,7 @@ struct sim_scx {
 	u64 dispatches, keeps, kicks; /* ops.dispatch calls, prev kept, kicks that woke a CPU */
 	u64 pulls;		      /* tasks dispatch took from another domain's DSQ */
 	u64 misfit_undone;	      /* of those, pulls that undid a capacity-misfit move */
+	u64 wake_preempts; /* CPUs kicked with SCX_KICK_PREEMPT for a waking task (gb_preempt.h) */
 };
 
 #endif /* GEARBOX_SIM_SCX_H */

@@ -27,8 +27,9 @@ u32 sim_cpu_perf(const struct sim *s, u32 cpu)
 /* The CPUs as scx_gearbox fills them on the sched_ext host (sim_refresh's last step):
  * utilization from its own per-CPU signals, those of an idle CPU decayed to now
  * (gb_track_idle_decay), the running task's slice class (gb_note_curr), and the running task's
- * utilization as its callbacks noted it (gb_track_curr at select_cpu's direct dispatch, running
- * and the tick; gb_track_stop at stopping). */
+ * utilization and deadline as its callbacks noted them (gb_track_curr at select_cpu's direct
+ * dispatch, running and the tick; gb_preempt_note at running and when dispatch keeps it;
+ * gb_track_stop at stopping, gb_preempt_kicked at a preempting kick). */
 static void scx_refresh(struct sim *s)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
@@ -43,6 +44,10 @@ static void scx_refresh(struct sim *s)
 		g->util = s->scx.track_cpu[c].util;
 		g->runnable = s->scx.track_cpu[c].runnable;
 		g->curr_util = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_util;
+		g->curr_runnable = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_runnable;
+		gb_preempt_curr(g, s->opt.wake_preempt == SIM_PREEMPT_ON);
+		g->preemptible = s->scx.track_cpu[c].preemptible;
+		g->curr_deadline = s->scx.track_cpu[c].curr_deadline;
 		if (s->scx.idle[c]) {
 			s->scx.decay_us[c] = 0;
 			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);

@@ -31,7 +31,7 @@ start() {
 			print "# size " m " verifier " $1 " " s " insns" }'
 }
 
-echo "1..4"
+echo "1..5"
 start vm8 --force
 if [ "$(state)" = enabled ] && grep -q "verifier: gearbox_dispatch: processed" /tmp/gb.log; then
 	ok "vm8_8_cpus_in_4_domains_loads"
@@ -56,6 +56,16 @@ start vm16 --force
 if [ "$(state)" = enabled ] && grep -q "verifier: gearbox_select_cpu: processed" /tmp/gb.log; then
 	ok "vm16_16_cpus_in_8_domains_loads"
 else not_ok "vm16_16_cpus_in_8_domains_loads" "state $(state)" "$(log)"; fi
+kill -INT $pid; wait $pid
+while [ "$(state)" != disabled ]; do sleep 0.05; done
+
+# wake-up preemption on: its paths in enqueue (and gb_preempt_pick) are checked only then, the
+# knob being read-only data the verifier sees
+echo "# size vm8 with --wake-preempt on:"
+start vm8 --force --wake-preempt on
+if [ "$(state)" = enabled ] && grep -q "verifier: gearbox_enqueue: processed" /tmp/gb.log; then
+	ok "vm8_loads_with_wake_preempt_on"
+else not_ok "vm8_loads_with_wake_preempt_on" "state $(state)" "$(log)"; fi
 kill -INT $pid; wait $pid
 while [ "$(state)" != disabled ]; do sleep 0.05; done
 

@@ -16,7 +16,7 @@ expect() { # NAME STATUS PATTERN CMD...
 }
 mkdir -p "$tmp/cpu"; echo 0-3 >"$tmp/cpu/possible"; echo 0-3 >"$tmp/cpu/online"
 export GEARBOX_SYSFS_CPU="$tmp/cpu"
-echo "1..15"
+echo "1..16"
 expect "no_profile_is_a_usage_error" 2 "error: --profile is required" "$gb"
 expect "unknown_mode_is_rejected" 2 "--mode 'fast': expected energy, balanced, performance or auto" \
 	"$gb" --profile "$dir/vm4.json" --mode fast
@@ -24,6 +24,8 @@ expect "bad_stats_interval_is_rejected" 2 "--stats-interval '5': expected millis
 	"$gb" --profile "$dir/vm4.json" --stats-interval 5
 expect "bad_group_slices_is_rejected" 2 "--group-slices 'yes': expected on or off" \
 	"$gb" --profile "$dir/vm4.json" --group-slices yes
+expect "bad_wake_preempt_is_rejected" 2 "--wake-preempt 'yes': expected on or off" \
+	"$gb" --profile "$dir/vm4.json" --wake-preempt yes
 expect "missing_profile_file_is_reported_with_its_name" 2 "nonexistent.json" \
 	"$gb" --profile "$tmp/nonexistent.json"
 expect "eight_cpu_model_on_four_cpus_is_refused_with_the_counts" 2 \
@@ -37,7 +39,7 @@ expect "model_grouping_unlike_cpufreq_is_refused" 2 "model domain 1 CPUs 2 match
 # --help: every option of the option table, its default, and the exit statuses
 help=$("$gb" --help); st=$?
 missing=
-for o in profile mode socket socket-mode stats-interval group-slices verbose force help; do
+for o in profile mode socket socket-mode stats-interval group-slices wake-preempt verbose force help; do
 	printf '%s' "$help" | grep -q -- "--$o\b" || missing="$missing --$o"
 done
 for d in "default: energy" "default: /run/scx_gearbox.sock" "default: 0600" "default: 100" \

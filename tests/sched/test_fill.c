@@ -213,6 +213,7 @@ static void test_cpu_fill_matches_the_simulators(void)
 				if (cur >= 0) {
 					bpf_view_of(&g_s->tasks[cur], &ts, &kt);
 					gb_track_curr(&bc[c], &ts);
+					gb_preempt_curr(&bc[c], GB_PREEMPT_DFL);
 				}
 				gb_fill_cpu_idle(&bc[c], idle_bits, c);
 			}
@@ -221,6 +222,7 @@ static void test_cpu_fill_matches_the_simulators(void)
 				bool ok = a->idle == b->idle && a->online == b->online &&
 					  a->nr_running == b->nr_running &&
 					  a->curr_util == b->curr_util &&
+					  a->curr_runnable == b->curr_runnable &&
 					  gb_rq_umin(a) == gb_rq_umin(b) &&
 					  gb_rq_umax(a) == gb_rq_umax(b);
 
@@ -431,6 +433,99 @@ static void test_pull_decisions_match_the_sched_ext_hosts(void)
 	check_tally(&pt);
 }
 
+/*
+ * The running task's deadline (gb_cpu.preemptible, curr_deadline) and its signals (curr_util,
+ * curr_runnable) as the sched_ext host notes them when an idle CPU dst of domain d takes a task
+ * t from d's DSQ and runs it (sim_scx_pick: ops.dispatch, then ops.running), against the
+ * adapter's ops.running (gb_note_curr's gb_track_curr and gb_preempt_curr, with wake-up
+ * preemption on or off, then gb_preempt_note) from the kernel's view of t -- its weight and own
+ * slice through gb_fill_sched -- with the same domain clocks and perf.  t's vtime, its domain,
+ * weight and slice are random; a kept task's vtime past the clock included.
+ */
+static void test_running_deadline_fill_matches_the_sched_ext_hosts(void)
+{
+	static struct wl_task wts[3];
+	u32 checked = 0, bad = 0;
+
+	wts[1].sched.slice_us = 1000;
+	wts[2].sched.slice_us = 20000;
+	for (unsigned k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		if (load_model(models[k]))
+			continue;
+		for (int trial = 0; trial < TRIALS; trial++) {
+			const struct em_model *m = &prof.model;
+			struct gb_cpu bc;
+			struct sim_task *t;
+			struct gb_tstate ts;
+			struct gb_ktask kt;
+			u32 dst, d, i;
+			bool on;
+
+			random_sim(g_s, m->nr_cpus + 4);
+			i = rnd(g_s->nr_tasks);
+			t = &g_s->tasks[i];
+			if (t->state == TS_RUNNING)
+				g_s->cpus[t->cpu].curr = -1;
+			t->state = TS_QUEUED;
+			dst = rnd(m->nr_cpus);
+			d = m->cpu_domain[dst];
+			if (g_s->cpus[dst].curr >= 0 || !em_cpumask_test(&t->allowed, dst)) {
+				free(g_s->tasks);
+				continue;
+			}
+			random_scx(g_s);
+			for (u32 o = 0; o < m->nr_domains; o++)
+				g_s->scx.dom_vtime[o] = (u64)rnd(1u << 30) << 4;
+			t->wt = &wts[rnd(3)];
+			t->x.weight = 1 + rnd(10000);
+			t->x.ts.vdom = rnd(m->nr_domains + 1);
+			t->x.ts.vtime = (u64)rnd(1u << 30) << 4;
+			t->x.dsq = (s32)d;
+			t->x.dsq_vtime = rnd(1u << 30);
+			/* the adapter: the kernel's view of t when it starts running on dst */
+			bpf_view_of(t, &ts, &kt);
+			ts.vdom = t->x.ts.vdom;
+			ts.vtime = t->x.ts.vtime;
+			kt.weight = t->x.weight;
+			kt.custom_slice = t->wt->sched.slice_us != 0;
+			kt.slice_ns = t->wt->sched.slice_us * 1000;
+			gb_fill_sched(&ts, &kt);
+			memset(&bc, 0, sizeof(bc));
+			on = rnd(2);
+			g_s->opt.wake_preempt = on ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF;
+			gb_track_curr(&bc, &ts);
+			gb_preempt_curr(&bc, on);
+			gb_preempt_note(&bc, &ts, d, m->nr_domains, g_s->scx.dom_vtime, SLICE_NS,
+					sim_cpu_perf(g_s, dst));
+			/* the host: dst schedules and runs t */
+			sim_scx_pick(g_s, dst);
+			if (g_s->cpus[dst].curr != (s32)i) {
+				free(g_s->tasks);
+				continue;
+			}
+			sim_refresh(g_s);
+			checked++;
+			if (bc.preemptible != g_s->gcpu[dst].preemptible ||
+			    bc.curr_deadline != g_s->gcpu[dst].curr_deadline ||
+			    bc.curr_util != g_s->gcpu[dst].curr_util ||
+			    bc.curr_runnable != g_s->gcpu[dst].curr_runnable) {
+				bad++;
+				printf("# %s: task %u on cpu %u: bpf %u/%llu/%u/%u, sim "
+				       "%u/%llu/%u/%u\n",
+				       models[k], i, dst, bc.preemptible,
+				       (unsigned long long)bc.curr_deadline, bc.curr_util,
+				       bc.curr_runnable, g_s->gcpu[dst].preemptible,
+				       (unsigned long long)g_s->gcpu[dst].curr_deadline,
+				       g_s->gcpu[dst].curr_util, g_s->gcpu[dst].curr_runnable);
+			}
+			free(g_s->tasks);
+		}
+	}
+	printf("# %u running tasks compared\n", checked);
+	CHECK(checked > 500);
+	CHECK_EQ_U(bad, 0);
+}
+
 /* The adapter's enqueue input from the kernel's view equals the contract's from the task. */
 static void test_enqueue_fill_matches_the_tasks_state(void)
 {
@@ -498,6 +593,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_cpu_fill_matches_the_simulators);
 	TAP_RUN(test_pull_decisions_match_the_simulators);
 	TAP_RUN(test_pull_decisions_match_the_sched_ext_hosts);
+	TAP_RUN(test_running_deadline_fill_matches_the_sched_ext_hosts);
 	TAP_RUN(test_enqueue_fill_matches_the_tasks_state);
 	TAP_RUN(test_kernel_without_uclamp_reads_unclamped);
 	free(g_s);

@@ -37,19 +37,35 @@ static const struct sim_task_result *run_task(const char *json, enum sim_policy_
 	return st_run_text(prof, json, pol, &opt, r) ? NULL : task_of(r, name);
 }
 
-/* Runs json under pol on host and returns task name's p99 wake-up latency, -1 on failure. */
-static double p99_of(const char *json, enum sim_policy_id pol, enum sim_host host, const char *name)
+/* Runs json under pol with *opt and returns task name's p99 wake-up latency, -1 on failure. */
+static double p99_opt(const char *json, enum sim_policy_id pol, struct sim_options *opt,
+		      const char *name)
 {
-	struct sim_options opt = {.host = host};
 	struct sim_result *r = calloc(1, sizeof(*r));
 	const struct sim_task_result *t;
 	double p99 = -1;
 
-	if (r && !st_run_text(prof, json, pol, &opt, r) && (t = task_of(r, name)) &&
-	    t->wakeups > 50)
+	if (r && !st_run_text(prof, json, pol, opt, r) && (t = task_of(r, name)) && t->wakeups > 50)
 		p99 = t->wake_lat_p99_us;
 	free(r);
 	return p99;
+}
+
+/* Runs json under pol on host and returns task name's p99 wake-up latency, -1 on failure. */
+static double p99_of(const char *json, enum sim_policy_id pol, enum sim_host host, const char *name)
+{
+	struct sim_options opt = {.host = host};
+
+	return p99_opt(json, pol, &opt, name);
+}
+
+/* gearbox on the sched_ext host, wake-up preemption on (on true) or off: name's p99. */
+static double p99_preempt(const char *json, bool on, const char *name)
+{
+	struct sim_options opt = {.host = SIM_HOST_SCX,
+				  .wake_preempt = on ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF};
+
+	return p99_opt(json, SIM_POLICY_GEARBOX, &opt, name);
 }
 
 /*
@@ -102,9 +118,9 @@ static void test_long_slice_is_run_out_before_the_tick_rotates_it(void)
 
 /*
  * The same periodic task beside a hog on the sched_ext host: scx_gearbox does not preempt at
- * wake-up, so the task waits for the hog's slice to run out.  With the hog's own 20 ms slice
- * (its p->se.slice, which scx_gearbox gives it) the wait reaches past the default 5 ms slice's
- * two ticks; with the default it stays within them.
+ * wake-up by default (--wake-preempt off), so the task waits for the hog's slice to run out.  With
+ * the hog's own 20 ms slice (its p->se.slice, which scx_gearbox gives it) the wait reaches past the
+ * default 5 ms slice's two ticks; with the default it stays within them.
  */
 static void test_wakeup_waits_behind_a_long_slice_in_the_scx_host(void)
 {
@@ -123,6 +139,62 @@ static void test_wakeup_waits_behind_a_long_slice_in_the_scx_host(void)
 	CHECK(p99 > 12000);
 	CHECK(p99_dfl >= 0 && p99_dfl <= 8100);
 #undef LONG_WL
+}
+
+/*
+ * With wake-up preemption on (gb_preempt.h), the same periodic task beside the hog preempts
+ * it when the hog's deadline is later than its own by more than its own span: with the hog's
+ * own 20 ms slice, the task's default slice makes its deadline that much earlier and it runs
+ * at once (through the local-queue shortcut of a task allowed on one CPU: SCX_ENQ_PREEMPT);
+ * with the hog at the default slice too (equal weights and slices) it waits for the hog's
+ * slice to run out, as it does with preemption off.
+ */
+static void test_wakeup_preempts_a_long_slice_with_wake_preempt_on(void)
+{
+#define PRE_WL(slice)                                                                              \
+	"{\"global\":{\"duration\":2,\"calibration\":\"CPU0\"},\"tasks\":{"                        \
+	"\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":"        \
+	"10000}},"                                                                                 \
+	"\"h\":{\"cpus\":[0]," slice "\"run\":5000000}}}"
+	static const char with[] = PRE_WL("\"slice_us\":20000,"), without[] = PRE_WL("");
+	double p99 = p99_preempt(with, true, "p-0"), p99_off = p99_preempt(with, false, "p-0"),
+	       p99_dfl = p99_preempt(without, true, "p-0");
+
+	printf("# p's p99 wake-up latency beside the hog with its 20 ms slice: %.0f us, %.0f us "
+	       "with preemption off; beside a default-slice hog %.0f us\n",
+	       p99, p99_off, p99_dfl);
+	CHECK(p99 >= 0 && p99 <= 100);
+	CHECK(p99_off > 12000);
+	CHECK(p99_dfl > 2000 && p99_dfl <= 8100);
+#undef PRE_WL
+}
+
+/*
+ * With wake-up preemption on, a heavier task preempts at a wake-up: an echo canceller at nice
+ * -16 (1.2 ms every 10 ms) beside three nice 0 hogs on the three mid CPUs, all with the
+ * default slice.  Its span is a thirty-fifth of a hog's, so its deadline is earlier by more
+ * than its span whenever a hog started its slice less than a slice ago: it runs at once, where
+ * with preemption off, or at nice 0, it waits for a hog's slice.
+ */
+static void test_a_heavier_task_preempts_with_wake_preempt_on(void)
+{
+#define NICE_WL(prio)                                                                              \
+	"{\"global\":{\"duration\":2,\"calibration\":\"CPU4\"},\"tasks\":{"                        \
+	"\"aec\":{\"cpus\":[4,5,6],\"loop\":-1," prio "\"run\":1200,\"timer\":{\"ref\":\"t\","     \
+	"\"period\":10000}},"                                                                      \
+	"\"h\":{\"instance\":3,\"cpus\":[4,5,6],\"run\":5000000}}}"
+	static const char heavy[] = NICE_WL("\"priority\":-16,"), nice0[] = NICE_WL("");
+	double p99 = p99_preempt(heavy, true, "aec-0"),
+	       p99_off = p99_preempt(heavy, false, "aec-0"),
+	       p99_0 = p99_preempt(nice0, true, "aec-0");
+
+	printf("# aec's p99 wake-up latency beside three hogs: nice -16 %.0f us (%.0f us with "
+	       "preemption off), nice 0 %.0f us\n",
+	       p99, p99_off, p99_0);
+	CHECK(p99 >= 0 && p99 <= 100);
+	CHECK(p99_off > 1000);
+	CHECK(p99_0 > 1000);
+#undef NICE_WL
 }
 
 /*
@@ -199,8 +271,8 @@ static void test_slow_cpu_charges_no_more_vtime_for_the_same_work(void)
 /*
  * Preemptions are counted where a running task gives way while runnable.  On the fair class a
  * periodic task with a 0.1 ms slice preempts the hog at each of its wake-ups (about 100 in
- * 1 s); on the sched_ext host nothing preempts at a wake-up, and the hog with its own 20 ms
- * slice gives way only at the ends of its slices where the periodic task waits (at most one in
+ * 1 s); on the sched_ext host nothing preempts at a wake-up by default, and the hog with its own 20
+ * ms slice gives way only at the ends of its slices where the periodic task waits (at most one in
  * 20 ms).  The periodic task runs 0.2 ms and sleeps: it is never preempted.
  */
 static void test_preemptions_are_counted_per_task(void)
@@ -210,6 +282,7 @@ static void test_preemptions_are_counted_per_task(void)
 	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"slice_us\":100,\"run\":200,\"timer\":{\"ref\":"
 	    "\"t\",\"period\":10000}},"
 	    "\"h\":{\"cpus\":[0],\"slice_us\":20000,\"run\":5000000}}}";
+	struct sim_options opt = {.host = SIM_HOST_SCX};
 	struct sim_result *r = calloc(1, sizeof(*r));
 	const struct sim_task_result *h, *p;
 
@@ -232,6 +305,17 @@ static void test_preemptions_are_counted_per_task(void)
 		printf("# sched_ext host: hog preempted %llu times, p %llu\n",
 		       (unsigned long long)h->preemptions, (unsigned long long)p->preemptions);
 		CHECK(h->preemptions >= 30 && h->preemptions <= 51 && p->preemptions == 0);
+	}
+	/* with wake-up preemption on, at each wake-up as on the fair class (gb_preempt.h) */
+	opt.wake_preempt = SIM_PREEMPT_ON;
+	h = st_run_text(prof, json, SIM_POLICY_GEARBOX, &opt, r) ? NULL : task_of(r, "h-0");
+	p = task_of(r, "p-0");
+	CHECK(h && p);
+	if (h && p) {
+		printf(
+		    "# sched_ext host, wake-up preemption on: hog preempted %llu times, p %llu\n",
+		    (unsigned long long)h->preemptions, (unsigned long long)p->preemptions);
+		CHECK(h->preemptions >= 90 && h->preemptions <= p->wakeups && p->preemptions == 0);
 	}
 	free(r);
 }
@@ -335,6 +419,8 @@ int main(void)
 	TAP_RUN(test_short_slice_preempts_at_wakeup_in_the_fair_host);
 	TAP_RUN(test_long_slice_is_run_out_before_the_tick_rotates_it);
 	TAP_RUN(test_wakeup_waits_behind_a_long_slice_in_the_scx_host);
+	TAP_RUN(test_wakeup_preempts_a_long_slice_with_wake_preempt_on);
+	TAP_RUN(test_a_heavier_task_preempts_with_wake_preempt_on);
 	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
 	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
 	TAP_RUN(test_preemptions_are_counted_per_task);
