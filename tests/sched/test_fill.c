@@ -114,6 +114,24 @@ static void random_sim(struct sim *s, u32 nr_tasks)
 	}
 }
 
+/*
+ * The start of every pull and dispatch case: a random state of the simulator, one of its tasks
+ * (index *ti) made to wait, taken off its CPU if it ran there, and a random CPU *dst.
+ */
+static struct sim_task *random_waiting_task(const struct em_model *m, u32 *ti, u32 *dst)
+{
+	struct sim_task *t;
+
+	random_sim(g_s, m->nr_cpus + 4);
+	*ti = rnd(g_s->nr_tasks);
+	t = &g_s->tasks[*ti];
+	if (t->state == TS_RUNNING)
+		g_s->cpus[t->cpu].curr = -1;
+	t->state = TS_QUEUED;
+	*dst = rnd(m->nr_cpus);
+	return t;
+}
+
 /* What scx_gearbox keeps and reads for the simulator's task t. */
 static void bpf_view_of(const struct sim_task *t, struct gb_tstate *ts, struct gb_ktask *kt)
 {
@@ -296,15 +314,8 @@ static void test_pull_decisions_match_the_simulators(void)
 			struct gb_tstate ts;
 			struct gb_ktask kt;
 
-			random_sim(g_s, m->nr_cpus + 4);
+			t = random_waiting_task(m, &i, &dst);
 			g_s->opt.pull_after_us = PULL_US;
-			i = rnd(g_s->nr_tasks);
-			t = &g_s->tasks[i];
-			if (t->state == TS_RUNNING) {
-				g_s->cpus[t->cpu].curr = -1;
-			}
-			t->state = TS_QUEUED;
-			dst = rnd(m->nr_cpus);
 			src_d = m->cpu_domain[t->cpu];
 			if (m->cpu_domain[dst] == src_d || g_s->cpus[dst].curr >= 0 ||
 			    !em_cpumask_test(&t->allowed, dst)) {
@@ -395,14 +406,8 @@ static void test_pull_decisions_match_the_sched_ext_hosts(void)
 			struct gb_tstate ts;
 			struct gb_ktask kt;
 
-			random_sim(g_s, m->nr_cpus + 4);
+			t = random_waiting_task(m, &i, &dst);
 			g_s->opt.pull_after_us = PULL_US;
-			i = rnd(g_s->nr_tasks);
-			t = &g_s->tasks[i];
-			if (t->state == TS_RUNNING)
-				g_s->cpus[t->cpu].curr = -1;
-			t->state = TS_QUEUED;
-			dst = rnd(m->nr_cpus);
 			src_d = m->cpu_domain[t->cpu];
 			if (m->cpu_domain[dst] == src_d || g_s->cpus[dst].curr >= 0 ||
 			    !em_cpumask_test(&t->allowed, dst)) {
@@ -461,13 +466,7 @@ static void test_running_deadline_fill_matches_the_sched_ext_hosts(void)
 			u32 dst, d, i;
 			bool on;
 
-			random_sim(g_s, m->nr_cpus + 4);
-			i = rnd(g_s->nr_tasks);
-			t = &g_s->tasks[i];
-			if (t->state == TS_RUNNING)
-				g_s->cpus[t->cpu].curr = -1;
-			t->state = TS_QUEUED;
-			dst = rnd(m->nr_cpus);
+			t = random_waiting_task(m, &i, &dst);
 			d = m->cpu_domain[dst];
 			if (g_s->cpus[dst].curr >= 0 || !em_cpumask_test(&t->allowed, dst)) {
 				free(g_s->tasks);
