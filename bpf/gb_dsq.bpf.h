@@ -36,6 +36,47 @@ static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
 	tc->qdom = d;
 }
 
+/*
+ * Each domain's queued demand (gb_demand.h): the sum of the util_avg its waiting tasks had when
+ * they joined its queue, added at enqueue (gb_demand_on) and taken off when the task starts
+ * running, is queued again or leaves sched_ext (gb_demand_off).  Spread over the domain's
+ * online CPUs' gb_cpu.queued_util at each change and at hotplug (gb_demand_apply).
+ */
+u32 gb_dom_qutil[EM_MAX_DOMAINS];
+
+/*
+ * Domain d's queued demand spread over its online CPUs, read fresh: two CPUs changing one
+ * domain's sum at once may write their spreads in either order, and the next change writes the
+ * right one.  A subprogram, checked once, not on every path of its callers.
+ */
+GB_SUBPROG int gb_demand_apply(u32 d)
+{
+	if (d >= GB_SCX_MAX_DOMAINS)
+		return 0;
+	gb_demand_spread(gb_m(), gb_cpus, d, *(volatile u32 *)&gb_dom_qutil[d]);
+	return 0;
+}
+
+/* tc's task no longer waits in a domain's queue (gb_demand_leave). */
+static __always_inline void gb_demand_off(struct gb_task_ctx *tc)
+{
+	u32 d, u = gb_demand_leave(&tc->s, &d);
+
+	if (!u || d >= GB_SCX_MAX_DOMAINS)
+		return;
+	__sync_fetch_and_add(&gb_dom_qutil[d], -u);
+	gb_demand_apply(d);
+}
+
+/* tc's task joins domain d's queue (gb_demand_join); gb_demand_off first. */
+static __always_inline void gb_demand_on(struct gb_task_ctx *tc, u32 d)
+{
+	if (d >= GB_SCX_MAX_DOMAINS)
+		return;
+	__sync_fetch_and_add(&gb_dom_qutil[d], gb_demand_join(&tc->s, d));
+	gb_demand_apply(d);
+}
+
 /* dispatch's view of the domain queues (gb_dispatch_plan): too big for the stack */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);

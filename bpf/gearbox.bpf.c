@@ -165,6 +165,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
 		gb_fill_tstate(p, tc);
+		gb_demand_off(tc);
 	}
 	gb_read_sched(p, &kt);
 	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP,
@@ -199,6 +200,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 	gb_count_queued(tc, (s32)out.dom);
+	gb_demand_on(tc, out.dom);
 	scx_bpf_dsq_insert_vtime(p, out.dom, out.slice_ns, out.deadline, enq_flags);
 	if (in.may_kick) {
 		/* the task as an idle CPU's pull will read it: the kick asks the same question */
@@ -344,6 +346,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 
 	if (!tc)
 		return;
+	gb_demand_off(tc);
 	gb_note_curr(p, tc, cpu);
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
 			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
@@ -427,13 +430,16 @@ void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 	tc->exec_ns = p->se.sum_exec_runtime;
 }
 
-/* p leaves sched_ext (another class, or exit): no longer counted as queued anywhere. */
+/* p leaves sched_ext (another class, or exit): no longer counted as queued anywhere, nor in a
+ * domain's queued demand. */
 void BPF_STRUCT_OPS(gearbox_disable, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 
-	if (tc)
+	if (tc) {
 		gb_count_queued(tc, -1);
+		gb_demand_off(tc);
+	}
 }
 
 s32 BPF_STRUCT_OPS(gearbox_init_task, struct task_struct *p, struct scx_init_task_args *args)
@@ -459,6 +465,8 @@ static __always_inline void gb_set_online(s32 cpu, u8 online)
 	gb_cpus[c].idle = online;
 	gb_cpus[c].nr_running = 0;
 	gb_cpus[c].uclamp_min = 0;
+	/* its domain's queued demand over the CPUs online now */
+	gb_demand_apply(gb_cpu_dom(cpu));
 }
 
 void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)

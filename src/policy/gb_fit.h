@@ -93,14 +93,14 @@ static __always_inline u32 gb_rq_umax(const struct gb_cpu *c)
 	return c->uclamp_max ? c->uclamp_max : GB_UCLAMP_NONE_MAX;
 }
 
-/* cpu_overutilized(): util (with the running task's, curr_util) over the tipping point, unless a
- * uclamp_max below the CPU's capacity says the tasks are meant to be throttled (util_fits_cpu's
- * uclamp_max_fits). */
+/* cpu_overutilized(): util (with the running task's, curr_util, and its share of the tasks
+ * waiting in its domain's queue, queued_util) over the tipping point, unless a uclamp_max below
+ * the CPU's capacity says the tasks are meant to be throttled (util_fits_cpu's uclamp_max_fits). */
 static __always_inline bool gb_cpu_overutilized(const struct gb_cpu *c, u32 cap)
 {
 	u32 umax = gb_rq_umax(c);
 
-	if (gb_fits_capacity(gb_max(c->util, c->curr_util), cap))
+	if (gb_fits_capacity(gb_max(c->util, c->curr_util) + c->queued_util, cap))
 		return false;
 	return !(umax < EM_CAPACITY_SCALE && umax <= cap);
 }
@@ -108,12 +108,14 @@ static __always_inline bool gb_cpu_overutilized(const struct gb_cpu *c, u32 cap)
 /*
  * A CPU's utilization as placement and pulls read it: its own signal, at least the util_avg of
  * the task running there (curr_util: the kernel attaches a task's utilization to the run queue
- * it joins, so a CPU that has just started a task is not read as its idle history), without
- * the task's blocked contribution when the task last ran there.
+ * it joins, so a CPU that has just started a task is not read as its idle history), plus its
+ * share of the tasks waiting in its domain's queue (queued_util, gb_demand.h: the kernel counts
+ * a waiting task on its run queue), without the task's blocked contribution when the task last
+ * ran there.
  */
 static __always_inline u32 gb_util_without(const struct gb_cpu *c, u32 cpu, const struct gb_task *t)
 {
-	u32 u = gb_max(c->util, c->curr_util);
+	u32 u = gb_max(c->util, c->curr_util) + c->queued_util;
 
 	if ((s32)cpu != t->prev_cpu)
 		return u;

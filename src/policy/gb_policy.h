@@ -23,6 +23,8 @@
  *                            its domain's queue, or a pull (gb_may_pull_queue)  gb_queue.h
  *   gb_preempt_cpu()         the CPU a task woken into a busy domain preempts, if any;
  *                            gb_preempt_note() notes a running task's deadline  gb_preempt.h
+ *   gb_demand_*()            the queued demand: a domain queue's waiting tasks counted on
+ *                            the domain's CPUs                                   gb_demand.h
  *   gb_hold_*()              the misfit hold's state: moved, wake, floor, target gb_hold.h
  *   gb_track_*()             per-task and per-CPU tracking: wake-up, run time, sleep, idle
  *                            decay, the gb_task a decision reads             gb_track.h
@@ -42,10 +44,12 @@
  *   gb_track.h   per-task and per-CPU tracking
  *   gb_queue.h   enqueue and dispatch (how a host calls the core: its top comment)
  *   gb_preempt.h wake-up preemption
+ *   gb_demand.h  the queued demand
  */
 #ifndef GEARBOX_GB_POLICY_H
 #define GEARBOX_GB_POLICY_H
 
+#include "gb_demand.h"
 #include "gb_fit.h"
 #include "gb_freq.h"
 #include "gb_group.h"

@@ -10,6 +10,7 @@
 #ifndef GEARBOX_GB_TRACK_H
 #define GEARBOX_GB_TRACK_H
 
+#include "gb_demand.h"
 #include "gb_hold.h"
 #include "gb_pelt.h"
 #include "gb_vtime.h"
@@ -27,6 +28,7 @@ static __always_inline void gb_track_init(struct gb_tstate *ts)
 	__builtin_memset(ts, 0, sizeof(*ts));
 	ts->vdom = EM_MAX_DOMAINS;
 	ts->uclamp_max = GB_UCLAMP_NONE_MAX;
+	ts->queued_dom = GB_DEMAND_NONE;
 	gb_hold_init(&ts->hold);
 }
 

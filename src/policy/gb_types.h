@@ -90,8 +90,16 @@ struct gb_cpu {
 			    * gb_vtime.h) against its CPU's domain's clock: its vtime when
 			    * its slice started plus that slice's span at the CPU's perf;
 			    * valid while preemptible */
-	u64 pad2[2];	   /* to 64 bytes: in BPF an index into the CPU table is then a shift,
-			    * whose bounds the verifier keeps (a multiple of 48 it does not) */
+	u32 queued_util;   /* the queued demand of its domain spread over the domain's online
+			    * CPUs (gb_demand.h): the util_avg, as each had it when it joined
+			    * the queue, of the tasks waiting in the domain's queue, over the
+			    * number of those CPUs, 0..1024 per task.  Updated by the host when
+			    * a task joins or leaves the queue and when a CPU of the domain goes
+			    * on- or offline; read by placement and pulls (gb_util_without) and
+			    * over-utilization, not by the frequency request */
+	u32 pad1;
+	u64 pad2[1]; /* to 64 bytes: in BPF an index into the CPU table is then a shift,
+		      * whose bounds the verifier keeps (a multiple of 48 it does not) */
 };
 
 /*
@@ -159,6 +167,9 @@ struct gb_tstate {
 			      * the task's clamps (wake-up, enqueue, tick) */
 	u32 uclamp_max;	     /* requested uclamp_max, 0..1024 (1024: none); as uclamp_min */
 	struct gb_hold hold; /* the misfit hold (gb_hold.h) */
+	u32 queued_util;     /* what it added to its domain's queued demand when it joined the
+			      * queue (gb_demand_join), 0 when not counted */
+	u32 queued_dom;	     /* that domain, GB_DEMAND_NONE when not counted (gb_demand.h) */
 };
 
 /* Where gb_enqueue_plan puts a task. */

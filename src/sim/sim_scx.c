@@ -264,6 +264,16 @@ static struct gb_tstate *tstate(struct sim_task *t)
 	return ts;
 }
 
+/* The task no longer waits in a domain's queue: its queued demand off that domain's sum
+ * (gb_demand_leave), as scx_gearbox's gb_demand_off. */
+static void demand_leave(struct sim *s, struct sim_task *t)
+{
+	u32 d, u = gb_demand_leave(&t->x.ts, &d);
+
+	if (u)
+		s->scx.dom_qutil[d] -= u;
+}
+
 /* gb_account(): the run time since the task was last accounted, at the perf it ran at. */
 static void gearbox_account(struct sim *s, struct sim_task *t, u32 cpu)
 {
@@ -409,6 +419,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	in.preempt = s->opt.wake_preempt == SIM_PREEMPT_ON;
 	in.pinned = nr_allowed(s, t) == 1;
 	in.allowed = t->allowed;
+	demand_leave(s, t);
 	to = gb_hold_target(&ts->hold, &in.allowed, in.may_kick);
 	t->x.misfit_enq = to >= 0 && to != t->cpu;
 	gb_enqueue_plan(s->m, s->gcpu, s->scx.dom_vtime, SIM_SCX_SLICE_NS, ts, &in, &out);
@@ -433,6 +444,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 		insert_local(s, t, (u32)t->cpu, out.slice_ns, flags);
 		return;
 	}
+	s->scx.dom_qutil[out.dom] += gb_demand_join(ts, out.dom);
 	insert_vtime(s, t, out.dom, out.slice_ns, out.deadline);
 	gearbox_kick_domain(s, t, &in, &out, self);
 }
@@ -530,6 +542,7 @@ static void gearbox_running(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct gb_tstate *ts = tstate(t);
 
+	demand_leave(s, t);
 	gb_track_curr(&s->scx.track_cpu[cpu], ts);
 	gb_preempt_note(&s->scx.track_cpu[cpu], ts, dom_of(s, (s32)cpu), s->m->nr_domains,
 			s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));

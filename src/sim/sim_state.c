@@ -29,7 +29,8 @@ u32 sim_cpu_perf(const struct sim *s, u32 cpu)
  * (gb_track_idle_decay), the running task's slice class (gb_note_curr), and the running task's
  * utilization and deadline as its callbacks noted them (gb_track_curr at select_cpu's direct
  * dispatch, running and the tick; gb_preempt_note at running and when dispatch keeps it;
- * gb_track_stop at stopping, gb_preempt_kicked at a preempting kick). */
+ * gb_track_stop at stopping, gb_preempt_kicked at a preempting kick), and each domain's
+ * queued demand over its online CPUs (gb_demand_spread). */
 static void scx_refresh(struct sim *s)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
@@ -53,6 +54,8 @@ static void scx_refresh(struct sim *s)
 			gb_track_idle_decay(&s->scx.cpu_pelt[c], g, &s->scx.decay_us[c], s->now_us);
 		}
 	}
+	for (u32 d = 0; d < s->m->nr_domains; d++)
+		gb_demand_spread(s->m, s->gcpu, d, s->scx.dom_qutil[d]);
 }
 
 void sim_refresh(struct sim *s)

@@ -71,6 +71,10 @@ static void random_sim(struct sim *s, u32 nr_tasks)
 	s->prof = &prof;
 	s->m = m;
 	s->ops = sim_policy_ops_of(SIM_POLICY_GEARBOX);
+	/* the running task's runnable is compared with the rule on and off where the state is
+	 * the sched_ext host's (test_running_deadline_fill_matches_the_sched_ext_hosts); here it is
+	 * the fill alone */
+	s->opt.wake_preempt = SIM_PREEMPT_OFF;
 	s->now_us = 1000000 + rnd(1000000);
 	s->nr_tasks = nr_tasks;
 	s->tasks = calloc(nr_tasks, sizeof(*s->tasks));
@@ -231,7 +235,7 @@ static void test_cpu_fill_matches_the_simulators(void)
 				if (cur >= 0) {
 					bpf_view_of(&g_s->tasks[cur], &ts, &kt);
 					gb_track_curr(&bc[c], &ts);
-					gb_preempt_curr(&bc[c], GB_PREEMPT_DFL);
+					gb_preempt_curr(&bc[c], false);
 				}
 				gb_fill_cpu_idle(&bc[c], idle_bits, c);
 			}

@@ -4,8 +4,8 @@
  * the functions both hosts call: where a task waits (gb_enqueue_plan: a pending misfit move,
  * the offline fallback, the credit limit, the local-queue shortcut), what a CPU asking for work
  * runs (gb_dispatch_plan: the running task at slice expiry, its own domain's queue, a pull), the
- * misfit hold's state, and the tracking.  On tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2
- * mid (876), CPU 3 big (1024).
+ * misfit hold's state, the queued demand, and the tracking.  On tests/sched/vm4.json: CPUs 0-1
+ * little (286), CPU 2 mid (876), CPU 3 big (1024).
  *
  *   test_queue TESTS_SCHED_DIR
  */
@@ -648,6 +648,66 @@ static void test_placement_counts_the_task_running_on_a_cpu(void)
 	CHECK(gb_domain_overutilized(&g_m, g_cpus, 0));
 }
 
+/*
+ * The queued demand (gb_demand.h): tasks waiting in little's queue count on little's online
+ * CPUs, split evenly, as the kernel counts a waiting task on its run queue.  Three tasks of util
+ * 140 wait for little (CPUs 0-1, 286): 210 on each, and a task of util 100 that last ran on big
+ * no longer has room there (310 > 286): it goes to mid CPU 2, where with the queue empty it went
+ * to little CPU 0.  A fourth makes little over-utilized (280 x 1.25 > 286).  With CPU 1 offline
+ * CPU 0 carries the whole queue.  A task counts once, and not after it started running.
+ * Without the queued demand placement sees an idle little domain in every case.
+ */
+static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
+{
+	struct gb_tstate q[4];
+	struct gb_task t = {.util = 100, .util_est = 100, .runnable = 100, .uclamp_max = 1024};
+	struct gb_scratch s;
+	struct gb_decision d;
+	u32 sum = 0, dom;
+
+	idle_machine();
+	all_cpus(&t.allowed);
+	t.prev_cpu = 3;
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 0);
+	for (u32 i = 0; i < 4; i++) {
+		nice0_task(&q[i], 0);
+		q[i].pelt.util_avg = 140;
+	}
+	for (u32 i = 0; i < 3; i++)
+		sum += gb_demand_join(&q[i], 0);
+	CHECK_EQ_U(sum, 420);
+	gb_demand_spread(&g_m, g_cpus, 0, sum);
+	CHECK_EQ_U(g_cpus[0].queued_util, 210);
+	CHECK_EQ_U(g_cpus[1].queued_util, 210);
+	CHECK_EQ_U(g_cpus[2].queued_util, 0);
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 2);
+	CHECK(!gb_domain_overutilized(&g_m, g_cpus, 0));
+	sum += gb_demand_join(&q[3], 0);
+	gb_demand_spread(&g_m, g_cpus, 0, sum);
+	CHECK(gb_domain_overutilized(&g_m, g_cpus, 0));
+	/* CPU 1 goes offline: CPU 0 serves the whole queue */
+	g_cpus[1].online = 0;
+	gb_demand_spread(&g_m, g_cpus, 0, sum);
+	CHECK_EQ_U(g_cpus[0].queued_util, 560);
+	CHECK_EQ_U(g_cpus[1].queued_util, 0);
+	g_cpus[1].online = 1;
+	/* each starts running: counted off once */
+	for (u32 i = 0; i < 4; i++) {
+		sum -= gb_demand_leave(&q[i], &dom);
+		CHECK_EQ_U(dom, 0);
+		CHECK_EQ_U(gb_demand_leave(&q[i], &dom), 0);
+		CHECK_EQ_U(dom, GB_DEMAND_NONE);
+	}
+	CHECK_EQ_U(sum, 0);
+	gb_demand_spread(&g_m, g_cpus, 0, sum);
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 0);
+	/* a task with no utilization yet still counts as waiting */
+	q[0].pelt.util_avg = 0;
+	CHECK_EQ_U(gb_demand_join(&q[0], 1), 1);
+	CHECK_EQ_U(gb_demand_leave(&q[0], &dom), 1);
+	CHECK_EQ_U(dom, 1);
+}
+
 static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
 {
 	struct gb_pelt pe = {0};
@@ -702,6 +762,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
 	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
 	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);
+	TAP_RUN(test_placement_counts_the_tasks_waiting_in_a_domains_queue);
 	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
 	return tap_done();
 }

@@ -117,8 +117,8 @@ static void test_long_slice_is_run_out_before_the_tick_rotates_it(void)
 }
 
 /*
- * The same periodic task beside a hog on the sched_ext host: scx_gearbox does not preempt at
- * wake-up by default (--wake-preempt off), so the task waits for the hog's slice to run out.  With
+ * The same periodic task beside a hog on the sched_ext host: with --wake-preempt off scx_gearbox
+ * does not preempt at wake-up, so the task waits for the hog's slice to run out.  With
  * the hog's own 20 ms slice (its p->se.slice, which scx_gearbox gives it) the wait reaches past the
  * default 5 ms slice's two ticks; with the default it stays within them.
  */
@@ -130,8 +130,7 @@ static void test_wakeup_waits_behind_a_long_slice_in_the_scx_host(void)
 	"10000}},"                                                                                 \
 	"\"h\":{\"cpus\":[0]," slice "\"run\":5000000}}}"
 	static const char with[] = LONG_WL("\"slice_us\":20000,"), without[] = LONG_WL("");
-	double p99 = p99_of(with, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "p-0"),
-	       p99_dfl = p99_of(without, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "p-0");
+	double p99 = p99_preempt(with, false, "p-0"), p99_dfl = p99_preempt(without, false, "p-0");
 
 	printf(
 	    "# p's p99 wake-up latency beside the hog: its slice 20 ms %.0f us, default %.0f us\n",
@@ -271,9 +270,9 @@ static void test_slow_cpu_charges_no_more_vtime_for_the_same_work(void)
 /*
  * Preemptions are counted where a running task gives way while runnable.  On the fair class a
  * periodic task with a 0.1 ms slice preempts the hog at each of its wake-ups (about 100 in
- * 1 s); on the sched_ext host nothing preempts at a wake-up by default, and the hog with its own 20
- * ms slice gives way only at the ends of its slices where the periodic task waits (at most one in
- * 20 ms).  The periodic task runs 0.2 ms and sleeps: it is never preempted.
+ * 1 s); on the sched_ext host with --wake-preempt off nothing preempts at a wake-up, and the hog
+ * with its own 20 ms slice gives way only at the ends of its slices where the periodic task
+ * waits (at most one in 20 ms).  The periodic task runs 0.2 ms and sleeps: it is never preempted.
  */
 static void test_preemptions_are_counted_per_task(void)
 {
@@ -298,7 +297,8 @@ static void test_preemptions_are_counted_per_task(void)
 		       (unsigned long long)p->wakeups);
 		CHECK(h->preemptions >= 90 && h->preemptions <= p->wakeups && p->preemptions == 0);
 	}
-	h = run_task(json, SIM_POLICY_GEARBOX, SIM_HOST_SCX, "h-0", r);
+	opt.wake_preempt = SIM_PREEMPT_OFF;
+	h = st_run_text(prof, json, SIM_POLICY_GEARBOX, &opt, r) ? NULL : task_of(r, "h-0");
 	p = task_of(r, "p-0");
 	CHECK(h && p);
 	if (h && p) {
@@ -325,7 +325,8 @@ static void test_preemptions_are_counted_per_task(void)
  * slices, 6 ms of each 10 ms) on the mid CPUs and a short task allowed on mid and big.  By
  * price the short task goes to mid (a third of big's cost per unit of work) and, when the three
  * mid CPUs are busy, waits in mid's queue until one of the long tasks sleeps; grouped, it goes
- * to the idle big CPU instead: no domain with room keeps it waiting behind a long slice.
+ * to the idle big CPU instead: no domain with room keeps it waiting behind a long slice.  Both
+ * without wake-up preemption, which would let the short task preempt a long one instead.
  */
 static void test_grouping_keeps_a_short_task_from_waiting_behind_long_slices(void)
 {
@@ -335,8 +336,10 @@ static void test_grouping_keeps_a_short_task_from_waiting_behind_long_slices(voi
 	    "\"run\":6000,\"timer\":{\"ref\":\"unique\",\"period\":10000}},"
 	    "\"p\":{\"cpus\":[4,5,6,7],\"loop\":-1,\"run\":300,\"timer\":{\"ref\":"
 	    "\"unique\",\"period\":4000}}}}";
-	struct sim_options off = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_OFF};
-	struct sim_options on = {.host = SIM_HOST_SCX, .group_slices = SIM_GROUP_ON};
+	struct sim_options off = {
+	    .host = SIM_HOST_SCX, .group_slices = SIM_GROUP_OFF, .wake_preempt = SIM_PREEMPT_OFF};
+	struct sim_options on = {
+	    .host = SIM_HOST_SCX, .group_slices = SIM_GROUP_ON, .wake_preempt = SIM_PREEMPT_OFF};
 	struct sim_result *r = calloc(1, sizeof(*r));
 	const struct sim_task_result *p;
 	double p99_off = -1, p99_on = -1;

@@ -191,14 +191,14 @@ expect slice_out_of_range_exits_2_naming_file_task_and_field 2 \
 printf '{"global":{"duration":1,"calibration":"CPU0"},"tasks":{"p":{"cpus":[0],"loop":-1,"run":1000,"timer":{"ref":"t","period":10000}},"h":{"cpus":[0],"slice_us":20000,"run":5000000}}}' >"$tmp/wait.json"
 expect latency_table_lists_the_waking_task 0 "^p-0  *[0-9]*/ *[0-9]*/ *[0-9]*  *[0-9]*/ *[0-9]*/ *[0-9]*$" \
 	"$gb" sim -p sm8250 -P mainline,gearbox --host scx "$tmp/wait.json"
-"$gb" sim -p sm8250 -P mainline,gearbox --host scx --json "$tmp/wait.json" >"$tmp/wait.out" 2>/dev/null
+"$gb" sim -p sm8250 -P mainline,gearbox --host scx --wake-preempt off --json "$tmp/wait.json" >"$tmp/wait.out" 2>/dev/null
 if python3 - "$tmp/wait.out" <<'PY'
 import json, sys
 r = {x["policy"]: {t["name"]: t for t in x["tasks"]} for x in json.load(open(sys.argv[1]))["results"]}
 p, h = r["gearbox"]["p-0"], r["gearbox"]["h-0"]
 print("# gearbox p-0: %d wake-ups, p50 %.0f us, p99 %.0f us" % (p["wakeups"], p["wake_latency_p50_us"], p["wake_latency_p99_us"]))
 assert p["wakeups"] >= 20 and h["wakeups"] == 1
-# behind the hog's own 20 ms slice on the sched_ext host (no wake-up preemption); the fair
+# behind the hog's own 20 ms slice on the sched_ext host (wake-up preemption off); the fair
 # class preempts the hog at once while p's deadline is the earlier one, most wake-ups
 assert p["wake_latency_p50_us"] > 10000 and p["wake_latency_p99_us"] > 12000
 assert r["mainline"]["p-0"]["wake_latency_p50_us"] == 0

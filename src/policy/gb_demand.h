@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * gb_demand.h - the queued demand: the utilization of the tasks waiting in a domain's queue.
+ *
+ * The kernel's fair class attaches a waiting task's util_avg to the run queue it waits on, so a
+ * CPU with tasks queued reads as loaded.  scx_gearbox's tasks wait in one queue per domain, not
+ * on a CPU, and without this a task waiting there would add to no CPU's utilization: a domain
+ * with a long queue would look as light as its running tasks, take more wake-ups and never be
+ * over-utilized.  So each host keeps, per domain, the sum of the util_avg its waiting tasks had
+ * when they joined its queue, and spreads it evenly over the domain's online CPUs
+ * (gb_cpu.queued_util), the CPUs that will serve it.
+ *
+ * Who reads it: placement and pulls (gb_util_without) and over-utilization
+ * (gb_cpu_overutilized) -- not the frequency request, which counts a task where it runs (a
+ * domain's OPP raised for a queue that the next slice ends anyway cost energy for no fewer late
+ * activations, docs/scheduler.md).
+ *
+ * How a host uses it (both do the same, docs/scheduler.md "The contract"):
+ *
+ *   enqueue into domain d's queue   delta = gb_demand_join(ts, d, nr_domains): add delta to
+ *                                   d's sum (undoes first a count the task still had)
+ *   the task starts running,        delta = gb_demand_leave(ts, &d): subtract it from d's sum
+ *   or leaves the scheduler
+ *   d's sum or online CPUs changed  gb_demand_spread(m, cpus, d, sum) (the simulator spreads
+ *                                   every domain before each decision instead: the same values)
+ */
+#ifndef GEARBOX_GB_DEMAND_H
+#define GEARBOX_GB_DEMAND_H
+
+#include "gb_types.h"
+
+/* gb_tstate.queued_dom of a task counted in no domain's queued demand */
+#define GB_DEMAND_NONE 0xffffffffu
+
+/*
+ * gb_demand_leave - ts's task is no longer waiting (it starts running, is queued elsewhere, or
+ * leaves the scheduler): the util it added to its domain's sum, to subtract (0 if it was not
+ * counted), and that domain in *d.
+ */
+static __always_inline u32 gb_demand_leave(struct gb_tstate *ts, u32 *d)
+{
+	u32 u = ts->queued_util;
+
+	*d = ts->queued_dom;
+	ts->queued_util = 0;
+	ts->queued_dom = GB_DEMAND_NONE;
+	return *d == GB_DEMAND_NONE ? 0 : u;
+}
+
+/*
+ * gb_demand_join - ts's task joins domain d's queue (d < nr_domains): the util to add to d's
+ * sum, its util_avg now (at least 1, so that a counted task is told from one that is not).
+ * The host subtracts first what gb_demand_leave returns, for a task still counted elsewhere.
+ */
+static __always_inline u32 gb_demand_join(struct gb_tstate *ts, u32 d)
+{
+	u32 u = gb_max(ts->pelt.util_avg, 1);
+
+	ts->queued_util = u;
+	ts->queued_dom = d;
+	return u;
+}
+
+/*
+ * gb_demand_spread - domain d's queued demand (sum, util 0..1024 per task) over its online CPUs:
+ * each gets sum / their number in queued_util (an offline CPU of d gets 0).
+ */
+static __always_inline void gb_demand_spread(const struct em_model *m, struct gb_cpu *cpus, u32 d,
+					     u32 sum)
+{
+	u32 c, n = 0;
+
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] == d && cpus[c & (EM_MAX_CPUS - 1)].online)
+			n++;
+	}
+	for (c = 0; c < GB_LOOP_CPUS; c++) {
+		struct gb_cpu *cs;
+
+		if (c >= m->nr_cpus)
+			break;
+		if (m->cpu_domain[c] != d)
+			continue;
+		cs = &cpus[c & (EM_MAX_CPUS - 1)];
+		cs->queued_util = cs->online && n ? sum / n : 0;
+	}
+}
+
+#endif /* GEARBOX_GB_DEMAND_H */
