@@ -131,6 +131,7 @@ static __always_inline void gb_fill_head(struct gb_dsq_head *h, const struct gb_
 		h->t.prev_cpu = task_cpu;
 		h->t.floor_cap = 0;
 		h->t.group = GB_GROUP_OFF;
+		h->t.pull_held = 0;
 		return;
 	}
 	gb_fill_task(&h->t, ts, kt, task_cpu, mode);

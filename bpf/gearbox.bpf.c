@@ -107,6 +107,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		x = gb_fill_place(p, tc, from);
 		if (x) {
 			x->t.floor_cap = gb_hold_wake(&tc->s.hold, &x->t);
+			x->t.pull_held = gb_pull_hold_wake(&tc->s.pull, now);
 			x->t.group = gb_group_class(gb_group_slices, tc->s.slice_ns, gb_slice_ns);
 			/* the common case, an idle previous CPU nothing can beat, without the
 			 * search */
@@ -348,6 +349,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 		return;
 	gb_demand_off(tc);
 	gb_note_curr(p, tc, cpu);
+	gb_pull_hold_running(&tc->s.pull, gb_cpu_dom(cpu), scx_bpf_now());
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
 			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
 	gb_request_perf(gb_cpu_dom(cpu), cpu);

@@ -30,7 +30,10 @@
  * the task would saturate (demand over 31/32 of its capacity, which the tick calls a capacity
  * misfit) unless uclamp_max caps it there, and, after a capacity-misfit move, CPUs no bigger
  * than the one it left while its demand stays above 15/16 of that capacity (the misfit hold,
- * gb_misfit_hold(), kept by the host).  One exclusion holds on every CPU, the biggest too: a
+ * gb_misfit_hold(), kept by the host).  One keeps a pull from being undone: for a while after a
+ * CPU of another domain pulled the task out of its domain's queue, that domain's busy CPUs (the
+ * pull hold, gb_pull_hold.h: the task would wait behind them again).
+ * One exclusion holds on every CPU, the biggest too: a
  * CPU whose uclamp_max holds its OPP below what its other load and the task's work demand
  * (gb_full_at_clamp(): utilization measured at a capped OPP cannot show that it is full); with
  * no candidate left the task stays on its previous CPU.  Within a domain the cheapest CPU wins,
@@ -278,8 +281,10 @@ static __always_inline int gb_consider(const struct em_model *m, const struct gb
 		return 0;
 	if (!gb_cpu_at(cpus, c)->online || !em_cpumask_test(&t->allowed, c))
 		return 0;
-	if (min_cap && gb_cpu_at(cpus, c)->nr_running)
-		return 0; /* a capacity-misfit move goes to an idle CPU only */
+	/* a capacity-misfit move goes to an idle CPU only, and so does a task back to the domain
+	 * a pull took it out of, within the pull hold (gb_pull_hold.h) */
+	if ((min_cap || (t->pull_held >> d & 1)) && gb_cpu_at(cpus, c)->nr_running)
+		return 0;
 	if (GB_HOOK_PRICE(m, cpus, t, s, c, &cc) || !cc.ok)
 		return 0;
 	if (!gb_group_mixed(gb_cpu_at(cpus, c), t))
@@ -331,7 +336,8 @@ static __always_inline s32 gb_domain_offer(const struct em_model *m, const struc
 	     (gb_no_room(t, 0, cap) && !gb_prev_domain_overutilized(m, t, s))))
 		return GB_NO_CPU;
 	win = ds->spread_cpu;
-	if (win == GB_NO_CPU || (min_cap && gb_cpu_at(cpus, (u32)win)->nr_running) ||
+	if (win == GB_NO_CPU ||
+	    ((min_cap || (t->pull_held >> d & 1)) && gb_cpu_at(cpus, (u32)win)->nr_running) ||
 	    GB_HOOK_PRICE(m, cpus, t, s, (u32)win, cwin))
 		return GB_NO_CPU;
 	cwin->ok = 1;

@@ -58,6 +58,7 @@
 #include "gb_place.h"
 #include "gb_preempt.h"
 #include "gb_pull.h"
+#include "gb_pull_hold.h"
 #include "gb_queue.h"
 #include "gb_track.h"
 #include "gb_types.h"

@@ -15,7 +15,8 @@
  * gb_track_curr, gb_track_idle_decay for idle CPUs).
  *
  *   new task         gb_track_init, then gb_track_enable when it enters on a CPU
- *   wake-up          gb_track_wake; gb_track_task + gb_hold_wake (floor_cap), then placement
+ *   wake-up          gb_track_wake; gb_track_task + gb_hold_wake (floor_cap) +
+ *                    gb_pull_hold_wake (pull_held), then placement
  *                    (gb_select_cpu; gb_prev_is_cheapest may skip its search); an idle chosen
  *                    CPU runs it at once (slice gb_queue_slice), gb_track_curr
  *   enqueue          gb_enqueue_plan (in.last for the kernel's SCX_ENQ_LAST: the host runs
@@ -29,7 +30,7 @@
  *                    gb_dispatch_plan; apply: KEEP_PREV is gb_queue_start, a new slice and
  *                    gb_preempt_note; CONSUME takes the head of the first queue of try_mask
  *                    that has one, else the fallback
- *   running          gb_track_curr, gb_preempt_note, the frequency request
+ *   running          gb_track_curr, gb_pull_hold_running, gb_preempt_note, the frequency request
  *                    (gb_domain_perf_target)
  *   stopping         gb_track_ran, then gb_queue_start (the domain's clock reaches the vtime
  *                    the run started at), gb_track_stop, gb_track_sleep if it is no longer
@@ -47,6 +48,7 @@
 #include "gb_group.h"
 #include "gb_hold.h"
 #include "gb_pull.h"
+#include "gb_pull_hold.h"
 #include "gb_vtime.h"
 
 /* The task's slice: its own (a sched_setattr() runtime) when it set one, else dflt_slice_ns. */
@@ -172,6 +174,9 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 	out->deadline = 0;
 	out->preempt = 0;
 	out->preempt_dl = 0;
+	/* the queue it joins: a CPU of another domain taking it from there is a pull */
+	if (ts)
+		gb_pull_hold_queued(&ts->pull, d < m->nr_domains ? d : EM_MAX_DOMAINS);
 	if (in->last && to < 0) {
 		out->queue = GB_QUEUE_LOCAL;
 		if (ts) {

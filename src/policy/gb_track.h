@@ -13,6 +13,7 @@
 #include "gb_demand.h"
 #include "gb_hold.h"
 #include "gb_pelt.h"
+#include "gb_pull_hold.h"
 #include "gb_vtime.h"
 
 /*
@@ -30,6 +31,7 @@ static __always_inline void gb_track_init(struct gb_tstate *ts)
 	ts->uclamp_max = GB_UCLAMP_NONE_MAX;
 	ts->queued_dom = GB_DEMAND_NONE;
 	gb_hold_init(&ts->hold);
+	gb_pull_hold_init(&ts->pull);
 }
 
 /*
@@ -64,7 +66,8 @@ static __always_inline void gb_track_task(const struct gb_tstate *ts, s32 prev_c
 	t->uclamp_max = ts->uclamp_max;
 	t->prev_cpu = prev_cpu;
 	t->floor_cap = 0;
-	t->group = 0; /* GB_GROUP_OFF: the host sets it for a wake-up (gb_group.h) */
+	t->group = 0;	  /* GB_GROUP_OFF: the host sets it for a wake-up (gb_group.h) */
+	t->pull_held = 0; /* the host sets it for a wake-up (gb_pull_hold.h) */
 	if (allowed != &t->allowed)
 		t->allowed = *allowed;
 }

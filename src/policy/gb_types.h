@@ -121,6 +121,10 @@ struct gb_task {
 	u32 group;	/* slice-aware grouping (gb_group.h): GB_GROUP_OFF, or its slice
 			 * class when the host groups at this wake-up (gb_group_class); read
 			 * by placement */
+	u64 pull_held;	/* the pull hold (gb_pull_hold.h): bit d set while a pull took it out
+			 * of domain d's queue not long ago, and placement offers it only
+			 * d's idle CPUs; from gb_pull_hold_wake at a wake-up, 0 otherwise
+			 * (gb_track_task) */
 	struct em_cpumask allowed; /* CPUs it may run on (affinity) */
 };
 
@@ -136,6 +140,23 @@ struct gb_hold {
 		   * when no hold: no CPU of capacity <= cap while the hold lasts; read at
 		   * every wake-up and pull (gb_hold_wake, gb_hold_floor) */
 	u32 work; /* its demand (gb_task_work, 0..1024) at that move; read with cap */
+	u32 pad;
+};
+
+/*
+ * The pull hold of one task (gb_pull_hold.h): the domain whose queue it last joined, and the
+ * last pull that took it out of one.  Kept by the host inside gb_tstate, changed only through
+ * gb_pull_hold.h and gb_enqueue_plan.
+ */
+struct gb_pull_hold {
+	u32 queued_dom; /* domain whose queue it joined last (gb_enqueue_plan), until it
+			 * next runs (gb_pull_hold_running); EM_MAX_DOMAINS for none */
+	u32 from;	/* domain a pull last took it out of, EM_MAX_DOMAINS for none;
+			 * read at wake-up (gb_pull_hold_wake) */
+	u64 until_ns;	/* host time (ns) the hold on from ends */
+	u32 span_us;	/* the hold's length (us): GB_PULL_HOLD_MIN_US, doubled up to
+			 * GB_PULL_HOLD_MAX_US for a pull from the same domain that the task
+			 * has not run in since the last; 0 once it ran there */
 	u32 pad;
 };
 
@@ -170,6 +191,7 @@ struct gb_tstate {
 	u32 queued_util;     /* what it added to its domain's queued demand when it joined the
 			      * queue (gb_demand_join), 0 when not counted */
 	u32 queued_dom;	     /* that domain, GB_DEMAND_NONE when not counted (gb_demand.h) */
+	struct gb_pull_hold pull; /* the pull hold (gb_pull_hold.h) */
 };
 
 /* Where gb_enqueue_plan puts a task. */

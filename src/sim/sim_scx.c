@@ -339,6 +339,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 	t->x.woken = true;
 	gb_track_task(ts, fork ? GB_NO_CPU : prev_cpu, &t->allowed, &gt);
 	gt.floor_cap = gb_hold_wake(&ts->hold, &gt);
+	gt.pull_held = gb_pull_hold_wake(&ts->pull, now_ns(s));
 	gt.group =
 	    gb_group_class(s->opt.group_slices == SIM_GROUP_ON, ts->slice_ns, SIM_SCX_SLICE_NS);
 	cpu = gb_select_cpu(s->m, s->gcpu, &gt, &s->scratch, &dec);
@@ -544,6 +545,7 @@ static void gearbox_running(struct sim *s, struct sim_task *t, u32 cpu)
 
 	demand_leave(s, t);
 	gb_track_curr(&s->scx.track_cpu[cpu], ts);
+	gb_pull_hold_running(&ts->pull, dom_of(s, (s32)cpu), now_ns(s));
 	gb_preempt_note(&s->scx.track_cpu[cpu], ts, dom_of(s, (s32)cpu), s->m->nr_domains,
 			s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));
 }

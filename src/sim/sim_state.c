@@ -116,6 +116,7 @@ void sim_fill_task(const struct sim *s, const struct sim_task *t, struct gb_task
 	gt->prev_cpu = t->cpu;
 	gt->floor_cap = 0;
 	gt->group = GB_GROUP_OFF;
+	gt->pull_held = 0;
 	gt->allowed = t->allowed;
 }
 

@@ -160,6 +160,7 @@ static bool same_task(const struct gb_task *a, const struct gb_task *b, u32 i)
 	bool ok = a->util == b->util && a->util_est == b->util_est && a->runnable == b->runnable &&
 		  a->uclamp_min == b->uclamp_min && a->uclamp_max == b->uclamp_max &&
 		  a->prev_cpu == b->prev_cpu && a->floor_cap == b->floor_cap &&
+		  a->pull_held == b->pull_held &&
 		  !memcmp(&a->allowed, &b->allowed, sizeof(a->allowed));
 
 	if (!ok)

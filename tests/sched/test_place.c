@@ -101,6 +101,8 @@ static void random_state(struct gb_task *t)
 	for (c = 0; c < m->nr_cpus; c++)
 		if (rnd(4) || !rnd(2))
 			em_cpumask_set(&t->allowed, c);
+	/* a pull hold now and then, on a real domain */
+	t->pull_held = rnd(4) ? 0 : 1ull << rnd(m->nr_domains);
 }
 
 static int same(const struct gb_decision *a, const struct gb_decision *b)

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * test_queue.c - the core's queueing decisions (src/policy/gb_queue.h, gb_hold.h, gb_track.h),
- * the functions both hosts call: where a task waits (gb_enqueue_plan: a pending misfit move,
- * the offline fallback, the credit limit, the local-queue shortcut), what a CPU asking for work
- * runs (gb_dispatch_plan: the running task at slice expiry, its own domain's queue, a pull), the
- * misfit hold's state, the queued demand, and the tracking.  On tests/sched/vm4.json: CPUs 0-1
- * little (286), CPU 2 mid (876), CPU 3 big (1024).
+ * test_queue.c - the core's queueing decisions (src/policy/gb_queue.h, gb_hold.h, gb_track.h,
+ * gb_pull_hold.h), the functions both hosts call: where a task waits (gb_enqueue_plan: a pending
+ * misfit move, the offline fallback, the credit limit, the local-queue shortcut), what a CPU
+ * asking for work runs (gb_dispatch_plan: the running task at slice expiry, its own domain's
+ * queue, a pull), the misfit hold's and the pull hold's state, the queued demand, and the
+ * tracking.  On tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2 mid (876), CPU 3 big (1024).
  *
  *   test_queue TESTS_SCHED_DIR
  */
@@ -541,6 +541,131 @@ static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
 	CHECK_EQ_U(h.cap, 0);
 }
 
+/*
+ * The pull hold's state (gb_pull_hold.h): a task queued on little (domain 0) and run on mid
+ * (domain 1) was pulled, and little's busy CPUs are held from it for GB_PULL_HOLD_MIN_US; a
+ * task queued and run in one domain, or placed straight on an idle CPU of another domain at its
+ * wake-up, was not pulled.
+ */
+static void test_a_pull_starts_a_hold_on_the_domain_it_left(void)
+{
+	const u64 t0 = 1000 * MS, min_ns = GB_PULL_HOLD_MIN_US * 1000ull;
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0), 0);
+	/* queued on little, run on little: no pull */
+	enq_in(&in, 0);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.dom, 0);
+	gb_pull_hold_running(&ts.pull, 0, t0);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + MS), 0);
+	/* woken onto an idle mid CPU by placement: no queue, no pull */
+	gb_pull_hold_running(&ts.pull, 1, t0 + MS);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 2 * MS), 0);
+	/* queued on little, taken by mid: held for GB_PULL_HOLD_MIN_US from the pull */
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	gb_pull_hold_running(&ts.pull, 1, t0 + 3 * MS);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 4 * MS), 1ull << 0);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 3 * MS + min_ns - 1), 1ull << 0);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 3 * MS + min_ns), 0);
+	/* a task the tracking filled for a pull or the tick carries no hold */
+	{
+		struct gb_task t;
+
+		gb_track_task(&ts, 2, &in.allowed, &t);
+		CHECK_EQ_U(t.pull_held, 0);
+	}
+}
+
+/*
+ * A task pulled out of little again without having run there since (it went back when the hold
+ * ended and was left waiting again) is held twice as long each time, up to
+ * GB_PULL_HOLD_MAX_US; once it runs on little the next pull starts from GB_PULL_HOLD_MIN_US.
+ */
+static void test_pulls_that_keep_coming_back_double_the_hold(void)
+{
+	u64 now = 1000 * MS, span = GB_PULL_HOLD_MIN_US * 1000ull;
+	struct gb_tstate ts;
+	struct gb_enq_in in;
+	struct gb_enq_out out;
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	enq_in(&in, 0);
+	for (int i = 0; i < 8; i++) {
+		gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+		gb_pull_hold_running(&ts.pull, 2, now);
+		CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + span - 1), 1ull << 0);
+		CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + span), 0);
+		now += span + MS;
+		span = span * 2 < GB_PULL_HOLD_MAX_US * 1000ull ? span * 2
+								: GB_PULL_HOLD_MAX_US * 1000ull;
+	}
+	CHECK_EQ_U(span, GB_PULL_HOLD_MAX_US * 1000ull);
+	/* served on little (queued and run there), then pulled: the first hold again */
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	gb_pull_hold_running(&ts.pull, 0, now);
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	gb_pull_hold_running(&ts.pull, 2, now + MS);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + MS + GB_PULL_HOLD_MIN_US * 1000ull), 0);
+	/* a pull from another domain starts its own first hold */
+	in.task_cpu = 2;
+	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
+	CHECK_EQ_U(out.dom, 1);
+	gb_pull_hold_running(&ts.pull, 0, now + 2 * MS);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + 3 * MS), 1ull << 1);
+	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + 2 * MS + GB_PULL_HOLD_MIN_US * 1000ull), 0);
+}
+
+/*
+ * Placement within the pull hold: a task of util 60 that a pull took out of little (both little
+ * CPUs busy with a small task, little the cheapest domain) to mid CPU 2 is offered little's
+ * idle CPUs only.  Without the hold it goes back to little, behind a running task, as it did
+ * every period before the hold (it would wait in little's queue until the pull took it again);
+ * with it, it stays on idle mid CPU 2.  Once a little CPU is idle it goes there, hold or not.
+ */
+static void test_placement_offers_a_pulled_task_only_idle_cpus_of_the_domain_it_left(void)
+{
+	struct gb_task t = {.util = 60, .util_est = 60, .runnable = 60, .uclamp_max = 1024};
+	struct gb_tstate run;
+	struct gb_scratch s;
+	struct gb_decision d;
+	s32 cpu;
+
+	idle_machine();
+	nice0_task(&run, 0);
+	run.pelt.util_avg = 30;
+	for (u32 c = 0; c < 2; c++) {
+		g_cpus[c].util = 30;
+		g_cpus[c].perf_cur = 110;
+		gb_track_idle(&g_cpus[c], false);
+		gb_track_curr(&g_cpus[c], &run);
+	}
+	all_cpus(&t.allowed);
+	t.prev_cpu = 2;
+	cpu = gb_select_cpu(&g_m, g_cpus, &t, &s, &d);
+	CHECK(cpu == 0 || cpu == 1);
+	CHECK_EQ_U(d.reason, GB_REASON_WAKEUP_ENERGY);
+	t.pull_held = 1ull << 0;
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 2);
+	/* the shortcut agrees: nothing is cheaper than the idle previous CPU it may use */
+	if (gb_prev_is_cheapest(&g_m, g_cpus, &t, &d))
+		CHECK_EQ_I(d.cpu, 2);
+	/* a hold on another domain changes nothing */
+	t.pull_held = 1ull << 2;
+	cpu = gb_select_cpu(&g_m, g_cpus, &t, &s, &d);
+	CHECK(cpu == 0 || cpu == 1);
+	/* an idle little CPU can run it at once: the hold does not keep it off */
+	t.pull_held = 1ull << 0;
+	gb_track_stop(&g_cpus[1]);
+	gb_track_idle(&g_cpus[1], true);
+	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 1);
+}
+
 static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 {
 	struct gb_tstate ts;
@@ -759,6 +884,9 @@ int main(int argc, char **argv)
 	TAP_RUN(test_no_pull_from_a_domain_that_is_not_over_utilized);
 	TAP_RUN(test_own_queue_comes_before_pulls);
 	TAP_RUN(test_hold_is_released_at_a_wake_up_once_demand_falls);
+	TAP_RUN(test_a_pull_starts_a_hold_on_the_domain_it_left);
+	TAP_RUN(test_pulls_that_keep_coming_back_double_the_hold);
+	TAP_RUN(test_placement_offers_a_pulled_task_only_idle_cpus_of_the_domain_it_left);
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
 	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
 	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);

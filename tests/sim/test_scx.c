@@ -383,6 +383,48 @@ static void test_tasks_waiting_in_a_queue_count_on_its_domain(void)
 	free(m);
 }
 
+/*
+ * The pull hold (gb_pull_hold.h) on q4_overutilized_global on zuma: a task pinned to mid CPU 7
+ * busy 14 of every 16 ms keeps mid over-utilized, and six small periodic tasks share little's
+ * four CPUs at its lowest OPP, so at each period one or two of them wait in little's queue until
+ * an idle mid CPU pulls them (GB_PULL_AFTER_US).  Without the hold the next wake-up priced
+ * little cheaper and sent each pulled task back into the same queue: a pull and a move back
+ * every period for two of the tasks.  With it a pulled task stays off little's busy CPUs, so
+ * pulls and migrations are rare, and the energy is no higher than mainline's.
+ */
+static void test_a_pulled_task_is_not_sent_back_into_the_queue_it_left(void)
+{
+	struct em_profile *m = load_profile("em-profiles/zuma.json");
+	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
+	struct sim_result gb, ml;
+	struct workload w = {0};
+	struct gb_err err;
+	u64 small_acts = 0, small_migr = 0;
+
+	if (!m || load_workload("tests/scenarios/workloads/q4_overutilized_global.json", &w)) {
+		free(m);
+		return;
+	}
+	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
+	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
+	for (u32 i = 0; i < gb.nr_tasks; i++) {
+		if (strncmp(gb.tasks[i].name, "small", 5))
+			continue;
+		small_acts += gb.tasks[i].activations;
+		small_migr += gb.tasks[i].migrations;
+	}
+	printf("# gearbox: %llu pulls, %llu migrations of the small tasks in %llu activations, "
+	       "%.4f J; mainline %.4f J\n",
+	       (unsigned long long)gb.pulls, (unsigned long long)small_migr,
+	       (unsigned long long)small_acts, gb.energy_j, ml.energy_j);
+	CHECK(small_acts > 1000);
+	CHECK(gb.pulls * 20 < small_acts);
+	CHECK(small_migr * 10 < small_acts);
+	CHECK(gb.energy_j <= ml.energy_j);
+	workload_free(&w);
+	free(m);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -402,6 +444,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_new_task_starts_with_half_its_cpus_spare_capacity);
 	TAP_RUN(test_pricing_a_cluster_wake_up_saves_energy_on_msm8998);
 	TAP_RUN(test_tasks_waiting_in_a_queue_count_on_its_domain);
+	TAP_RUN(test_a_pulled_task_is_not_sent_back_into_the_queue_it_left);
 	free(prof);
 	return tap_done();
 }
