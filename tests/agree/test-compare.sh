@@ -58,6 +58,16 @@ check decisions_by_reason_are_compared $? "status $rc: $out"
 out=$("$compare" --count-tol 6 "$work/gb.ndjson" "$work/more.ndjson" 2>&1)
 check count_tolerance_applies $? "$out"
 
+# moves between two CPUs of one domain (little: CPUs 0 and 1) are shown, not compared
+cp "$work/gb.ndjson" "$work/within.ndjson"
+for _ in 1 2 3 4 5 6; do
+	printf '{"type":"decision","t_us":1000,"pid":1,"comm":"umax_capped-0","from":0,"to":1,"reason":"wakeup_energy","power_delta_uw":0,"util":10,"uclamp_min":0,"uclamp_max":300,"to_cap":286,"from_cap":286}\n' >>"$work/within.ndjson"
+done
+out=$("$compare" "$work/gb.ndjson" "$work/within.ndjson" 2>&1)
+rc=$?
+[ $rc = 0 ] && grep -q '^  moves within a domain 0/6 (not compared)' <<<"$out"
+check moves_within_a_domain_are_shown_not_compared $? "status $rc: $out"
+
 # samples: the task seen in 3 of them on one side is not compared by share; never seen there,
 # it differs (the same trace with the samples that show it dropped, all but 3 or all)
 python3 - "$work/gb.ndjson" "$work" <<'PY'
