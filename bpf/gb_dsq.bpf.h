@@ -57,15 +57,17 @@ GB_SUBPROG int gb_demand_apply(u32 d)
 	return 0;
 }
 
-/* tc's task no longer waits in a domain's queue (gb_demand_leave). */
-static __always_inline void gb_demand_off(struct gb_task_ctx *tc)
+/* tc's task no longer waits in a domain's queue (gb_demand_leave): the domain it waited in,
+ * GB_DEMAND_NONE for none. */
+static __always_inline u32 gb_demand_off(struct gb_task_ctx *tc)
 {
 	u32 d, u = gb_demand_leave(&tc->s, &d);
 
 	if (!u || d >= GB_SCX_MAX_DOMAINS)
-		return;
+		return d;
 	__sync_fetch_and_add(&gb_dom_qutil[d], -u);
 	gb_demand_apply(d);
+	return d;
 }
 
 /* tc's task joins domain d's queue (gb_demand_join); gb_demand_off first. */

@@ -344,12 +344,13 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 cpu = scx_bpf_task_cpu(p);
+	u32 waited_in;
 
 	if (!tc)
 		return;
-	gb_demand_off(tc);
+	waited_in = gb_demand_off(tc);
 	gb_note_curr(p, tc, cpu);
-	gb_pull_hold_running(&tc->s.pull, gb_cpu_dom(cpu), scx_bpf_now());
+	gb_pull_hold_running(&tc->s.pull, waited_in, gb_cpu_dom(cpu), scx_bpf_now());
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
 			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
 	gb_request_perf(gb_cpu_dom(cpu), cpu);

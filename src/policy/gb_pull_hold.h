@@ -34,8 +34,9 @@
  * A host stores one struct gb_pull_hold per task (inside struct gb_tstate; gb_track_init
  * initializes it) and calls
  *
- *   gb_pull_hold_running()  when the task starts running (ops.running): a task that joined
- *                           another domain's queue (gb_enqueue_plan notes which) was pulled
+ *   gb_pull_hold_running()  when the task starts running (ops.running), with the domain whose
+ *                           queue it waited in (gb_demand_leave's): a task that waited in
+ *                           another domain's queue was pulled
  *   gb_pull_hold_wake()     at a wake-up, for gb_task.pull_held
  */
 #ifndef GEARBOX_GB_PULL_HOLD_H
@@ -48,31 +49,21 @@
 
 static __always_inline void gb_pull_hold_init(struct gb_pull_hold *h)
 {
-	h->queued_dom = EM_MAX_DOMAINS;
 	h->from = EM_MAX_DOMAINS;
 	h->until_ns = 0;
 	h->span_us = 0;
 	h->pad = 0;
 }
 
-/* The task joins a queue of domain d (a local queue of one of its CPUs too; EM_MAX_DOMAINS for
- * none of the model's). */
-static __always_inline void gb_pull_hold_queued(struct gb_pull_hold *h, u32 d)
-{
-	h->queued_dom = d;
-}
-
 /*
- * gb_pull_hold_running - the task starts running on a CPU of domain d at now_ns.  When the queue
- * it joined last is another domain's, a pull took it from there, and a hold on that domain
- * starts: GB_PULL_HOLD_MIN_US, or twice the last hold (at most GB_PULL_HOLD_MAX_US) when the
- * last pull was from the same domain and the task has not run there since.
+ * gb_pull_hold_running - the task starts running on a CPU of domain d at now_ns, having waited
+ * in domain q's queue (gb_demand_leave's domain; GB_DEMAND_NONE when it waited in none).  When
+ * q is another domain, a pull took it from there, and a hold on that domain starts:
+ * GB_PULL_HOLD_MIN_US, or twice the last hold (at most GB_PULL_HOLD_MAX_US) when the last pull was
+ * from the same domain and the task has not run there since.
  */
-static __always_inline void gb_pull_hold_running(struct gb_pull_hold *h, u32 d, u64 now_ns)
+static __always_inline void gb_pull_hold_running(struct gb_pull_hold *h, u32 q, u32 d, u64 now_ns)
 {
-	u32 q = h->queued_dom;
-
-	h->queued_dom = EM_MAX_DOMAINS;
 	if (q >= EM_MAX_DOMAINS || q == d) {
 		/* it runs in the domain it was last pulled out of: the next pull starts afresh */
 		if (d == h->from)
@@ -92,9 +83,8 @@ static __always_inline void gb_pull_hold_running(struct gb_pull_hold *h, u32 d, 
  * gb_pull_hold_wake - the task wakes up at now_ns (it is in no queue): gb_task.pull_held, the
  * bit of the domain a pull took it out of while the hold lasts, else 0.
  */
-static __always_inline u64 gb_pull_hold_wake(struct gb_pull_hold *h, u64 now_ns)
+static __always_inline u64 gb_pull_hold_wake(const struct gb_pull_hold *h, u64 now_ns)
 {
-	h->queued_dom = EM_MAX_DOMAINS;
 	if (h->from >= EM_MAX_DOMAINS || now_ns >= h->until_ns)
 		return 0;
 	return 1ull << (h->from & (EM_MAX_DOMAINS - 1));

@@ -174,9 +174,6 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 	out->deadline = 0;
 	out->preempt = 0;
 	out->preempt_dl = 0;
-	/* the queue it joins: a CPU of another domain taking it from there is a pull */
-	if (ts)
-		gb_pull_hold_queued(&ts->pull, d < m->nr_domains ? d : EM_MAX_DOMAINS);
 	if (in->last && to < 0) {
 		out->queue = GB_QUEUE_LOCAL;
 		if (ts) {

@@ -149,14 +149,12 @@ struct gb_hold {
  * gb_pull_hold.h and gb_enqueue_plan.
  */
 struct gb_pull_hold {
-	u32 queued_dom; /* domain whose queue it joined last (gb_enqueue_plan), until it
-			 * next runs (gb_pull_hold_running); EM_MAX_DOMAINS for none */
-	u32 from;	/* domain a pull last took it out of, EM_MAX_DOMAINS for none;
-			 * read at wake-up (gb_pull_hold_wake) */
-	u64 until_ns;	/* host time (ns) the hold on from ends */
-	u32 span_us;	/* the hold's length (us): GB_PULL_HOLD_MIN_US, doubled up to
-			 * GB_PULL_HOLD_MAX_US for a pull from the same domain that the task
-			 * has not run in since the last; 0 once it ran there */
+	u32 from;     /* domain a pull last took it out of, EM_MAX_DOMAINS for none;
+		       * read at wake-up (gb_pull_hold_wake) */
+	u64 until_ns; /* host time (ns) the hold on from ends */
+	u32 span_us;  /* the hold's length (us): GB_PULL_HOLD_MIN_US, doubled up to
+		       * GB_PULL_HOLD_MAX_US for a pull from the same domain that the task
+		       * has not run in since the last; 0 once it ran there */
 	u32 pad;
 };
 

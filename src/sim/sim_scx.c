@@ -265,13 +265,15 @@ static struct gb_tstate *tstate(struct sim_task *t)
 }
 
 /* The task no longer waits in a domain's queue: its queued demand off that domain's sum
- * (gb_demand_leave), as scx_gearbox's gb_demand_off. */
-static void demand_leave(struct sim *s, struct sim_task *t)
+ * (gb_demand_leave), as scx_gearbox's gb_demand_off; the domain it waited in, GB_DEMAND_NONE
+ * for none. */
+static u32 demand_leave(struct sim *s, struct sim_task *t)
 {
 	u32 d, u = gb_demand_leave(&t->x.ts, &d);
 
 	if (u)
 		s->scx.dom_qutil[d] -= u;
+	return d;
 }
 
 /* gb_account(): the run time since the task was last accounted, at the perf it ran at. */
@@ -543,9 +545,10 @@ static void gearbox_running(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	struct gb_tstate *ts = tstate(t);
 
-	demand_leave(s, t);
+	u32 waited_in = demand_leave(s, t);
+
 	gb_track_curr(&s->scx.track_cpu[cpu], ts);
-	gb_pull_hold_running(&ts->pull, dom_of(s, (s32)cpu), now_ns(s));
+	gb_pull_hold_running(&ts->pull, waited_in, dom_of(s, (s32)cpu), now_ns(s));
 	gb_preempt_note(&s->scx.track_cpu[cpu], ts, dom_of(s, (s32)cpu), s->m->nr_domains,
 			s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));
 }

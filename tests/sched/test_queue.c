@@ -541,6 +541,17 @@ static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
 	CHECK_EQ_U(h.cap, 0);
 }
 
+/* ts's task joined domain d's queue and now starts running: the domain it waited in, as the
+ * hosts' running callbacks pass it to gb_pull_hold_running (gb_demand_join, gb_demand_leave). */
+static u32 queued_in(struct gb_tstate *ts, u32 d)
+{
+	u32 q;
+
+	gb_demand_join(ts, d);
+	gb_demand_leave(ts, &q);
+	return q;
+}
+
 /*
  * The pull hold's state (gb_pull_hold.h): a task queued on little (domain 0) and run on mid
  * (domain 1) was pulled, and little's busy CPUs are held from it for GB_PULL_HOLD_MIN_US; a
@@ -561,14 +572,14 @@ static void test_a_pull_starts_a_hold_on_the_domain_it_left(void)
 	enq_in(&in, 0);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
 	CHECK_EQ_U(out.dom, 0);
-	gb_pull_hold_running(&ts.pull, 0, t0);
+	gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 0, t0);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + MS), 0);
 	/* woken onto an idle mid CPU by placement: no queue, no pull */
-	gb_pull_hold_running(&ts.pull, 1, t0 + MS);
+	gb_pull_hold_running(&ts.pull, GB_DEMAND_NONE, 1, t0 + MS);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 2 * MS), 0);
 	/* queued on little, taken by mid: held for GB_PULL_HOLD_MIN_US from the pull */
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
-	gb_pull_hold_running(&ts.pull, 1, t0 + 3 * MS);
+	gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 1, t0 + 3 * MS);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 4 * MS), 1ull << 0);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 3 * MS + min_ns - 1), 1ull << 0);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, t0 + 3 * MS + min_ns), 0);
@@ -598,7 +609,7 @@ static void test_pulls_that_keep_coming_back_double_the_hold(void)
 	enq_in(&in, 0);
 	for (int i = 0; i < 8; i++) {
 		gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
-		gb_pull_hold_running(&ts.pull, 2, now);
+		gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 2, now);
 		CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + span - 1), 1ull << 0);
 		CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + span), 0);
 		now += span + MS;
@@ -608,15 +619,15 @@ static void test_pulls_that_keep_coming_back_double_the_hold(void)
 	CHECK_EQ_U(span, GB_PULL_HOLD_MAX_US * 1000ull);
 	/* served on little (queued and run there), then pulled: the first hold again */
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
-	gb_pull_hold_running(&ts.pull, 0, now);
+	gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 0, now);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
-	gb_pull_hold_running(&ts.pull, 2, now + MS);
+	gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 2, now + MS);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + MS + GB_PULL_HOLD_MIN_US * 1000ull), 0);
 	/* a pull from another domain starts its own first hold */
 	in.task_cpu = 2;
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
 	CHECK_EQ_U(out.dom, 1);
-	gb_pull_hold_running(&ts.pull, 0, now + 2 * MS);
+	gb_pull_hold_running(&ts.pull, queued_in(&ts, out.dom), 0, now + 2 * MS);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + 3 * MS), 1ull << 1);
 	CHECK_EQ_U(gb_pull_hold_wake(&ts.pull, now + 2 * MS + GB_PULL_HOLD_MIN_US * 1000ull), 0);
 }
