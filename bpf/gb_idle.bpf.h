@@ -37,15 +37,12 @@ static __always_inline u64 gb_idle_bits(void)
  */
 static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only, u32 skip)
 {
-	u32 c, nr = gb_m()->nr_cpus;
+	u32 c;
 
-	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
-		struct gb_cpu *cs = &gb_cpus[c];
-		u32 d;
+	bpf_for (c, 0, gb_m()->nr_cpus) {
+		struct gb_cpu *cs = &gb_cpus[c & (EM_MAX_CPUS - 1)];
+		u32 d = gb_dom_of(gb_m(), c);
 
-		if (c >= nr)
-			break;
-		d = gb_m()->cpu_domain[c];
 		if ((only != GB_ALL_DOMAINS && d != only) || d == skip)
 			continue;
 		gb_fill_cpu_idle(cs, idle_bits, c);

@@ -55,8 +55,7 @@ GB_SUBPROG int gb_preempt_pick(u32 d, u64 allowed_bits, u64 preempt_dl)
  * CPU gb_kick_cpu names; when that is not an idle CPU, with --wake-preempt on, a wake-up
  * preempts the task of the CPU gb_preempt_cpu names, if any (SCX_KICK_PREEMPT: gb_preempt.h).
  * A subprogram, checked once: inlined, the search over the other domains' idle CPUs with the
- * pull question for each was followed on every path through enqueue, and a model of 16 CPUs
- * in 8 domains took enqueue past the verifier's budget.
+ * pull question for each was followed on every path through enqueue.
  */
 GB_SUBPROG int gb_kick_domain(const struct gb_enq_in *in, const struct gb_task *t,
 			      const struct gb_enq_out *out)

@@ -21,21 +21,12 @@ static __always_inline u32 gb_perf_now(s32 cpu)
 /* The perf target of domain d (with the mode's floor), requested for cpu. */
 GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
 {
-	u32 idx = 0, perf, k, nr = gb_m()->nr_domains;
+	u32 idx = 0, perf;
 
-	/* with d a constant the verifier knows the domain's OPPs (read-only data); with d
-	 * unknown the OPP search forks beyond its budget.  So: find the constant equal to d
-	 * (the empty asm keeps clang from turning the search back into d). */
-	for (k = 0; k < GB_SCX_MAX_DOMAINS; k++) {
-		asm volatile("" : "+r"(k));
-		if (k >= nr || k >= GB_SCX_MAX_DOMAINS)
-			return 0;
-		if (k == d)
-			break;
-	}
-	if (k >= GB_SCX_MAX_DOMAINS)
+	/* d is unknown to the verifier: the OPP search is gb_place_opp_from's, the loops over
+	 * the CPUs iterators (gearbox_place.h) */
+	if (d >= gb_m()->nr_domains || d >= GB_SCX_MAX_DOMAINS)
 		return 0;
-	d = k;
 	perf = gb_domain_perf_target(gb_m(), gb_cpus, d, &idx);
 	if (perf < gb_perf_floor[d])
 		perf = gb_perf_floor[d];

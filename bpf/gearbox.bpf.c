@@ -295,12 +295,10 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	in->prev_runnable = prev_runnable;
 	/* before the heads are read: in BPF the scan is checked once, and not at all when off */
 	in->group_served = gb_group_slices && gb_group_served(gb_m(), gb_cpus, cpu, self);
-	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
+	bpf_for (d, 0, nr) {
 		struct gb_dsq_head *h;
 		u32 i = d;
 
-		if (d >= nr)
-			break;
 		/* the head's address from a masked index, computed here (the empty asm keeps clang
 		 * from turning it into a pointer of its own, whose bounds the verifier loses) */
 		asm volatile("" : "+r"(i));
@@ -320,9 +318,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	if (out.act == GB_DISPATCH_CONSUME) {
 		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self))
 			return;
-		for (d = 0; d < GB_SCX_MAX_DOMAINS; d++) {
-			if (d >= nr)
-				break;
+		bpf_for (d, 0, nr) {
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
 			if (gb_pull(cpu, d))
@@ -487,13 +483,11 @@ void BPF_STRUCT_OPS(gearbox_cpu_online, s32 cpu)
  */
 void BPF_STRUCT_OPS(gearbox_cpu_offline, s32 cpu)
 {
-	u32 c, nr = gb_m()->nr_cpus;
+	u32 c;
 
 	gb_set_online(cpu, 0);
-	for (c = 0; c < GB_SCX_MAX_CPUS; c++) {
-		if (c >= nr)
-			break;
-		if ((s32)c != cpu && gb_cpus[c].online)
+	bpf_for (c, 0, gb_m()->nr_cpus) {
+		if ((s32)c != cpu && gb_cpus[c & (EM_MAX_CPUS - 1)].online)
 			scx_bpf_kick_cpu(c, SCX_KICK_IDLE);
 	}
 }

@@ -11,8 +11,9 @@
 
 #define GB_COMM_LEN 16
 
-/* What the BPF object is built for; the loader refuses a model beyond them.  The verifier's
- * budget is the real bound: see bpf/gearbox_place.h (gb_place_price_0 .. _63). */
+/* What the BPF object is built for; the loader refuses a model beyond them.  A CPU is one bit
+ * of a word (gb_mask_test, the pricing memo of bpf/gearbox_place.h); the verifier's work does
+ * not grow with either (the policy's loops are iterators). */
 #define GB_SCX_MAX_CPUS	   64
 #define GB_SCX_MAX_DOMAINS 32
 

@@ -10,13 +10,18 @@
  * once, on its own:
  *
  *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
- *   GB_HOOK_PRICE     gb_place_price_N()       gb_price() for CPU N, one subprogram per id
+ *   GB_HOOK_PRICE     gb_place_price_cpu(c)    gb_price() for CPU c, memoized per search
  *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     one OPP search of gb_price(), gb_efficient_from()
  *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
  *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
  *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
  *   GB_HOOK_PULL_MASK gb_disp_pull_mask()      dispatch's pulls, gb_pull_mask() (BPF only)
+ *
+ * And the policy's loops over the model's CPUs and domains (GB_FOR_CPU, GB_FOR_DOMAIN) become
+ * open-coded iterators (bpf_for): the verifier checks a body with the index unknown until its
+ * state converges, so that what it checks does not grow with the model.  A count kept across
+ * such a loop starts at GB_COUNT_ZERO, a 0 the verifier cannot see.
  *
  * There is no placement code here: every body is a call of the policy's own function, and
  * gb_select_cpu() and gb_check_misfit() run as they are.  A subprogram cannot take the model
@@ -39,8 +44,15 @@
 struct gb_cand;
 struct gb_decision;
 
-#define GB_LOOP_CPUS	GB_SCX_MAX_CPUS
-#define GB_LOOP_DOMAINS GB_SCX_MAX_DOMAINS
+#if defined(__bpf__) || defined(__BPF__)
+/* the policy's loops over the model (gb_types.h) as open-coded iterators: the verifier checks a
+ * body until its state converges, with the index unknown, whatever the model's size */
+#define GB_FOR_CPU(c, n)    bpf_for (c, 0, n)
+#define GB_FOR_DOMAIN(d, n) bpf_for (d, 0, n)
+/* 0 that the verifier does not know (gb_types.h): nothing writes gb_count_zero */
+u32 gb_count_zero;
+#define GB_COUNT_ZERO (*(volatile u32 *)&gb_count_zero)
+#endif
 
 /* the pointer arguments are not needed: the subprograms find everything in the context */
 #define GB_PLACE_UNUSED(m, cpus, t, s) ((void)(m), (void)(cpus), (void)(t), (void)(s))
@@ -64,6 +76,7 @@ GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us);
 #endif
 
 GB_SUBPROG int gb_place_scan(void);
+GB_SUBPROG int gb_place_price_cpu(u32 c, struct gb_cand *out);
 GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start);
 GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap);
 GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin);
@@ -118,53 +131,19 @@ GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
 }
 
 /*
- * gb_place_price - gb_price() for CPU c into *out.  In BPF one global subprogram per CPU id: with
- * c a constant the verifier knows the CPU's domain and OPP table (the model is read-only data)
- * and checks the pricing in a few thousand instructions; with c unknown, the two OPP searches
- * multiply into more than the budget.  GB_SCX_MAX_CPUS bounds how many are generated.
+ * gb_place_price_cpu - gb_price() for CPU c into *out.  A subprogram checked once for any CPU:
+ * its OPP searches are gb_place_opp_from's, so that with the CPU's domain unknown to the
+ * verifier the pricing is one path, not one per OPP a search may return.
  */
-#if defined(__bpf__) || defined(__BPF__)
-#define GB_PLACE_PRICE_FN(N)                                                                       \
-	GB_SUBPROG int gb_place_price_##N(struct gb_cand *out)                                     \
-	{                                                                                          \
-		struct gb_place_ctx *x = GB_PLACE_CTX();                                           \
-		if (N >= GB_PLACE_MODEL()->nr_cpus || !x || !out)                                  \
-			return -1;                                                                 \
-		*out = gb_price(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, N);                 \
-		return 0;                                                                          \
-	}
-#define GB_PLACE_CASE(N)                                                                           \
-	case N:                                                                                    \
-		return gb_place_price_##N(out);
-/* 0 .. GB_SCX_MAX_CPUS - 1 */
-/* clang-format off */
-#define GB_PLACE_EACH_CPU(F) \
-	F(0) F(1) F(2) F(3) F(4) F(5) F(6) F(7) F(8) F(9) F(10) F(11) F(12) F(13) F(14) F(15) \
-	F(16) F(17) F(18) F(19) F(20) F(21) F(22) F(23) F(24) F(25) F(26) F(27) F(28) F(29) F(30) F(31) \
-	F(32) F(33) F(34) F(35) F(36) F(37) F(38) F(39) F(40) F(41) F(42) F(43) F(44) F(45) F(46) F(47) \
-	F(48) F(49) F(50) F(51) F(52) F(53) F(54) F(55) F(56) F(57) F(58) F(59) F(60) F(61) F(62) F(63)
-/* clang-format on */
-GB_PLACE_EACH_CPU(GB_PLACE_PRICE_FN)
-_Static_assert(GB_SCX_MAX_CPUS == 64, "GB_PLACE_EACH_CPU lists GB_SCX_MAX_CPUS ids");
-
-static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
-{
-	switch (c) {
-		GB_PLACE_EACH_CPU(GB_PLACE_CASE)
-	}
-	return -1;
-}
-#else
-static __always_inline int gb_place_price_once(u32 c, struct gb_cand *out)
+GB_SUBPROG int gb_place_price_cpu(u32 c, struct gb_cand *out)
 {
 	struct gb_place_ctx *x = GB_PLACE_CTX();
 
-	if (!x || !out || c >= GB_SCX_MAX_CPUS)
+	if (!x || !out || c >= GB_PLACE_MODEL()->nr_cpus || c >= GB_SCX_MAX_CPUS)
 		return -1;
 	*out = gb_price(GB_PLACE_MODEL(), GB_PLACE_CPUS, &x->t, &x->s, c);
 	return 0;
 }
-#endif
 
 /*
  * gb_place_price - CPU c's price, computed once per search.  gb_price() reads only the task,
@@ -185,7 +164,7 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 		*out = x->memo[c];
 		return 0;
 	}
-	err = gb_place_price_once(c, out);
+	err = gb_place_price_cpu(c, out);
 	if (!err) {
 		x->memo[c] = *out;
 		x->priced |= bit;

@@ -68,20 +68,16 @@ static __always_inline u32 gb_demand_join(struct gb_tstate *ts, u32 d)
 static __always_inline void gb_demand_spread(const struct em_model *m, struct gb_cpu *cpus, u32 d,
 					     u32 sum)
 {
-	u32 c, n = 0;
+	u32 c, n = GB_COUNT_ZERO;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] == d && cpus[c & (EM_MAX_CPUS - 1)].online)
+	GB_FOR_CPU (c, m->nr_cpus) {
+		if (gb_dom_of(m, c) == d && cpus[c & (EM_MAX_CPUS - 1)].online)
 			n++;
 	}
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
+	GB_FOR_CPU (c, m->nr_cpus) {
 		struct gb_cpu *cs;
 
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] != d)
+		if (gb_dom_of(m, c) != d)
 			continue;
 		cs = &cpus[c & (EM_MAX_CPUS - 1)];
 		cs->queued_util = cs->online && n ? sum / n : 0;

@@ -142,13 +142,10 @@ static __always_inline bool gb_domain_overutilized(const struct em_model *m,
 	u32 cap = em_domain_capacity(gb_pd(m, d));
 	u32 c;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		const struct gb_cpu *cs;
+	GB_FOR_CPU (c, m->nr_cpus) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (c >= m->nr_cpus)
-			break;
-		cs = gb_cpu_at(cpus, c);
-		if (m->cpu_domain[c] != d || !cs->online)
+		if (gb_dom_of(m, c) != d || !cs->online)
 			continue;
 		if (gb_cpu_overutilized(cs, cap))
 			return true;

@@ -51,18 +51,16 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 	const struct em_domain *pd = gb_pd(m, d);
 	u32 need = 0, c, i;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		const struct gb_cpu *cs;
+	GB_FOR_CPU (c, m->nr_cpus) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (c >= m->nr_cpus)
-			break;
-		cs = gb_cpu_at(cpus, c);
-		if (m->cpu_domain[c] != d || !cs->online)
+		if (gb_dom_of(m, c) != d || !cs->online)
 			continue;
 		need = gb_max(
 		    need, gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs)));
 	}
-	i = em_efficient_state(pd, gb_min(need, em_domain_capacity(pd)));
+	/* em_efficient_state() */
+	i = GB_HOOK_OPP_FROM(m, d, gb_min(need, em_domain_capacity(pd)), 0);
 	*opp_idx = i;
 	return pd->opps[i & (EM_MAX_OPPS - 1)].perf;
 }

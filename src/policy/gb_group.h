@@ -121,13 +121,10 @@ static __always_inline bool gb_group_served(const struct em_model *m, const stru
 {
 	u32 c;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		const struct gb_cpu *cs;
+	GB_FOR_CPU (c, m->nr_cpus) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (c >= m->nr_cpus)
-			break;
-		cs = gb_cpu_at(cpus, c);
-		if ((s32)c == cpu || m->cpu_domain[c] != d || !cs->online)
+		if ((s32)c == cpu || gb_dom_of(m, c) != d || !cs->online)
 			continue;
 		if (!cs->nr_running || !cs->slice_long)
 			return true;

@@ -69,11 +69,9 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 {
 	u32 c, d;
 
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
-		struct gb_domain_scratch *ds = &s->pd[d];
+	GB_FOR_DOMAIN (d, m->nr_domains) {
+		struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
 
-		if (d >= m->nr_domains)
-			break;
 		ds->base_perf = 0;
 		ds->busy = 0;
 		ds->overutilized = 0;
@@ -84,15 +82,13 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 		ds->asleep = 1;
 		ds->cwin = (struct gb_cand){0};
 	}
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
+	GB_FOR_CPU (c, m->nr_cpus) {
 		const struct gb_cpu *cs;
 		struct gb_domain_scratch *ds;
 		u32 util, cap, spare;
 
-		if (c >= m->nr_cpus)
-			break;
 		cs = gb_cpu_at(cpus, c);
-		d = m->cpu_domain[c];
+		d = gb_dom_of(m, c);
 		if (d >= m->nr_domains || !cs->online)
 			continue;
 		ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
@@ -115,39 +111,13 @@ static __always_inline void gb_scan_domains(const struct em_model *m, const stru
 			ds->spread_spare = spare;
 		}
 	}
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
-		struct gb_domain_scratch *ds = &s->pd[d];
-		const struct em_domain *pd;
+	GB_FOR_DOMAIN (d, m->nr_domains) {
+		struct gb_domain_scratch *ds = &s->pd[d & (EM_MAX_DOMAINS - 1)];
 
-		if (d >= m->nr_domains)
-			break;
-		pd = gb_pd(m, d);
-		ds->base_idx =
-		    em_efficient_state(pd, gb_min(ds->base_perf, em_domain_capacity(pd)));
+		/* em_efficient_state(), the search from OPP 0 */
+		ds->base_idx = GB_HOOK_OPP_FROM(
+		    m, d, gb_min(ds->base_perf, em_domain_capacity(gb_pd(m, d))), 0);
 	}
-}
-
-/* em_efficient_state() for a perf known to be >= that of OPP start: the scan starts there. */
-static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 perf, u32 start)
-{
-	u32 n = pd->nr_opps, i;
-
-	if (n == 0 || n > EM_MAX_OPPS)
-		return 0;
-	for (i = 0; i < EM_MAX_OPPS; i++) {
-		const struct em_opp *ps;
-		u32 k = start + i;
-
-		if (k >= n)
-			break;
-		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
-		if (ps->perf < perf)
-			continue;
-		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
-			continue;
-		return k;
-	}
-	return n - 1;
 }
 
 /* The price of putting t on CPU c (see the header comment). */
@@ -374,20 +344,15 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 	    gb_cpu_at(cpus, (u32)prev)->online && !GB_HOOK_PRICE(m, cpus, t, s, (u32)prev, &cprev))
 		have_prev = true;
 	/* pass 2: the winner of every domain, in one pass over the CPUs */
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
+	GB_FOR_CPU (c, m->nr_cpus)
 		GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap);
-	}
 	/* pass 3: across domains */
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+	GB_FOR_DOMAIN (d, m->nr_domains) {
 		struct gb_cand cwin = {0};
 		bool spread;
 		s32 win;
 		int g;
 
-		if (d >= m->nr_domains)
-			break;
 		win = GB_HOOK_OFFER(m, cpus, t, s, d, min_cap, max_cap, &cwin);
 		if (win == GB_NO_CPU)
 			continue;
@@ -406,9 +371,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 			best = prev;
 			cbest = cprev;
 		} else {
-			for (c = 0; c < GB_LOOP_CPUS; c++) {
-				if (c >= m->nr_cpus)
-					break;
+			GB_FOR_CPU (c, m->nr_cpus) {
 				if (em_cpumask_test(&t->allowed, c) && gb_cpu_at(cpus, c)->online) {
 					best = (s32)c;
 					if (GB_HOOK_PRICE(m, cpus, t, s, c, &cbest))
@@ -454,22 +417,18 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 static __always_inline s32 gb_fork_cpu(const struct em_model *m, const struct gb_cpu *cpus,
 				       const struct gb_task *t)
 {
-	u32 c, d, best_idle = 0;
+	u32 c, d, best_idle = GB_COUNT_ZERO;
 	s32 best = GB_NO_CPU;
 
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
-		u32 idle = 0;
+	GB_FOR_DOMAIN (d, m->nr_domains) {
+		u32 idle = GB_COUNT_ZERO;
 		s32 first = GB_NO_CPU;
 
-		if (d >= m->nr_domains)
-			break;
-		for (c = 0; c < GB_LOOP_CPUS; c++) {
+		GB_FOR_CPU (c, m->nr_cpus) {
 			const struct gb_cpu *cs;
 
-			if (c >= m->nr_cpus)
-				break;
 			cs = gb_cpu_at(cpus, c);
-			if (m->cpu_domain[c] != d || !cs->online || cs->nr_running ||
+			if (gb_dom_of(m, c) != d || !cs->online || cs->nr_running ||
 			    !em_cpumask_test(&t->allowed, c))
 				continue;
 			if (first == GB_NO_CPU)
@@ -513,9 +472,10 @@ static __always_inline s32 gb_select_cpu(const struct em_model *m, const struct 
  * marks every OPP that costs as much as a higher one inefficient, so along the OPPs a domain
  * can run at, cost rises with the OPP; gb_prev_is_cheapest() rests on that.
  */
-static __always_inline u64 gb_domain_min_cost(const struct em_domain *pd)
+static __always_inline u64 gb_domain_min_cost(const struct em_model *m, u32 d)
 {
-	return pd->opps[em_efficient_state(pd, 0) & (EM_MAX_OPPS - 1)].cost;
+	/* em_efficient_state(pd, 0) */
+	return gb_pd(m, d)->opps[GB_HOOK_OPP_FROM(m, d, 0, 0) & (EM_MAX_OPPS - 1)].cost;
 }
 
 /*
@@ -551,18 +511,16 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	pd = gb_pd(m, d);
 	cap = em_domain_capacity(pd);
 	/* the domain's perf without the task, as gb_scan_domains() computes it */
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
+	GB_FOR_CPU (c, m->nr_cpus) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] != d || !cs->online)
+		if (gb_dom_of(m, c) != d || !cs->online)
 			continue;
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));
 		running |= cs->nr_running;
 	}
-	base_idx = em_efficient_state(pd, gb_min(base_perf, cap)) & (EM_MAX_OPPS - 1);
+	base_idx = GB_HOOK_OPP_FROM(m, d, gb_min(base_perf, cap), 0) & (EM_MAX_OPPS - 1);
 	work = gb_task_work(t);
 	util = gb_util_without(ps, (u32)prev, t);
 	/* gb_price() for an idle CPU: the run queue's clamps are the task's own */
@@ -576,10 +534,8 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	/* the previous CPU's price is (cost + wake) x work, wake for waking its domain (gb_idle.h);
 	 * any other candidate's wake is >= 0 */
 	cost0 = pd->opps[base_idx].cost + gb_wake_cost(pd, base_idx, gb_none_running(running));
-	for (c = 0; c < GB_LOOP_DOMAINS; c++) {
-		if (c >= m->nr_domains)
-			break;
-		if (c != d && gb_domain_min_cost(gb_pd(m, c)) < cost0)
+	GB_FOR_DOMAIN (c, m->nr_domains) {
+		if (c != d && gb_domain_min_cost(m, c) < cost0)
 			return false;
 	}
 	out->cpu = prev;

@@ -50,7 +50,7 @@
  * by a pull.  A task pinned to the CPU queueing it kicks nobody (gb_kick_skip) unless it takes
  * the local-queue shortcut.  The running
  * task's deadline is the one noted when its slice started (its slice's span at the perf then).
- * BPF-safe: one loop bounded by GB_LOOP_CPUS.
+ * BPF-safe: one loop over the CPUs (GB_FOR_CPU).
  */
 #ifndef GEARBOX_GB_PREEMPT_H
 #define GEARBOX_GB_PREEMPT_H
@@ -120,13 +120,10 @@ static __always_inline s32 gb_preempt_cpu(const struct em_model *m, const struct
 	s32 victim = GB_NO_CPU;
 	u32 c;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		const struct gb_cpu *cs;
+	GB_FOR_CPU (c, m->nr_cpus) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (c >= m->nr_cpus)
-			break;
-		cs = gb_cpu_at(cpus, c);
-		if (m->cpu_domain[c] != d || !cs->online || !cs->preemptible ||
+		if (gb_dom_of(m, c) != d || !cs->online || !cs->preemptible ||
 		    !em_cpumask_test(allowed, c))
 			continue;
 		if (gb_vtime_before(latest, cs->curr_deadline)) {

@@ -51,10 +51,8 @@ static __always_inline bool gb_domain_online(const struct em_model *m, const str
 {
 	u32 c;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] == d && gb_cpu_at(cpus, c)->online)
+	GB_FOR_CPU (c, m->nr_cpus) {
+		if (gb_dom_of(m, c) == d && gb_cpu_at(cpus, c)->online)
 			return true;
 	}
 	return false;

@@ -40,7 +40,7 @@
  *                    and the slice cut to 0 (it is queued again: enqueue applies the move)
  *   affinity change  gb_hold_drop
  *
- * BPF-safe: loops bounded by GB_LOOP_DOMAINS / GB_LOOP_CPUS, no libc.
+ * BPF-safe: loops over the model (GB_FOR_CPU, GB_FOR_DOMAIN), no libc.
  */
 #ifndef GEARBOX_GB_QUEUE_H
 #define GEARBOX_GB_QUEUE_H
@@ -115,9 +115,7 @@ static __always_inline s32 gb_enqueue_cpu(const struct em_model *m, const struct
 	if (cpu >= 0 && (u32)cpu < m->nr_cpus && gb_cpu_at(cpus, (u32)cpu)->online &&
 	    em_cpumask_test(allowed, (u32)cpu))
 		return cpu;
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
+	GB_FOR_CPU (c, m->nr_cpus) {
 		if (gb_cpu_at(cpus, c)->online && em_cpumask_test(allowed, c))
 			return (s32)c;
 	}
@@ -251,10 +249,8 @@ static __always_inline s32 gb_kick_target(const struct em_model *m, const struct
 		return GB_NO_CPU;
 	if (cpu >= 0 && em_cpumask_test(idle, (u32)cpu))
 		return cpu;
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] == d && (s32)c != cpu && em_cpumask_test(idle, c) &&
+	GB_FOR_CPU (c, m->nr_cpus) {
+		if (gb_dom_of(m, c) == d && (s32)c != cpu && em_cpumask_test(idle, c) &&
 		    em_cpumask_test(allowed, c)) {
 			cpu = (s32)c;
 			break;
@@ -270,11 +266,8 @@ static __always_inline s32 gb_domain_idle_cpu(const struct em_model *m,
 {
 	u32 c;
 
-	for (c = 0; c < GB_LOOP_CPUS; c++) {
-		if (c >= m->nr_cpus)
-			break;
-		if (m->cpu_domain[c] == d && em_cpumask_test(idle, c) &&
-		    em_cpumask_test(allowed, c))
+	GB_FOR_CPU (c, m->nr_cpus) {
+		if (gb_dom_of(m, c) == d && em_cpumask_test(idle, c) && em_cpumask_test(allowed, c))
 			return (s32)c;
 	}
 	return GB_NO_CPU;
@@ -307,9 +300,7 @@ static __always_inline s32 gb_kick_cpu(const struct em_model *m, const struct gb
 	ou = gb_domain_overutilized(m, cpus, d);
 	if (!ou && pull_after_us)
 		return to;
-	for (o = 0; o < GB_LOOP_DOMAINS; o++) {
-		if (o >= m->nr_domains)
-			break;
+	GB_FOR_DOMAIN (o, m->nr_domains) {
 		if (o == d)
 			continue;
 		c = gb_domain_idle_cpu(m, idle, &t->allowed, o);
@@ -350,11 +341,9 @@ static __always_inline u64 gb_pull_mask(const struct em_model *m, const struct g
 	u64 mask = 0;
 	u32 d;
 
-	for (d = 0; d < GB_LOOP_DOMAINS; d++) {
+	GB_FOR_DOMAIN (d, m->nr_domains) {
 		const struct gb_dsq_head *h;
 
-		if (d >= m->nr_domains)
-			break;
 		h = &in->heads[d & (EM_MAX_DOMAINS - 1)];
 		if (d == self || !h->queued)
 			continue;

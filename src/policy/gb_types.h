@@ -27,12 +27,27 @@
 #define GB_HOLD_DEN	   16
 #define GB_PULL_AFTER_US   4000 /* a task waiting this long is pulled by any idle CPU */
 
-/* Loop bounds for the verifier; a host with smaller compile-time limits may lower them. */
-#ifndef GB_LOOP_CPUS
-#define GB_LOOP_CPUS EM_MAX_CPUS
+/*
+ * The loops over the model's CPUs (c from 0 to n - 1, n its nr_cpus) and domains (n its
+ * nr_domains): plain for loops unless the host defines them.  The BPF scheduler makes them
+ * open-coded iterators (bpf/gearbox_place.h), whose body the verifier checks until its state
+ * converges, not once per CPU: so a body must not rely on knowing the index (every array index
+ * masked, as gb_cpu_at and gb_pd do), and a loop's cost to the verifier does not grow with
+ * the model.
+ */
+#ifndef GB_FOR_CPU
+#define GB_FOR_CPU(c, n) for ((c) = 0; (c) < (n); (c)++)
 #endif
-#ifndef GB_LOOP_DOMAINS
-#define GB_LOOP_DOMAINS EM_MAX_DOMAINS
+#ifndef GB_FOR_DOMAIN
+#define GB_FOR_DOMAIN(d, n) for ((d) = 0; (d) < (n); (d)++)
+#endif
+/*
+ * 0, the start of a count kept across such a loop.  The BPF scheduler hides it from the
+ * verifier (a load it cannot fold): a count it knows it follows value by value, each a state of
+ * its own, and the loop never converges.
+ */
+#ifndef GB_COUNT_ZERO
+#define GB_COUNT_ZERO 0
 #endif
 
 /* Reason codes, in docs/stream.md's order (gb_reason_list.h); gb_reason.h gives the strings. */
@@ -379,6 +394,36 @@ static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u
 static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus, u32 c)
 {
 	return &cpus[c & (EM_MAX_CPUS - 1)];
+}
+
+/* em_efficient_state() for a perf known to be >= that of OPP start: the scan starts there (from
+ * OPP 0 it is em_efficient_state()). */
+static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 perf, u32 start)
+{
+	u32 n = pd->nr_opps, i;
+
+	if (n == 0 || n > EM_MAX_OPPS)
+		return 0;
+	for (i = 0; i < EM_MAX_OPPS; i++) {
+		const struct em_opp *ps;
+		u32 k = start + i;
+
+		if (k >= n)
+			break;
+		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
+		if (ps->perf < perf)
+			continue;
+		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
+			continue;
+		return k;
+	}
+	return n - 1;
+}
+
+/* CPU c's domain in model m (0xff: none) */
+static __always_inline u32 gb_dom_of(const struct em_model *m, u32 c)
+{
+	return m->cpu_domain[c & (EM_MAX_CPUS - 1)];
 }
 
 #endif /* GEARBOX_GB_TYPES_H */

@@ -508,13 +508,12 @@ static int run_once(struct run *r, unsigned long long *kind, unsigned long long 
 		int e = errno;
 
 		if (e == E2BIG)
-			fprintf(stderr,
-				PROG
-				": error: loading the BPF program: %s: the model (%u CPUs in %u "
-				"domains) is more than the BPF verifier checks within its budget "
-				"of 1M instructions per program (docs/scheduler.md, \"How the "
-				"policy fits the BPF verifier\")\n",
-				r->o->profile, r->prof->model.nr_cpus, r->prof->model.nr_domains);
+			fprintf(
+			    stderr, PROG
+			    ": error: loading the BPF program: the BPF verifier found a program "
+			    "too complex for its budget (1M instructions per program; the "
+			    "verifier log is above; docs/scheduler.md, \"How the policy fits "
+			    "the BPF verifier\")\n");
 		else
 			fprintf(stderr,
 				PROG ": error: loading the BPF program: %s (is this a sched_ext "
