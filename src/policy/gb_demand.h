@@ -70,16 +70,13 @@ static __always_inline void gb_demand_spread(const struct em_model *m, struct gb
 {
 	u32 c, n = GB_COUNT_ZERO;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
-		if (gb_dom_of(m, c) == d && cpus[c & (EM_MAX_CPUS - 1)].online)
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		if (cpus[c & (EM_MAX_CPUS - 1)].online)
 			n++;
 	}
-	GB_FOR_CPU (c, m->nr_cpus) {
-		struct gb_cpu *cs;
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		struct gb_cpu *cs = &cpus[c & (EM_MAX_CPUS - 1)];
 
-		if (gb_dom_of(m, c) != d)
-			continue;
-		cs = &cpus[c & (EM_MAX_CPUS - 1)];
 		cs->queued_util = cs->online && n ? sum / n : 0;
 	}
 }

@@ -142,10 +142,10 @@ static __always_inline bool gb_domain_overutilized(const struct em_model *m,
 	u32 cap = em_domain_capacity(gb_pd(m, d));
 	u32 c;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
+	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (gb_dom_of(m, c) != d || !cs->online)
+		if (!cs->online)
 			continue;
 		if (gb_cpu_overutilized(cs, cap))
 			return true;

@@ -51,10 +51,10 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 	const struct em_domain *pd = gb_pd(m, d);
 	u32 need = 0, c, i;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
+	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (gb_dom_of(m, c) != d || !cs->online)
+		if (!cs->online)
 			continue;
 		need = gb_max(
 		    need, gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs)));

@@ -424,12 +424,10 @@ static __always_inline s32 gb_fork_cpu(const struct em_model *m, const struct gb
 		u32 idle = GB_COUNT_ZERO;
 		s32 first = GB_NO_CPU;
 
-		GB_FOR_CPU (c, m->nr_cpus) {
-			const struct gb_cpu *cs;
+		GB_FOR_DOMAIN_CPU (c, m, d) {
+			const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-			cs = gb_cpu_at(cpus, c);
-			if (gb_dom_of(m, c) != d || !cs->online || cs->nr_running ||
-			    !em_cpumask_test(&t->allowed, c))
+			if (!cs->online || cs->nr_running || !em_cpumask_test(&t->allowed, c))
 				continue;
 			if (first == GB_NO_CPU)
 				first = (s32)c;
@@ -511,10 +509,10 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	pd = gb_pd(m, d);
 	cap = em_domain_capacity(pd);
 	/* the domain's perf without the task, as gb_scan_domains() computes it */
-	GB_FOR_CPU (c, m->nr_cpus) {
+	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (gb_dom_of(m, c) != d || !cs->online)
+		if (!cs->online)
 			continue;
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));

@@ -120,11 +120,10 @@ static __always_inline s32 gb_preempt_cpu(const struct em_model *m, const struct
 	s32 victim = GB_NO_CPU;
 	u32 c;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
+	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
-		if (gb_dom_of(m, c) != d || !cs->online || !cs->preemptible ||
-		    !em_cpumask_test(allowed, c))
+		if (!cs->online || !cs->preemptible || !em_cpumask_test(allowed, c))
 			continue;
 		if (gb_vtime_before(latest, cs->curr_deadline)) {
 			latest = cs->curr_deadline;

@@ -51,8 +51,8 @@ static __always_inline bool gb_domain_online(const struct em_model *m, const str
 {
 	u32 c;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
-		if (gb_dom_of(m, c) == d && gb_cpu_at(cpus, c)->online)
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		if (gb_cpu_at(cpus, c)->online)
 			return true;
 	}
 	return false;

@@ -249,9 +249,8 @@ static __always_inline s32 gb_kick_target(const struct em_model *m, const struct
 		return GB_NO_CPU;
 	if (cpu >= 0 && em_cpumask_test(idle, (u32)cpu))
 		return cpu;
-	GB_FOR_CPU (c, m->nr_cpus) {
-		if (gb_dom_of(m, c) == d && (s32)c != cpu && em_cpumask_test(idle, c) &&
-		    em_cpumask_test(allowed, c)) {
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		if ((s32)c != cpu && em_cpumask_test(idle, c) && em_cpumask_test(allowed, c)) {
 			cpu = (s32)c;
 			break;
 		}
@@ -266,8 +265,8 @@ static __always_inline s32 gb_domain_idle_cpu(const struct em_model *m,
 {
 	u32 c;
 
-	GB_FOR_CPU (c, m->nr_cpus) {
-		if (gb_dom_of(m, c) == d && em_cpumask_test(idle, c) && em_cpumask_test(allowed, c))
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		if (em_cpumask_test(idle, c) && em_cpumask_test(allowed, c))
 			return (s32)c;
 	}
 	return GB_NO_CPU;

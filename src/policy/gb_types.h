@@ -42,6 +42,17 @@
 #define GB_FOR_DOMAIN(d, n) for ((d) = 0; (d) < (n); (d)++)
 #endif
 /*
+ * The loop over the CPUs of domain d (< the model's nr_domains), lowest id first: each CPU c of
+ * model m with gb_dom_of(m, c) == d.  The BPF scheduler walks the domain's cpumask instead
+ * (bpf/gearbox_place.h), as many steps as the domain has CPUs.
+ */
+#ifndef GB_FOR_DOMAIN_CPU
+#define GB_FOR_DOMAIN_CPU(c, m, d)                                                                 \
+	GB_FOR_CPU (c, (m)->nr_cpus)                                                               \
+		if (gb_dom_of(m, c) != (d)) {                                                      \
+		} else
+#endif
+/*
  * 0, the start of a count kept across such a loop.  The BPF scheduler hides it from the
  * verifier (a load it cannot fold): a count it knows it follows value by value, each a state of
  * its own, and the loop never converges.
