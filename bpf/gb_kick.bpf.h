@@ -52,7 +52,7 @@ GB_SUBPROG int gb_preempt_pick(u32 d, u64 allowed_bits, u64 preempt_dl)
 
 /*
  * A task (t, as a pull reads it) was queued as out says (in: the enqueue's input): wake the
- * CPU gb_kick_cpu names; when that is not an idle CPU, with --wake-preempt on, a wake-up
+ * CPU gb_kick_cpu names; when that is not an idle CPU, unless wake-up preemption is off, a wake-up
  * preempts the task of the CPU gb_preempt_cpu names, if any (SCX_KICK_PREEMPT: gb_preempt.h).
  * A subprogram, checked once: inlined, the search over the other domains' idle CPUs with the
  * pull question for each was followed on every path through enqueue.

@@ -15,7 +15,7 @@ const volatile u64 gb_slice_ns = 5000000;
 const volatile u64 gb_push_after_us = 8000; /* power misfit: run this long without waking */
 const volatile u64 gb_pull_after_ns = 4000000;
 const volatile u32 gb_group_slices; /* slice-aware grouping at wake-ups (gb_group.h) */
-const volatile u32 gb_wake_preempt; /* wake-up preemption (gb_preempt.h) */
+const volatile u32 gb_wake_preempt; /* wake-up preemption's mode, GB_PREEMPT_* (gb_queue.h) */
 
 /* The mode and its per-domain frequency floor: set by the loader before load, and changed by it
  * while loaded when it follows the platform's power profile (--mode auto). */

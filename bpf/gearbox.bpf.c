@@ -171,7 +171,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_read_sched(p, &kt);
 	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP,
 		       enq_flags & SCX_ENQ_LAST, gb_may_kick(), scx_bpf_now());
-	in.preempt = gb_wake_preempt != 0;
+	in.preempt = (u8)gb_wake_preempt;
 	gb_enqueue_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, tc ? &tc->s : NULL, &in, &out);
 	if (out.queue == GB_QUEUE_LOCAL) {
 		/* the last task, with no move to make: its CPU runs it on */

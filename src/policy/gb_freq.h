@@ -25,8 +25,8 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  * run queue a task joins.  Without it a task that moved to a CPU of another domain would run at
  * the OPP of that CPU's idle history until the CPU's own signal caught up with it.
  *
- * With wake-up preemption on (gb_preempt.h), at least that task's runnable_avg too
- * (curr_runnable), its waits for a CPU included, as schedutil's runnable boosting
+ * With wake-up preemption on for every task (--wake-preempt on, gb_preempt.h), at least that task's
+ * runnable_avg too (curr_runnable), its waits for a CPU included, as schedutil's runnable boosting
  * (cpu_util_cfs_boost(): max of a run queue's util_avg and runnable_avg) raises a CPU whose
  * tasks wait for it.  Tasks wait in domain queues here, not on a CPU, so a CPU's own signal
  * never counts a wait, and a task's util_avg grows only while it runs, at most to the perf it

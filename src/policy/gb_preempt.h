@@ -12,8 +12,19 @@
  * running task's own, where the fair class's EEVDF runs it at once (check_preempt_wakeup_fair:
  * the woken task preempts when it is eligible and its deadline is the earliest).
  *
- * The rule, with wake-up preemption on (--wake-preempt on; GB_PREEMPT_DFL: off).  At a
- * wake-up into domain d's queue (not a re-queue at slice expiry, nor a task
+ * Who may preempt (gb_preempt_wants, the hosts' --wake-preempt).  By default (latency) only a
+ * latency-critical task: one heavier than nice 0, or with a custom slice shorter than the
+ * default.  Such a task is late when it waits a slice for its turn (on gs101 a video call's
+ * echo canceller at nice -16, 1.2 ms of work every 10 ms, waited up to 5 ms behind the mid
+ * CPUs' running tasks and missed its period 6 times in 4 s, where EEVDF preempts for it and
+ * misses none).  With on, every task whose deadline is early enough preempts, and the
+ * frequency request counts the running task's waits too (the runnable boost, gb_preempt_curr):
+ * a task of the default weight and slice preempts one with a longer custom slice, and the
+ * boost keeps that long task's domain at an OPP where it still ends its frame; the boost costs
+ * energy where a small boosted task waits (bench: docs/scheduler.md, "Wake-up preemption").
+ * Off, nothing preempts.
+ *
+ * The rule.  At a wake-up into domain d's queue (not a re-queue at slice expiry, nor a task
  * that was preempted) for which the host wakes no idle CPU -- none of d's, and none of another
  * domain that may pull it (gb_kick_cpu) -- the candidates are d's online CPUs the task may
  * use whose running task's deadline the host noted (gb_cpu.preemptible).  The victim is the
@@ -59,19 +70,20 @@
 #include "gb_types.h"
 #include "gb_vtime.h"
 
-/* Whether a host preempts at wake-ups unless told otherwise (scx_gearbox --wake-preempt,
- * gearbox sim --wake-preempt), and its name in their --help; docs/scheduler.md says why. */
-#define GB_PREEMPT_DFL	    0
-#define GB_PREEMPT_DFL_NAME "off"
+/* Who preempts at wake-ups unless the host is told otherwise (scx_gearbox --wake-preempt,
+ * gearbox sim --wake-preempt; the modes are in gb_queue.h), and its name in their --help;
+ * docs/scheduler.md says why. */
+#define GB_PREEMPT_DFL	    GB_PREEMPT_LATENCY
+#define GB_PREEMPT_DFL_NAME "latency"
 
 /*
- * gb_preempt_curr - after gb_track_curr noted ts's task on CPU c: with wake-up preemption off
- * (on false) its runnable_avg is not counted (curr_runnable 0), and the frequency request is
- * what it was without the rule (gb_cpu_freq_util).
+ * gb_preempt_curr - after gb_track_curr noted ts's task on CPU c: unless every task may
+ * preempt (mode GB_PREEMPT_ON) its runnable_avg is not counted (curr_runnable 0), and the
+ * frequency request is what it is without the runnable boost (gb_cpu_freq_util).
  */
-static __always_inline void gb_preempt_curr(struct gb_cpu *c, bool on)
+static __always_inline void gb_preempt_curr(struct gb_cpu *c, u32 mode)
 {
-	if (!on)
+	if (mode != GB_PREEMPT_ON)
 		c->curr_runnable = 0;
 }
 

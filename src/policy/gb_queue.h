@@ -123,6 +123,26 @@ static __always_inline s32 gb_enqueue_cpu(const struct em_model *m, const struct
 }
 
 /*
+ * Wake-up preemption's modes (the hosts' --wake-preempt; gb_preempt.h says what preempting
+ * means): off; latency, for latency-critical tasks only -- heavier than nice 0, or with a custom
+ * slice shorter than the default (sched_setattr's sched_runtime) -- the default; on, for every
+ * task, with the runnable boost of the frequency request (gb_preempt_curr).
+ */
+#define GB_PREEMPT_OFF	   0
+#define GB_PREEMPT_LATENCY 1
+#define GB_PREEMPT_ON	   2
+
+/* Does mode let ts's task preempt at a wake-up? */
+static __always_inline bool gb_preempt_wants(const struct gb_tstate *ts, u64 dflt_slice_ns,
+					     u32 mode)
+{
+	if (mode == GB_PREEMPT_ON)
+		return true;
+	return mode == GB_PREEMPT_LATENCY &&
+	       (ts->weight > GB_WEIGHT_DFL || (ts->slice_ns && ts->slice_ns < dflt_slice_ns));
+}
+
+/*
  * gb_enqueue_plan - where ts's task (NULL: one the host keeps no state for) waits, as the host
  * described it in *in: the CPU of a pending misfit move (gb_hold_target), else the CPU it is on,
  * moved to an online allowed CPU (gb_enqueue_cpu); that CPU's domain's queue, with the task's
@@ -194,7 +214,7 @@ static __always_inline void gb_enqueue_plan(const struct em_model *m, const stru
 	ts->queued_ns = in->now_ns;
 	out->deadline = gb_vtime_deadline(ts->vtime, out->slice_ns, perf, ts->weight);
 	/* wake-up preemption's margin: the deadline plus its span (gb_preempt.h) */
-	out->preempt = in->wakeup && in->preempt;
+	out->preempt = in->wakeup && gb_preempt_wants(ts, dflt_slice_ns, in->preempt);
 	out->preempt_dl = out->deadline + (out->deadline - ts->vtime);
 	out->local_if_empty =
 	    in->wakeup && in->pinned && cpu == in->task_cpu && gb_cpu_at(cpus, (u32)cpu)->online &&

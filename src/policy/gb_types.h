@@ -99,9 +99,9 @@ struct gb_cpu {
 			    * over-utilization, so a task that moves to a CPU brings its
 			    * utilization there at once */
 	u32 curr_runnable; /* runnable_avg (0..1024) of the task running there, its waits
-			    * for a CPU included; 0 when idle or with wake-up preemption off
-			    * (gb_preempt_curr).  Noted with curr_util; read by the frequency
-			    * request only (gb_cpu_freq_util) */
+			    * for a CPU included; 0 when idle or unless wake-up preemption is on for
+			    * every task (gb_preempt_curr).  Noted with curr_util; read by the
+			    * frequency request only (gb_cpu_freq_util) */
 	u8 idle;	   /* nothing runs there (the kernel's idle mask under BPF) */
 	u8 online;	   /* the CPU is online; offline CPUs are never chosen nor counted */
 	u8 slice_long;	   /* the task running there asked for a slice longer than the host's
@@ -237,7 +237,8 @@ struct gb_enq_in {
 	u8 last;      /* the task gave way at slice expiry and nothing else is runnable
 		       * on task_cpu, which goes idle unless the task stays in its local
 		       * queue (SCX_ENQ_LAST) */
-	u8 preempt;   /* wake-up preemption is on (the host's --wake-preempt, gb_preempt.h) */
+	u8 preempt;   /* wake-up preemption's mode (the host's --wake-preempt): GB_PREEMPT_OFF,
+		       * _LATENCY or _ON (gb_queue.h, gb_preempt.h) */
 	u8 pad[3];
 	struct em_cpumask allowed; /* CPUs the task may run on (affinity) */
 	u64 now_ns;		   /* the host's clock (ns): when the task joins a queue */
@@ -253,7 +254,8 @@ struct gb_enq_out {
 			     * empty, which the host checks (gb_enqueue_take_local) */
 	u64 slice_ns;	    /* the slice to give it */
 	u64 deadline;	    /* its key in a domain queue (weighted work ns) */
-	u32 preempt;	    /* a wake-up into a domain queue with in->preempt: it may preempt
+	u32 preempt;	    /* a wake-up into a domain queue of a task in->preempt's mode lets
+			     * preempt (gb_preempt_wants): it may preempt
 			     * a task of dom (gb_preempt_cpu) when no CPU is woken for it */
 	u32 pad;
 	u64 preempt_dl; /* with preempt: a running task of dom whose deadline is later

@@ -61,8 +61,9 @@ struct opts {
 	unsigned interval_ms;
 	bool verbose;
 	bool force;
-	bool group_slices; /* --group-slices: slice-aware grouping (src/policy/gb_group.h) */
-	bool wake_preempt; /* --wake-preempt: wake-up preemption (src/policy/gb_preempt.h) */
+	bool group_slices;     /* --group-slices: slice-aware grouping (src/policy/gb_group.h) */
+	unsigned wake_preempt; /* --wake-preempt: wake-up preemption's mode, GB_PREEMPT_* of
+				* src/policy/gb_queue.h (gb_preempt.h says why) */
 };
 
 struct run {
@@ -88,10 +89,10 @@ static const char *const mode_names[] = {"energy", "balanced", "performance"};
 
 static void usage(FILE *f, bool full)
 {
-	fprintf(f,
-		"usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
-		"       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS]\n"
-		"       [--group-slices on|off] [--wake-preempt on|off] [--verbose] [--force]\n");
+	fprintf(f, "usage: " PROG " --profile P.json [--mode energy|balanced|performance|auto]\n"
+		   "       [--socket PATH] [--socket-mode OCTAL] [--stats-interval MS]\n"
+		   "       [--group-slices on|off] [--wake-preempt off|latency|on] [--verbose] "
+		   "[--force]\n");
 	if (!full)
 		return;
 	fprintf(
@@ -128,13 +129,19 @@ static void usage(FILE *f, bool full)
 					  "others on different CPUs\n"
 					  "                          while a domain has room; "
 					  "default: " GB_GROUP_DFL_NAME "\n"
-					  "  -w, --wake-preempt on|off  wake-up preemption: a "
-					  "woken task whose deadline is\n"
-					  "                          earlier than a running "
-					  "task's by more than its own\n"
-					  "                          slice's span (a heavier "
-					  "task, a shorter slice)\n"
-					  "                          preempts it at once; "
+					  "  -w, --wake-preempt off|latency|on  wake-up "
+					  "preemption: a woken task whose\n"
+					  "                          deadline is earlier than a "
+					  "running task's by more than\n"
+					  "                          its own slice's span (a "
+					  "heavier task, a shorter slice)\n"
+					  "                          preempts it at once; latency: "
+					  "only tasks heavier than\n"
+					  "                          nice 0 or with a custom slice "
+					  "shorter than the default;\n"
+					  "                          on: every task, and the "
+					  "frequency request counts the\n"
+					  "                          running task's waits; "
 					  "default: " GB_PREEMPT_DFL_NAME "\n"
 					  "  -v, --verbose           the verifier's statistics at "
 					  "load, the counters at each sample\n"
@@ -239,10 +246,16 @@ static int parse_args(int argc, char **argv, struct opts *o, struct gb_err *err)
 			o->group_slices = !strcmp(optarg, "on");
 			break;
 		case 'w':
-			if (strcmp(optarg, "on") && strcmp(optarg, "off"))
+			if (!strcmp(optarg, "off"))
+				o->wake_preempt = GB_PREEMPT_OFF;
+			else if (!strcmp(optarg, "latency"))
+				o->wake_preempt = GB_PREEMPT_LATENCY;
+			else if (!strcmp(optarg, "on"))
+				o->wake_preempt = GB_PREEMPT_ON;
+			else
 				return gb_err_set(
-				    err, EINVAL, "--wake-preempt '%s': expected on or off", optarg);
-			o->wake_preempt = !strcmp(optarg, "on");
+				    err, EINVAL, "--wake-preempt '%s': expected off, latency or on",
+				    optarg);
 			break;
 		case 'v':
 			o->verbose = true;

@@ -56,9 +56,12 @@ static const char usage_text[] =
     "                          a slice longer than the default (slice_us) and the others\n"
     "                          kept on different CPUs while a domain has room (default\n"
     "                          " GB_GROUP_DFL_NAME ", as scx_gearbox)\n"
-    "      --wake-preempt on|off  gearbox on the scx host: a woken task whose deadline is\n"
-    "                          earlier than a running task's by more than its own slice's\n"
-    "                          span (a heavier task, a shorter slice) preempts it at once\n"
+    "      --wake-preempt off|latency|on  gearbox on the scx host: a woken task whose\n"
+    "                          deadline is earlier than a running task's by more than its\n"
+    "                          own slice's span (a heavier task, a shorter slice) preempts\n"
+    "                          it at once; latency: only tasks heavier than nice 0 or with\n"
+    "                          a custom slice shorter than the default; on: every task,\n"
+    "                          and the frequency request counts the running task's waits\n"
     "                          (default " GB_PREEMPT_DFL_NAME ", as scx_gearbox)\n"
     "  -j, --json              print the report as JSON (gearbox-sim/1) instead of a table\n"
     "  -t, --trace FILE        write the first policy's run as a gearbox-stream/1 NDJSON trace\n"
@@ -247,10 +250,13 @@ int cmd_sim(int argc, char **argv)
 		case OPT_PREEMPT:
 			if (!strcmp(optarg, "on"))
 				opt.wake_preempt = SIM_PREEMPT_ON;
+			else if (!strcmp(optarg, "latency"))
+				opt.wake_preempt = SIM_PREEMPT_LATENCY;
 			else if (!strcmp(optarg, "off"))
 				opt.wake_preempt = SIM_PREEMPT_OFF;
 			else
-				return bad("--wake-preempt '%s': on or off expected", optarg);
+				return bad("--wake-preempt '%s': off, latency or on expected",
+					   optarg);
 			break;
 		case 'j':
 			json = true;

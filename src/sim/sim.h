@@ -34,11 +34,13 @@ enum sim_group {
 	SIM_GROUP_OFF,
 };
 
-/* Wake-up preemption of gearbox on the sched_ext host (--wake-preempt, gb_preempt.h). */
+/* Wake-up preemption of gearbox on the sched_ext host (--wake-preempt, gb_preempt.h): the
+ * core's mode (GB_PREEMPT_OFF, _LATENCY, _ON) plus one. */
 enum sim_preempt {
 	SIM_PREEMPT_DEFAULT, /* scx_gearbox's default, GB_PREEMPT_DFL */
-	SIM_PREEMPT_ON,
 	SIM_PREEMPT_OFF,
+	SIM_PREEMPT_LATENCY,
+	SIM_PREEMPT_ON,
 };
 
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */

@@ -34,7 +34,7 @@
  * callback: it fills the core's structs (src/policy: gb_types.h), calls the same functions --
  * gb_select_cpu at select_cpu, gb_enqueue_plan, gb_dispatch_plan, gb_check_misfit with the hold
  * of gb_hold.h at the tick, the gb_track_* tracking -- and applies their answers to the DSQs
- * above (the CPU an enqueue wakes is the core's gb_kick_cpu; with --wake-preempt on, the CPU a
+ * above (the CPU an enqueue wakes is the core's gb_kick_cpu; with wake-up preemption, the CPU a
  * woken task preempts is gb_preempt_cpu's, kicked with SCX_KICK_PREEMPT), with the adapter's own
  * mechanics repeated here (the kernel's default CPU choice when placement names a CPU the task
  * may not use).
@@ -419,7 +419,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	ts = tstate(t);
 	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
 	in.last = !!(enq_flags & SCX_ENQ_LAST);
-	in.preempt = s->opt.wake_preempt == SIM_PREEMPT_ON;
+	in.preempt = (u8)(s->opt.wake_preempt - 1); /* the core's mode (sim.h) */
 	in.pinned = nr_allowed(s, t) == 1;
 	in.allowed = t->allowed;
 	demand_leave(s, t);
@@ -475,13 +475,13 @@ static bool pull(struct sim *s, u32 d, u32 cpu)
 	return true;
 }
 
-/* The task running on cpu goes on for another slice (gb_keep_prev), its deadline noted with
- * wake-up preemption on. */
+/* The task running on cpu goes on for another slice (gb_keep_prev), its deadline noted unless
+ * wake-up preemption is off. */
 static void gearbox_keep_prev(struct sim *s, struct sim_task *prev, u32 cpu, u32 self, u64 slice_ns)
 {
 	gb_queue_start(&prev->x.ts, self, s->m->nr_domains, s->scx.dom_vtime);
 	prev->x.slice_ns = slice_ns;
-	if (s->opt.wake_preempt == SIM_PREEMPT_ON)
+	if (s->opt.wake_preempt != SIM_PREEMPT_OFF)
 		gb_preempt_note(&s->scx.track_cpu[cpu], &prev->x.ts, self, s->m->nr_domains,
 				s->scx.dom_vtime, SIM_SCX_SLICE_NS, sim_cpu_perf(s, cpu));
 }

@@ -24,7 +24,7 @@ expect "bad_stats_interval_is_rejected" 2 "--stats-interval '5': expected millis
 	"$gb" --profile "$dir/vm4.json" --stats-interval 5
 expect "bad_group_slices_is_rejected" 2 "--group-slices 'yes': expected on or off" \
 	"$gb" --profile "$dir/vm4.json" --group-slices yes
-expect "bad_wake_preempt_is_rejected" 2 "--wake-preempt 'yes': expected on or off" \
+expect "bad_wake_preempt_is_rejected" 2 "--wake-preempt 'yes': expected off, latency or on" \
 	"$gb" --profile "$dir/vm4.json" --wake-preempt yes
 expect "missing_profile_file_is_reported_with_its_name" 2 "nonexistent.json" \
 	"$gb" --profile "$tmp/nonexistent.json"

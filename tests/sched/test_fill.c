@@ -468,8 +468,7 @@ static void test_running_deadline_fill_matches_the_sched_ext_hosts(void)
 			struct sim_task *t;
 			struct gb_tstate ts;
 			struct gb_ktask kt;
-			u32 dst, d, i;
-			bool on;
+			u32 dst, d, i, mode;
 
 			t = random_waiting_task(m, &i, &dst);
 			d = m->cpu_domain[dst];
@@ -495,10 +494,10 @@ static void test_running_deadline_fill_matches_the_sched_ext_hosts(void)
 			kt.slice_ns = t->wt->sched.slice_us * 1000;
 			gb_fill_sched(&ts, &kt);
 			memset(&bc, 0, sizeof(bc));
-			on = rnd(2);
-			g_s->opt.wake_preempt = on ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF;
+			mode = rnd(3); /* GB_PREEMPT_OFF, _LATENCY or _ON */
+			g_s->opt.wake_preempt = (enum sim_preempt)(mode + 1);
 			gb_track_curr(&bc, &ts);
-			gb_preempt_curr(&bc, on);
+			gb_preempt_curr(&bc, mode);
 			gb_preempt_note(&bc, &ts, d, m->nr_domains, g_s->scx.dom_vtime, SLICE_NS,
 					sim_cpu_perf(g_s, dst));
 			/* the host: dst schedules and runs t */

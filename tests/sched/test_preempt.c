@@ -70,8 +70,11 @@ static void runs_on(u32 c, const struct gb_tstate *ts)
 /* ts's task wakes up and is queued on little (CPU 0): gb_enqueue_plan's answer. */
 static void wakes(struct gb_tstate *ts, struct gb_enq_out *out)
 {
-	struct gb_enq_in in = {
-	    .task_cpu = 0, .wakeup = 1, .may_kick = 1, .preempt = 1, .now_ns = CLOCK_NOW};
+	struct gb_enq_in in = {.task_cpu = 0,
+			       .wakeup = 1,
+			       .may_kick = 1,
+			       .preempt = GB_PREEMPT_ON,
+			       .now_ns = CLOCK_NOW};
 
 	all_cpus(&in.allowed);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, ts, &in, out);
@@ -215,7 +218,8 @@ static void test_only_a_busy_allowed_cpu_of_the_domain_not_yet_kicked(void)
  */
 static void test_only_a_wake_up_with_the_rule_on_preempts(void)
 {
-	struct gb_enq_in in = {.task_cpu = 0, .may_kick = 1, .preempt = 1, .now_ns = CLOCK_NOW};
+	struct gb_enq_in in = {
+	    .task_cpu = 0, .may_kick = 1, .preempt = GB_PREEMPT_ON, .now_ns = CLOCK_NOW};
 	struct gb_tstate w;
 	struct gb_enq_out out;
 
@@ -228,9 +232,56 @@ static void test_only_a_wake_up_with_the_rule_on_preempts(void)
 	in.wakeup = 1;
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &w, &in, &out);
 	CHECK(out.preempt);
-	in.preempt = 0;
+	in.preempt = GB_PREEMPT_OFF;
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &w, &in, &out);
 	CHECK(!out.preempt);
+}
+
+/*
+ * The default mode, latency (gb_preempt_wants): a task heavier than nice 0, or with a custom
+ * slice shorter than the default, may preempt; a nice 0 task with the default slice or a
+ * longer one of its own may not (with on it may).
+ */
+static void test_latency_mode_lets_latency_critical_tasks_preempt(void)
+{
+	static const struct {
+		u32 weight;
+		u64 slice_ns;
+		bool latency, on;
+	} cases[] = {
+	    {NICE_M16, 0, true, true},
+	    {GB_WEIGHT_DFL, 0, false, true},
+	    {GB_WEIGHT_DFL, MS, true, true},
+	    {GB_WEIGHT_DFL, 10 * MS, false, true},
+	    {NICE_P10, 0, false, true},
+	    {NICE_M16, 10 * MS, true, true},
+	    {GB_WEIGHT_DFL, SLICE_NS, false, true},
+	};
+
+	CHECK_EQ_U(GB_PREEMPT_DFL, GB_PREEMPT_LATENCY);
+	for (u32 i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct gb_enq_in in = {.task_cpu = 0,
+				       .wakeup = 1,
+				       .may_kick = 1,
+				       .preempt = GB_PREEMPT_LATENCY,
+				       .now_ns = CLOCK_NOW};
+		struct gb_tstate w;
+		struct gb_enq_out out;
+
+		idle_machine();
+		all_cpus(&in.allowed);
+		task_at(&w, cases[i].weight, cases[i].slice_ns, CLOCK_NOW);
+		gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &w, &in, &out);
+		CHECK_EQ_U(out.preempt, cases[i].latency);
+		in.preempt = GB_PREEMPT_ON;
+		task_at(&w, cases[i].weight, cases[i].slice_ns, CLOCK_NOW);
+		gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &w, &in, &out);
+		CHECK_EQ_U(out.preempt, cases[i].on);
+		in.preempt = GB_PREEMPT_OFF;
+		task_at(&w, cases[i].weight, cases[i].slice_ns, CLOCK_NOW);
+		gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &w, &in, &out);
+		CHECK(!out.preempt);
+	}
 }
 
 /* A pinned task's local-queue shortcut has its own CPU as the one candidate, same rule. */
@@ -252,11 +303,11 @@ static void test_the_local_shortcut_preempts_its_cpu_by_the_same_rule(void)
 }
 
 /*
- * With wake-up preemption on, the frequency request counts the running task's runnable_avg,
- * its waits for a CPU included: a task that ran half the time and waited the other half at
- * perf 286 asks for more than its util_avg alone asks for, as schedutil's runnable boosting
- * raises a contended run queue.  With the rule off the host does not count it
- * (gb_preempt_curr).
+ * With wake-up preemption on for every task, the frequency request counts the running task's
+ * runnable_avg, its waits for a CPU included: a task that ran half the time and waited the other
+ * half at perf 286 asks for more than its util_avg alone asks for, as schedutil's runnable
+ * boosting raises a contended run queue.  With the rule off, or for latency-critical tasks only
+ * (the default), the host does not count it (gb_preempt_curr).
  */
 static void test_frequency_counts_the_wait_of_the_running_task(void)
 {
@@ -276,7 +327,12 @@ static void test_frequency_counts_the_wait_of_the_running_task(void)
 	waited = gb_domain_perf_target(&g_m, g_cpus, LITTLE, &idx);
 	printf("# little's perf target: %u without the wait, %u with it\n", alone, waited);
 	CHECK(waited > alone);
-	gb_preempt_curr(&g_cpus[0], false);
+	gb_preempt_curr(&g_cpus[0], GB_PREEMPT_ON);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, LITTLE, &idx), waited);
+	gb_preempt_curr(&g_cpus[0], GB_PREEMPT_LATENCY);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, LITTLE, &idx), alone);
+	runs_on(0, &t);
+	gb_preempt_curr(&g_cpus[0], GB_PREEMPT_OFF);
 	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, LITTLE, &idx), alone);
 	runs_on(0, &t);
 	/* gone with the task */
@@ -305,6 +361,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_shorter_slice_preempts_in_the_first_half_of_a_long_one);
 	TAP_RUN(test_only_a_busy_allowed_cpu_of_the_domain_not_yet_kicked);
 	TAP_RUN(test_only_a_wake_up_with_the_rule_on_preempts);
+	TAP_RUN(test_latency_mode_lets_latency_critical_tasks_preempt);
 	TAP_RUN(test_the_local_shortcut_preempts_its_cpu_by_the_same_rule);
 	TAP_RUN(test_frequency_counts_the_wait_of_the_running_task);
 	return tap_done();

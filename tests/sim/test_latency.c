@@ -59,13 +59,18 @@ static double p99_of(const char *json, enum sim_policy_id pol, enum sim_host hos
 	return p99_opt(json, pol, &opt, name);
 }
 
+/* gearbox on the sched_ext host, wake-up preemption in mode mode: name's p99. */
+static double p99_mode(const char *json, enum sim_preempt mode, const char *name)
+{
+	struct sim_options opt = {.host = SIM_HOST_SCX, .wake_preempt = mode};
+
+	return p99_opt(json, SIM_POLICY_GEARBOX, &opt, name);
+}
+
 /* gearbox on the sched_ext host, wake-up preemption on (on true) or off: name's p99. */
 static double p99_preempt(const char *json, bool on, const char *name)
 {
-	struct sim_options opt = {.host = SIM_HOST_SCX,
-				  .wake_preempt = on ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF};
-
-	return p99_opt(json, SIM_POLICY_GEARBOX, &opt, name);
+	return p99_mode(json, on ? SIM_PREEMPT_ON : SIM_PREEMPT_OFF, name);
 }
 
 /*
@@ -194,6 +199,36 @@ static void test_a_heavier_task_preempts_with_wake_preempt_on(void)
 	CHECK(p99_off > 1000);
 	CHECK(p99_0 > 1000);
 #undef NICE_WL
+}
+
+/*
+ * The default mode, latency (gb_preempt_wants): only a latency-critical task preempts.  Beside
+ * a hog with its own 20 ms slice, a nice 0 periodic task with the default slice waits for the
+ * hog's slice as with preemption off (with on it preempts: the test above); at nice -16, or
+ * with a custom 1 ms slice, it preempts at once.
+ */
+static void test_latency_mode_preempts_for_latency_critical_tasks_only(void)
+{
+#define LAT_WL(attr)                                                                               \
+	"{\"global\":{\"duration\":2,\"calibration\":\"CPU0\"},\"tasks\":{"                        \
+	"\"p\":{\"cpus\":[0],\"loop\":-1," attr "\"run\":1000,\"timer\":{\"ref\":\"t\","           \
+	"\"period\":10000}},"                                                                      \
+	"\"h\":{\"cpus\":[0],\"slice_us\":20000,\"run\":5000000}}}"
+	static const char plain[] = LAT_WL(""), heavy[] = LAT_WL("\"priority\":-16,"),
+			  short_slice[] = LAT_WL("\"slice_us\":1000,");
+	double p99_plain = p99_mode(plain, SIM_PREEMPT_LATENCY, "p-0"),
+	       p99_heavy = p99_mode(heavy, SIM_PREEMPT_LATENCY, "p-0"),
+	       p99_short = p99_mode(short_slice, SIM_PREEMPT_LATENCY, "p-0"),
+	       p99_dfl = p99_mode(heavy, SIM_PREEMPT_DEFAULT, "p-0");
+
+	printf("# p's p99 wake-up latency beside a 20 ms-slice hog, latency mode: nice 0 %.0f us, "
+	       "nice -16 %.0f us (%.0f us by default), a 1 ms slice %.0f us\n",
+	       p99_plain, p99_heavy, p99_dfl, p99_short);
+	CHECK(p99_plain > 12000);
+	CHECK(p99_heavy >= 0 && p99_heavy <= 100);
+	CHECK(p99_dfl >= 0 && p99_dfl <= 100);
+	CHECK(p99_short >= 0 && p99_short <= 100);
+#undef LAT_WL
 }
 
 /*
@@ -424,6 +459,7 @@ int main(void)
 	TAP_RUN(test_wakeup_waits_behind_a_long_slice_in_the_scx_host);
 	TAP_RUN(test_wakeup_preempts_a_long_slice_with_wake_preempt_on);
 	TAP_RUN(test_a_heavier_task_preempts_with_wake_preempt_on);
+	TAP_RUN(test_latency_mode_preempts_for_latency_critical_tasks_only);
 	TAP_RUN(test_a_frame_that_cannot_finish_is_counted_late);
 	TAP_RUN(test_slow_cpu_charges_no_more_vtime_for_the_same_work);
 	TAP_RUN(test_preemptions_are_counted_per_task);

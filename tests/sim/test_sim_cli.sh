@@ -51,7 +51,7 @@ expect missing_profile_exits_2 2 "nosuch" "$gb" sim -p "$tmp/nosuch.json" "$wl"
 expect unknown_host_exits_2 2 "host 'kernel': fair or scx expected" "$gb" sim -p sm8250 --host kernel "$wl"
 expect bad_group_slices_exits_2 2 "group-slices 'yes': on or off expected" \
 	"$gb" sim -p sm8250 --host scx --group-slices yes "$wl"
-expect bad_wake_preempt_exits_2 2 "wake-preempt 'yes': on or off expected" \
+expect bad_wake_preempt_exits_2 2 "wake-preempt 'yes': off, latency or on expected" \
 	"$gb" sim -p sm8250 --host scx --wake-preempt yes "$wl"
 # the sched_ext host is another run of gearbox: a task woken beside a hog on its one CPU waits
 # for the hog's slice to run out at a tick (5 ms slices: up to 8 ms), where the fair class's
