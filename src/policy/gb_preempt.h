@@ -14,15 +14,14 @@
  *
  * Who may preempt (gb_preempt_wants, the hosts' --wake-preempt).  By default (latency) only a
  * latency-critical task: one heavier than nice 0, or with a custom slice shorter than the
- * default.  Such a task is late when it waits a slice for its turn (on gs101 a video call's
- * echo canceller at nice -16, 1.2 ms of work every 10 ms, waited up to 5 ms behind the mid
- * CPUs' running tasks and missed its period 6 times in 4 s, where EEVDF preempts for it and
- * misses none).  With on, every task whose deadline is early enough preempts, and the
- * frequency request counts the running task's waits too (the runnable boost, gb_preempt_curr):
- * a task of the default weight and slice preempts one with a longer custom slice, and the
- * boost keeps that long task's domain at an OPP where it still ends its frame; the boost costs
- * energy where a small boosted task waits (bench: docs/scheduler.md, "Wake-up preemption").
- * Off, nothing preempts.
+ * default.  Such a task is late when it waits a slice for its turn (a video call's echo
+ * canceller at nice -16, 1.2 ms of work every 10 ms, waited up to 5 ms behind the mid CPUs'
+ * running tasks and missed periods, where EEVDF preempts for it).  With on, every task whose
+ * deadline is early enough preempts, and the frequency request counts the running task's waits too
+ * (the runnable boost, gb_preempt_curr): a task of the default weight and slice preempts one with a
+ * longer custom slice, and the boost keeps that long task's domain at an OPP where it still ends
+ * its frame; the boost costs energy where a small boosted task waits (bench: docs/scheduler.md,
+ * "Wake-up preemption"). Off, nothing preempts.
  *
  * The rule.  At a wake-up into domain d's queue (not a re-queue at slice expiry, nor a task
  * that was preempted) for which the host wakes no idle CPU -- none of d's, and none of another
