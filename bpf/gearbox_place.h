@@ -11,9 +11,9 @@
  *
  *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
  *   GB_HOOK_PRICE     gb_place_price_cpu(c)    gb_price() for CPU c, memoized per search
- *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     one OPP search of gb_price(), gb_efficient_from()
- *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
- *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
+ *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     one OPP search of gb_price(),
+ * em_efficient_state_from() GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2,
+ * gb_consider() GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
  *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
  *   GB_HOOK_PULL_MASK gb_disp_pull_mask()      dispatch's pulls, gb_pull_mask() (BPF only)
@@ -148,7 +148,7 @@ GB_SUBPROG int gb_place_scan(void)
 }
 
 /*
- * gb_place_opp_from - gb_efficient_from() in domain d.  A subprogram: inlined into a pricing
+ * gb_place_opp_from - em_efficient_state_from() in domain d.  A subprogram: inlined into a pricing
  * subprogram, whose domain the verifier knows, each way out of the search (one per OPP it may
  * return) was a path of its own through the rest of the pricing, and the second search's ways
  * multiplied the first's; returned from here, the index is one unknown value.
@@ -159,7 +159,7 @@ GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
 
 	if (d >= m->nr_domains)
 		return 0;
-	return gb_efficient_from(gb_pd(m, d), perf, start);
+	return em_efficient_state_from(gb_pd(m, d), perf, start);
 }
 
 /*

@@ -168,8 +168,11 @@ static __always_inline int em_compute_costs(struct em_domain *pd)
  * em_efficient_state - index of the OPP the domain runs at to serve max_util
  * (em_pd_get_efficient_state): the lowest OPP whose perf is >= max_util, skipping inefficient
  * OPPs when the domain is flagged to, and the highest OPP when none is enough.
+ * em_efficient_state_from is the same search for a max_util known to need at least OPP start:
+ * it starts there (placement prices from a domain's OPP without the task).
  */
-static __always_inline u32 em_efficient_state(const struct em_domain *pd, u32 max_util)
+static __always_inline u32 em_efficient_state_from(const struct em_domain *pd, u32 max_util,
+						   u32 start)
 {
 	u32 n = pd->nr_opps;
 	u32 i;
@@ -178,17 +181,23 @@ static __always_inline u32 em_efficient_state(const struct em_domain *pd, u32 ma
 		return 0;
 	for (i = 0; i < EM_MAX_OPPS; i++) {
 		const struct em_opp *ps;
+		u32 k = start + i;
 
-		if (i >= n)
+		if (k >= n)
 			break;
-		ps = &pd->opps[i];
+		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
 		if (ps->perf < max_util)
 			continue;
 		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
 			continue;
-		return i;
+		return k;
 	}
 	return n - 1;
+}
+
+static __always_inline u32 em_efficient_state(const struct em_domain *pd, u32 max_util)
+{
+	return em_efficient_state_from(pd, max_util, 0);
 }
 
 /*

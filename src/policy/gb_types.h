@@ -350,7 +350,7 @@ struct gb_decision {
 
 /*
  * Hooks.  Placement is a few steps -- pass 1 (gb_scan_domains), pricing one CPU (gb_price) and its
- * OPP searches (gb_efficient_from), one CPU of pass 2 (gb_consider), one domain of pass 3
+ * OPP searches (em_efficient_state_from), one CPU of pass 2 (gb_consider), one domain of pass 3
  * (gb_domain_offer), a whole search (gb_select_cpu_range) and the fork rule (gb_fork_cpu) --, and
  * dispatch's pull question over the domain queues (gb_pull_mask); the host may route each
  * through a function of its own: the BPF scheduler makes them global
@@ -364,9 +364,9 @@ struct gb_decision {
 #ifndef GB_HOOK_PRICE
 #define GB_HOOK_PRICE(m, cpus, t, s, c, out) gb_price_into(m, cpus, t, s, c, out)
 #endif
-/* gb_efficient_from() in domain d: the OPP searches of pricing (GB_HOOK_PRICE) */
+/* em_efficient_state_from() in domain d: the OPP searches of pricing (GB_HOOK_PRICE) */
 #ifndef GB_HOOK_OPP_FROM
-#define GB_HOOK_OPP_FROM(m, d, perf, start) gb_efficient_from(gb_pd(m, d), perf, start)
+#define GB_HOOK_OPP_FROM(m, d, perf, start) em_efficient_state_from(gb_pd(m, d), perf, start)
 #endif
 #ifndef GB_HOOK_CONSIDER
 #define GB_HOOK_CONSIDER(m, cpus, t, s, c, min_cap, max_cap)                                       \
@@ -407,30 +407,6 @@ static __always_inline const struct em_domain *gb_pd(const struct em_model *m, u
 static __always_inline const struct gb_cpu *gb_cpu_at(const struct gb_cpu *cpus, u32 c)
 {
 	return &cpus[c & (EM_MAX_CPUS - 1)];
-}
-
-/* em_efficient_state() for a perf known to be >= that of OPP start: the scan starts there (from
- * OPP 0 it is em_efficient_state()). */
-static __always_inline u32 gb_efficient_from(const struct em_domain *pd, u32 perf, u32 start)
-{
-	u32 n = pd->nr_opps, i;
-
-	if (n == 0 || n > EM_MAX_OPPS)
-		return 0;
-	for (i = 0; i < EM_MAX_OPPS; i++) {
-		const struct em_opp *ps;
-		u32 k = start + i;
-
-		if (k >= n)
-			break;
-		ps = &pd->opps[k & (EM_MAX_OPPS - 1)];
-		if (ps->perf < perf)
-			continue;
-		if ((pd->flags & EM_PD_SKIP_INEFFICIENCIES) && (ps->flags & EM_OPP_INEFFICIENT))
-			continue;
-		return k;
-	}
-	return n - 1;
 }
 
 /* CPU c's domain in model m (0xff: none) */

@@ -100,6 +100,13 @@ static void test_efficient_state_skips_inefficient_and_saturates(void)
 	CHECK_EQ_U(em_efficient_state(&pd, 200), 1); /* perf >= util, exactly */
 	CHECK_EQ_U(em_efficient_state(&pd, 201), 2);
 	CHECK_EQ_U(em_efficient_state(&pd, 5000), 2); /* nothing fits: the highest */
+	/* from a start OPP the search agrees wherever the answer is at or above the start */
+	for (u32 start = 0; start < 3; start++)
+		for (u32 util = 0; util <= 400; util += 25)
+			if (em_efficient_state(&pd, util) >= start)
+				CHECK_EQ_U(em_efficient_state_from(&pd, util, start),
+					   em_efficient_state(&pd, util));
+	CHECK_EQ_U(em_efficient_state_from(&pd, 50, 2), 2); /* never below the start */
 }
 
 static void test_domain_energy_is_cost_of_state_times_sum_util(void)
