@@ -30,24 +30,34 @@ static __always_inline u64 gb_idle_bits(void)
 
 #define GB_ALL_DOMAINS 0xffffffffu
 
+/* CPU c's idle state from the kernel's idle mask (idle_bits), and an idle CPU's decay. */
+static __always_inline void gb_refresh_cpu_idle(u32 c, u64 idle_bits, u64 now_us)
+{
+	struct gb_cpu *cs = &gb_cpus[c & (EM_MAX_CPUS - 1)];
+
+	gb_fill_cpu_idle(cs, idle_bits, c);
+	if (cs->idle)
+		gb_idle_decay(c, now_us);
+}
+
 /*
  * Idle state from the kernel's idle mask (idle_bits): the one thing the policy must not guess.
- * For the CPUs of domain `only`, or of every domain but `skip` (GB_ALL_DOMAINS: none skipped),
- * so that the wake-up shortcut, which reads its own domain only, refreshes only that.
+ * For the CPUs of domain `only` (a walk of that domain's CPUs), or of every domain but `skip`
+ * (GB_ALL_DOMAINS: none skipped), so that the wake-up shortcut, which reads its own domain
+ * only, refreshes only that.
  */
 static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only, u32 skip)
 {
 	u32 c;
 
+	if (only != GB_ALL_DOMAINS) {
+		GB_FOR_DOMAIN_CPU (c, gb_m(), only)
+			gb_refresh_cpu_idle(c, idle_bits, now_us);
+		return;
+	}
 	bpf_for (c, 0, gb_m()->nr_cpus) {
-		struct gb_cpu *cs = &gb_cpus[c & (EM_MAX_CPUS - 1)];
-		u32 d = gb_dom_of(gb_m(), c);
-
-		if ((only != GB_ALL_DOMAINS && d != only) || d == skip)
-			continue;
-		gb_fill_cpu_idle(cs, idle_bits, c);
-		if (cs->idle)
-			gb_idle_decay(c, now_us);
+		if (gb_dom_of(gb_m(), c) != skip)
+			gb_refresh_cpu_idle(c, idle_bits, now_us);
 	}
 }
 

@@ -21,7 +21,9 @@
  * And the policy's loops over the model's CPUs and domains (GB_FOR_CPU, GB_FOR_DOMAIN) become
  * open-coded iterators (bpf_for): the verifier checks a body with the index unknown until its
  * state converges, so that what it checks does not grow with the model.  A count kept across
- * such a loop starts at GB_COUNT_ZERO, a 0 the verifier cannot see.
+ * such a loop starts at GB_COUNT_ZERO, a 0 the verifier cannot see.  The loops over one
+ * domain's CPUs (GB_FOR_DOMAIN_CPU) walk its cpumask with a may_goto per step (GB_LOOP): no
+ * kfunc call per step.
  *
  * There is no placement code here: every body is a call of the policy's own function, and
  * gb_select_cpu() and gb_check_misfit() run as they are.  A subprogram cannot take the model
@@ -45,20 +47,53 @@ struct gb_cand;
 struct gb_decision;
 
 #if defined(__bpf__) || defined(__BPF__)
+/* 0 that the verifier does not know (gb_types.h): nothing writes gb_count_zero */
+u32 gb_count_zero;
+#define GB_COUNT_ZERO (*(volatile u32 *)&gb_count_zero)
+
+/*
+ * gb_can_loop - true, unless the program has looped too long: the may_goto instruction (the
+ * kernel's bpf_experimental.h can_loop, written as bytes: clang 16 has no mnemonic for it).  The
+ * JIT makes it a decrement of a counter on the stack, where bpf_iter_num_next() is a kfunc call
+ * per step, and bpf_for's start and end two more (calls and returns: under TCG each return is
+ * a look-up of the next translated block).  The verifier checks a loop with a may_goto in it as
+ * it checks an iterator's, until its state converges, but without widening the values the body
+ * changes: a state converges only once each is within the range it had before.  So may_goto
+ * serves the walks of one domain's CPUs (GB_FOR_DOMAIN_CPU), which run on every wake-up and
+ * context switch; the loops over the whole model stay iterators (GB_FOR_CPU, GB_FOR_DOMAIN):
+ * their bodies keep counts and candidates across steps, and with may_goto select_cpu's check
+ * grew with the model until vm64 was refused.
+ */
+#define gb_can_loop                                                                                \
+	({                                                                                         \
+		__label__ l_break, l_continue;                                                     \
+		bool ___ok = true;                                                                 \
+		asm volatile goto(                                                                 \
+		    "1:.byte 0xe5; .byte 0; .long ((%l[l_break] - 1b - 8) / 8) & 0xffff; "         \
+		    ".short 0" ::                                                                  \
+			:                                                                          \
+		    : l_break);                                                                    \
+		goto l_continue;                                                                   \
+	l_break:                                                                                   \
+		___ok = false;                                                                     \
+	l_continue:;                                                                               \
+		___ok;                                                                             \
+	})
+/* i from start to end - 1, as bpf_for, with the index unknown to the verifier (it starts from
+ * GB_COUNT_ZERO): a state with the next index is within the one before */
+#define GB_LOOP(i, start, end)                                                                     \
+	for ((i) = (start) + GB_COUNT_ZERO; (i) < (end) && gb_can_loop; (i)++)
 /* the policy's loops over the model (gb_types.h) as open-coded iterators: the verifier checks a
  * body until its state converges, with the index unknown, whatever the model's size */
 #define GB_FOR_CPU(c, n)    bpf_for (c, 0, n)
 #define GB_FOR_DOMAIN(d, n) bpf_for (d, 0, n)
-/* 0 that the verifier does not know (gb_types.h): nothing writes gb_count_zero */
-u32 gb_count_zero;
-#define GB_COUNT_ZERO (*(volatile u32 *)&gb_count_zero)
 #endif
 
 /*
  * The loop over a domain's CPUs (gb_types.h) walks the first word of the domain's cpumask (the
  * object's CPUs are the first GB_SCX_MAX_CPUS), lowest bit first, one step per CPU of the
- * domain: its cost is the domain's CPUs, not the model's.  Natively the same walk with a plain
- * loop, which tests/sched/test_place.c checks against the policy's own loop.
+ * domain, each a may_goto (GB_LOOP): its cost is the domain's CPUs, not the model's.  Natively the
+ * same walk with a plain loop, which tests/sched/test_place.c checks against the policy's own loop.
  */
 static const u8 gb_debruijn_bit[64] = {
     0,	1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
@@ -74,7 +109,7 @@ static __always_inline u32 gb_lowest_bit(u64 bits)
 /* domain d's CPUs of the object, a bit each (none for a d outside the model) */
 #define GB_DOMAIN_BITS(m, d) ((d) < (m)->nr_domains ? gb_pd(m, d)->cpus.bits[0] : 0)
 #if defined(__bpf__) || defined(__BPF__)
-#define GB_FOR_STEPS(i, n) bpf_for (i, 0, n)
+#define GB_FOR_STEPS(i, n) GB_LOOP(i, 0, n)
 #else
 #define GB_FOR_STEPS(i, n) for ((i) = 0; (i) < (n); (i)++)
 #endif
