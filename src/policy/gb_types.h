@@ -216,6 +216,10 @@ struct gb_tstate {
 			      * queue (gb_demand_join), 0 when not counted */
 	u32 queued_dom;	     /* that domain, GB_DEMAND_NONE when not counted (gb_demand.h) */
 	struct gb_pull_hold pull; /* the pull hold (gb_pull_hold.h) */
+	u64 fork_us;		  /* pelt.last_us when gb_track_fork gave the first utilization */
+	u32 fork_util;		  /* that first utilization, until the first sleep discounts it from
+				   * util_est's first sample (gb_track_sleep); 0 after */
+	u32 pad2;
 };
 
 /* Where gb_enqueue_plan puts a task. */

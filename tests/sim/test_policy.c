@@ -84,6 +84,36 @@ static void test_util_est_rises_at_once_and_decays_by_a_quarter(void)
 	CHECK_EQ_U(gb_task_util_est(&a), 350);
 }
 
+/*
+ * A new task's first utilization is a guess (gb_track_fork): the first sleep leaves what remains
+ * of it out of util_est's sample, which then holds what the task measured, as a task started
+ * at 0 measures it (within 1/8: the guess decays by whole periods); util_avg keeps the guess
+ * until it decays.  Later sleeps sample util_avg whole.
+ */
+static void test_the_first_sleep_leaves_the_fork_guess_out_of_util_est(void)
+{
+	struct gb_tstate ts;
+	struct gb_pelt from0 = {.last_us = 1000};
+	u32 measured;
+
+	gb_track_init(&ts);
+	ts.pelt.last_us = 1000;
+	gb_track_fork(&ts, 1024, 0); /* an idle CPU of capacity 1024: 512 */
+	CHECK_EQ_U(ts.pelt.util_avg, 512);
+	gb_pelt_update(&ts.pelt, 1000 + 2500, 1024, 1024);
+	gb_pelt_update(&from0, 1000 + 2500, 1024, 1024);
+	measured = from0.util_avg;
+	CHECK(measured > 20 && measured < 100);
+	gb_track_sleep(&ts);
+	printf("# util_est %u measured %u\n", ts.pelt.util_est, measured);
+	CHECK(ts.pelt.util_est + measured / 8 + 2 >= measured && ts.pelt.util_est <= measured + 2);
+	CHECK(ts.pelt.util_avg > 400);
+	/* the next sleep samples util_avg, which still holds most of the guess */
+	gb_pelt_update(&ts.pelt, 1000 + 5000, 1024, 1024);
+	gb_track_sleep(&ts);
+	CHECK_EQ_U(ts.pelt.util_est, ts.pelt.util_avg);
+}
+
 static void test_perf_request_has_headroom_and_uclamp(void)
 {
 	CHECK_EQ_U(gb_perf_request(400, 0, 1024), 500);
@@ -629,6 +659,7 @@ int main(void)
 	TAP_RUN(test_pelt_converges_to_perf_of_running_opp);
 	TAP_RUN(test_pelt_halves_in_32_ms_of_sleep);
 	TAP_RUN(test_util_est_rises_at_once_and_decays_by_a_quarter);
+	TAP_RUN(test_the_first_sleep_leaves_the_fork_guess_out_of_util_est);
 	TAP_RUN(test_perf_request_has_headroom_and_uclamp);
 	TAP_RUN(test_domain_perf_target_skips_inefficient_opp);
 	TAP_RUN(test_small_task_goes_to_cheapest_little);
