@@ -18,6 +18,14 @@ GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 	return 0;
 }
 
+/* gb_idle_decay(), unless it ran for c less than GB_IDLE_DECAY_US ago: gb_track_idle_decay's own
+ * test, made before the call (a pipe's wake-ups come every few microseconds). */
+static __always_inline void gb_idle_decay_due(u32 c, u64 now_us)
+{
+	if (now_us - gb_idle_decay_us[c & (EM_MAX_CPUS - 1)] >= GB_IDLE_DECAY_US)
+		gb_idle_decay(c, now_us);
+}
+
 /* The kernel's idle mask, as a word (see gb_mask_test). */
 static __always_inline u64 gb_idle_bits(void)
 {
@@ -37,7 +45,7 @@ static __always_inline void gb_refresh_cpu_idle(u32 c, u64 idle_bits, u64 now_us
 
 	gb_fill_cpu_idle(cs, idle_bits, c);
 	if (cs->idle)
-		gb_idle_decay(c, now_us);
+		gb_idle_decay_due(c, now_us);
 }
 
 /*
@@ -55,7 +63,7 @@ static __always_inline void gb_refresh_idle(u64 idle_bits, u64 now_us, u32 only,
 			gb_refresh_cpu_idle(c, idle_bits, now_us);
 		return;
 	}
-	bpf_for (c, 0, gb_m()->nr_cpus) {
+	GB_LOOP (c, 0, gb_m()->nr_cpus) {
 		if (gb_dom_of(gb_m(), c) != skip)
 			gb_refresh_cpu_idle(c, idle_bits, now_us);
 	}

@@ -116,15 +116,16 @@ static __always_inline struct gb_place_ctx *gb_fill_place(struct task_struct *p,
 }
 
 /*
- * p wakes up: what runnable would do, done by select_cpu (or enqueue, for the wake-ups the kernel
- * places without asking: a task allowed on one CPU) -- a callback less on every wake-up
- * (gb_track_wake).
+ * p wakes up on task_cpu, the CPU it last ran on: what runnable would do, done by select_cpu (or
+ * enqueue, for the wake-ups the kernel places without asking: a task allowed on one CPU) -- a
+ * callback less on every wake-up (gb_track_wake).
  */
-static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now)
+static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now,
+				    s32 task_cpu)
 {
 	gb_fill_tstate(p, tc);
 	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns,
-		      gb_cpus[(u32)scx_bpf_task_cpu(p) & (EM_MAX_CPUS - 1)].perf_cur);
+		      gb_cpus[(u32)task_cpu & (EM_MAX_CPUS - 1)].perf_cur);
 }
 
 /*

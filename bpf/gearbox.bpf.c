@@ -98,7 +98,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		u64 idle_bits = gb_idle_bits(), now = scx_bpf_now();
 		u32 pd = gb_cpu_dom(from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu);
 
-		gb_wake(p, tc, now);
+		gb_wake(p, tc, now, prev_cpu); /* the kernel passes task_cpu(p) as prev_cpu */
 		tc->woken = 1;
 		gb_read_uclamp(p, tc);
 		gb_hold_drop(&tc->s.hold);
@@ -151,6 +151,8 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
+	s32 task_cpu = scx_bpf_task_cpu(p);
+	u64 now = scx_bpf_now();
 	struct gb_enq_out out;
 	struct gb_enq_in in;
 	struct gb_ktask kt;
@@ -159,9 +161,9 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_stat(GB_STAT_ENQUEUE);
 	if (tc) {
 		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
-			gb_wake(p, tc, scx_bpf_now());
+			gb_wake(p, tc, now, task_cpu);
 		tc->woken = 0;
-		gb_fork_util(tc, scx_bpf_task_cpu(p));
+		gb_fork_util(tc, task_cpu);
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
 		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
@@ -169,8 +171,8 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		gb_demand_off(tc);
 	}
 	gb_read_sched(p, &kt);
-	gb_fill_enq_in(&in, &kt, scx_bpf_task_cpu(p), enq_flags & SCX_ENQ_WAKEUP,
-		       enq_flags & SCX_ENQ_LAST, gb_may_kick(), scx_bpf_now());
+	gb_fill_enq_in(&in, &kt, task_cpu, enq_flags & SCX_ENQ_WAKEUP, enq_flags & SCX_ENQ_LAST,
+		       gb_may_kick(), now);
 	in.preempt = (u8)gb_wake_preempt;
 	gb_enqueue_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, tc ? &tc->s : NULL, &in, &out);
 	if (out.queue == GB_QUEUE_LOCAL) {
@@ -295,7 +297,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	in->prev_runnable = prev_runnable;
 	/* before the heads are read: in BPF the scan is checked once, and not at all when off */
 	in->group_served = gb_group_slices && gb_group_served(gb_m(), gb_cpus, cpu, self);
-	bpf_for (d, 0, nr) {
+	GB_LOOP (d, 0, nr) {
 		struct gb_dsq_head *h;
 		u32 i = d;
 
@@ -306,7 +308,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		gb_read_head(h, d, now, d != self);
 		/* a pull asks whether the head fits this CPU: its utilization as of now */
 		if (d != self && h->queued)
-			gb_idle_decay((u32)cpu, now / 1000);
+			gb_idle_decay_due((u32)cpu, now / 1000);
 	}
 	gb_dispatch_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, gb_pull_after_ns / 1000, in,
 			 ptc ? &ptc->s : NULL, &out);
@@ -318,7 +320,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	if (out.act == GB_DISPATCH_CONSUME) {
 		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self))
 			return;
-		bpf_for (d, 0, nr) {
+		GB_LOOP (d, 0, nr) {
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
 			if (gb_pull(cpu, d))

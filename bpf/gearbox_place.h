@@ -59,10 +59,12 @@ u32 gb_count_zero;
  * a look-up of the next translated block).  The verifier checks a loop with a may_goto in it as
  * it checks an iterator's, until its state converges, but without widening the values the body
  * changes: a state converges only once each is within the range it had before.  So may_goto
- * serves the walks of one domain's CPUs (GB_FOR_DOMAIN_CPU), which run on every wake-up and
- * context switch; the loops over the whole model stay iterators (GB_FOR_CPU, GB_FOR_DOMAIN):
- * their bodies keep counts and candidates across steps, and with may_goto select_cpu's check
- * grew with the model until vm64 was refused.
+ * serves the loops whose bodies carry nothing from one step to the next, which run on every
+ * wake-up and context switch: the walks of one domain's CPUs (GB_FOR_DOMAIN_CPU), dispatch's
+ * loops over the domain queues and the idle refresh (bpf/gearbox.bpf.c, gb_idle.bpf.h).  The
+ * policy's loops over the whole model stay iterators (GB_FOR_CPU, GB_FOR_DOMAIN): their bodies
+ * keep counts and candidates across steps, and with may_goto select_cpu's check grew with the
+ * model until vm64 was refused.
  */
 #define gb_can_loop                                                                                \
 	({                                                                                         \
@@ -109,7 +111,7 @@ static __always_inline u32 gb_lowest_bit(u64 bits)
 /* domain d's CPUs of the object, a bit each (none for a d outside the model) */
 #define GB_DOMAIN_BITS(m, d) ((d) < (m)->nr_domains ? gb_pd(m, d)->cpus.bits[0] : 0)
 #if defined(__bpf__) || defined(__BPF__)
-#define GB_FOR_STEPS(i, n) GB_LOOP(i, 0, n)
+#define GB_FOR_STEPS(i, n) GB_LOOP (i, 0, n)
 #else
 #define GB_FOR_STEPS(i, n) for ((i) = 0; (i) < (n); (i)++)
 #endif
