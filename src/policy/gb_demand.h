@@ -10,10 +10,9 @@
  * when they joined its queue, and spreads it evenly over the domain's online CPUs
  * (gb_cpu.queued_util), the CPUs that will serve it.
  *
- * Who reads it: placement and pulls (gb_util_without) and over-utilization
- * (gb_cpu_overutilized) -- not the frequency request, which counts a task where it runs (a
- * domain's OPP raised for a queue that the next slice ends anyway cost energy for no fewer late
- * activations, docs/scheduler.md).
+ * Who reads it: placement and pulls (gb_util_without), over-utilization (gb_cpu_overutilized)
+ * and the frequency request (gb_cpu_freq_util), as the kernel's run queue utilization counts
+ * the tasks waiting on it.
  *
  * How a host uses it (both do the same, docs/scheduler.md "The contract"):
  *

@@ -25,6 +25,12 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  * run queue a task joins.  Without it a task that moved to a CPU of another domain would run at
  * the OPP of that CPU's idle history until the CPU's own signal caught up with it.
  *
+ * Plus the CPU's share of its domain's queued demand (queued_util, gb_demand.h): the kernel
+ * attaches a waiting task's utilization to the run queue it waits on, and schedutil counts it
+ * there.  Without it a domain whose CPUs were all busy, at a low OPP, with tasks waiting in its
+ * queue stayed at that OPP: on gs101's video_call mid ran at 696-799 MHz with both CPUs busy
+ * and the decoder waiting, and the decoder was late up to 10 times per run (mainline never).
+ *
  * With wake-up preemption on for every task (--wake-preempt on, gb_preempt.h), at least that task's
  * runnable_avg too (curr_runnable), its waits for a CPU included, as schedutil's runnable boosting
  * (cpu_util_cfs_boost(): max of a run queue's util_avg and runnable_avg) raises a CPU whose
@@ -36,7 +42,7 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  */
 static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
 {
-	return gb_max(c->util, gb_max(c->curr_util, c->curr_runnable));
+	return gb_max(c->util, gb_max(c->curr_util, c->curr_runnable)) + c->queued_util;
 }
 
 /*

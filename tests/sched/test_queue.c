@@ -703,6 +703,38 @@ static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 }
 
 /*
+ * The frequency request counts the tasks waiting in the domain's queue (gb_cpu_freq_util, with
+ * the queued demand of gb_demand.h), as schedutil counts the tasks waiting on a run queue: big
+ * CPU 3 runs a task of util 400 (400 x 1.25 = 500: OPP 508); two tasks of util 120 join big's
+ * queue, and big asks for (400 + 240) x 1.25 = 800 (OPP 891); once they run (counted off), 508
+ * again.
+ */
+static void test_perf_target_counts_the_tasks_waiting_in_the_domains_queue(void)
+{
+	struct gb_tstate run, q[2];
+	u32 idx, sum = 0, dom;
+
+	idle_machine();
+	nice0_task(&run, 2);
+	run.pelt.util_avg = 400;
+	gb_track_idle(&g_cpus[3], false);
+	gb_track_curr(&g_cpus[3], &run);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 508);
+	for (u32 i = 0; i < 2; i++) {
+		nice0_task(&q[i], 2);
+		q[i].pelt.util_avg = 120;
+		sum += gb_demand_join(&q[i], 2);
+	}
+	gb_demand_spread(&g_m, g_cpus, 2, sum);
+	CHECK_EQ_U(g_cpus[3].queued_util, 240);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 891);
+	for (u32 i = 0; i < 2; i++)
+		sum -= gb_demand_leave(&q[i], &dom);
+	gb_demand_spread(&g_m, g_cpus, 2, sum);
+	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 508);
+}
+
+/*
  * A task of util 400 starts running on big CPU 3, idle for long before: the kernel attaches the
  * task's utilization to the run queue it joins, so big's frequency request counts the task
  * (400 x 1.25 = 500: OPP 508) at once, not CPU 3's idle history (OPP 306).  The CPU's own util,
@@ -900,6 +932,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_placement_offers_a_pulled_task_only_idle_cpus_of_the_domain_it_left);
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
 	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
+	TAP_RUN(test_perf_target_counts_the_tasks_waiting_in_the_domains_queue);
 	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);
 	TAP_RUN(test_placement_counts_the_tasks_waiting_in_a_domains_queue);
 	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
