@@ -18,13 +18,19 @@ static __always_inline u32 gb_perf_now(s32 cpu)
 	return gb_doms[d].perf_target;
 }
 
-/* The perf target of domain d (with the mode's floor), requested for cpu. */
-GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
+/*
+ * The perf target of domain d (with the mode's floor), requested for cpu.  With note_ou (the
+ * tick), also the domain's over-utilization for the loader's domain records (gb_doms, the TUI's
+ * OU): nothing in the scheduler reads it there, so running, on every switch, leaves it out.
+ * Inlined in its two callers, running and the tick: a subprogram call per switch for a body the
+ * verifier checks quickly.
+ */
+static __always_inline int gb_request_perf(u32 d, s32 cpu, bool note_ou)
 {
 	u32 idx = 0, perf;
 
-	/* d is unknown to the verifier: the OPP search is gb_place_opp_from's, the loops over
-	 * the CPUs iterators (gearbox_place.h) */
+	/* the OPP search is gb_place_opp_from's, the walks of the domain's CPUs may_goto loops
+	 * (gearbox_place.h) */
 	if (d >= gb_m()->nr_domains || d >= GB_SCX_MAX_DOMAINS)
 		return 0;
 	perf = gb_domain_perf_target(gb_m(), gb_cpus, d, &idx);
@@ -32,7 +38,8 @@ GB_SUBPROG int gb_request_perf(u32 d, s32 cpu)
 		perf = gb_perf_floor[d];
 	gb_doms[d].perf_target = perf;
 	gb_doms[d].opp_idx = idx;
-	gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
+	if (note_ou)
+		gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
 	/* schedutil adds its 1.25 headroom to the target: ask for what lands on perf */
 	scx_bpf_cpuperf_set(cpu, gb_cpuperf_for_schedutil(perf));
 	return 0;

@@ -351,7 +351,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 	gb_pull_hold_running(&tc->s.pull, waited_in, gb_cpu_dom(cpu), scx_bpf_now());
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
 			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
-	gb_request_perf(gb_cpu_dom(cpu), cpu);
+	gb_request_perf(gb_cpu_dom(cpu), cpu, false);
 }
 
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
@@ -391,7 +391,7 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	gb_account(p, tc, cpu);
 	gb_read_uclamp(p, tc);
 	gb_note_curr(p, tc, cpu);
-	gb_request_perf(gb_cpu_dom(cpu), cpu);
+	gb_request_perf(gb_cpu_dom(cpu), cpu, true);
 	if (gb_hold_pending(&tc->s.hold))
 		return;
 	ran_us = gb_track_ran_us(&tc->s, scx_bpf_now());
