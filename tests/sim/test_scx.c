@@ -390,6 +390,18 @@ static void test_a_forked_tasks_first_guess_does_not_keep_it_on_big(void)
 	free(m);
 }
 
+/* One seed of w on m under gearbox (the sched_ext host) and under mainline (the fair host). */
+static void run_gearbox_and_mainline(const struct em_profile *m, const struct workload *w, u32 seed,
+				     struct sim_result *gb, struct sim_result *ml)
+{
+	struct sim_options opt = {.seed = seed, .host = SIM_HOST_SCX};
+	struct gb_err err;
+
+	CHECK_EQ_I(sim_run(m, w, SIM_POLICY_GEARBOX, &opt, gb, &err), 0);
+	opt = (struct sim_options){.seed = seed};
+	CHECK_EQ_I(sim_run(m, w, SIM_POLICY_MAINLINE, &opt, ml, &err), 0);
+}
+
 /*
  * Tasks waiting in a domain's queue count on its CPUs (the queued demand, gb_demand.h).  On
  * sm7250ab, bench's ui_frames wakes six short background threads together every 4 ms; without
@@ -402,19 +414,15 @@ static void test_tasks_waiting_in_a_queue_count_on_its_domain(void)
 {
 	struct em_profile *m = load_profile("em-profiles/sm7250ab.json");
 	struct workload w = {0};
-	struct gb_err err;
 
 	if (!m || load_workload("bench/workloads/ui_frames.json", &w)) {
 		free(m);
 		return;
 	}
 	for (u32 seed = 3; seed <= 4; seed++) {
-		struct sim_options opt = {.seed = seed, .host = SIM_HOST_SCX};
 		struct sim_result gb, ml;
 
-		CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
-		opt = (struct sim_options){.seed = seed};
-		CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
+		run_gearbox_and_mainline(m, &w, seed, &gb, &ml);
 		printf("# sm7250ab ui_frames seed %u: late gearbox %llu of %llu, mainline %llu of "
 		       "%llu\n",
 		       seed, (unsigned long long)gb.late, (unsigned long long)gb.activations,
@@ -529,19 +537,15 @@ static void test_a_domains_queue_raises_its_frequency(void)
 {
 	struct em_profile *m = load_profile("em-profiles/gs101.json");
 	struct workload w = {0};
-	struct gb_err err;
 
 	if (!m || load_workload("bench/workloads/video_call.json", &w)) {
 		free(m);
 		return;
 	}
 	for (u32 seed = 3; seed <= 4; seed++) {
-		struct sim_options opt = {.seed = seed, .host = SIM_HOST_SCX};
 		struct sim_result gb, ml;
 
-		CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
-		opt = (struct sim_options){.seed = seed};
-		CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
+		run_gearbox_and_mainline(m, &w, seed, &gb, &ml);
 		printf("# gs101 video_call seed %u: decoder late %llu, mainline %llu\n", seed,
 		       (unsigned long long)task_late(&gb, "decoder"),
 		       (unsigned long long)task_late(&ml, "decoder"));
