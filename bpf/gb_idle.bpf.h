@@ -18,11 +18,11 @@ GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 	return 0;
 }
 
-/* gb_idle_decay(), unless it ran for c less than GB_IDLE_DECAY_US ago: gb_track_idle_decay's own
- * test, made before the call (a pipe's wake-ups come every few microseconds). */
+/* gb_idle_decay(), when due (gb_track_idle_decay's test, made before the call: a pipe's
+ * wake-ups come every few microseconds). */
 static __always_inline void gb_idle_decay_due(u32 c, u64 now_us)
 {
-	if (now_us - gb_idle_decay_us[c & (EM_MAX_CPUS - 1)] >= GB_IDLE_DECAY_US)
+	if (gb_track_idle_decay_due(gb_idle_decay_us[c & (EM_MAX_CPUS - 1)], now_us))
 		gb_idle_decay(c, now_us);
 }
 

@@ -11,9 +11,9 @@
  *
  *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
  *   GB_HOOK_PRICE     gb_place_price_cpu(c)    gb_price() for CPU c, memoized per search
- *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     one OPP search of gb_price(),
- * em_efficient_state_from() GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2,
- * gb_consider() GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
+ *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     an OPP search, em_efficient_state_from()
+ *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
+ *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
  *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
  *   GB_HOOK_PULL_MASK gb_disp_pull_mask()      dispatch's pulls, gb_pull_mask() (BPF only)

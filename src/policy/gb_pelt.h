@@ -96,13 +96,19 @@ static __always_inline void gb_pelt_update(struct gb_pelt *sa, u64 now_us, u32 r
 	sa->runnable_avg = (u32)(sa->runnable_sum / divider);
 }
 
-/* At dequeue (the task goes to sleep): util_est follows util_avg up at once, down by 1/4. */
+/* util_est's sample at a dequeue: it follows sample up at once, down by 1/4 of the gap. */
+static __always_inline void gb_util_est_sample(struct gb_pelt *sa, u32 sample)
+{
+	if (sample >= sa->util_est)
+		sa->util_est = sample;
+	else
+		sa->util_est -= (sa->util_est - sample) >> 2;
+}
+
+/* At dequeue (the task goes to sleep): util_est samples util_avg. */
 static __always_inline void gb_util_est_dequeue(struct gb_pelt *sa)
 {
-	if (sa->util_avg >= sa->util_est)
-		sa->util_est = sa->util_avg;
-	else
-		sa->util_est -= (sa->util_est - sa->util_avg) >> 2;
+	gb_util_est_sample(sa, sa->util_avg);
 }
 
 /* The utilization placement should plan for: max(util_avg, util_est). */

@@ -151,16 +151,14 @@ static __always_inline void gb_track_sleep(struct gb_tstate *ts)
 {
 	u32 util = ts->pelt.util_avg, guess;
 
-	if (ts->fork_util) {
-		guess = (u32)gb_pelt_decay(ts->fork_util,
-					   (ts->pelt.last_us - ts->fork_us) / GB_PELT_PERIOD_US);
-		ts->fork_util = 0;
-		ts->pelt.util_avg = util > guess ? util - guess : 0;
+	if (!ts->fork_util) {
 		gb_util_est_dequeue(&ts->pelt);
-		ts->pelt.util_avg = util;
 		return;
 	}
-	gb_util_est_dequeue(&ts->pelt);
+	guess =
+	    (u32)gb_pelt_decay(ts->fork_util, (ts->pelt.last_us - ts->fork_us) / GB_PELT_PERIOD_US);
+	ts->fork_util = 0;
+	gb_util_est_sample(&ts->pelt, util > guess ? util - guess : 0);
 }
 
 /*
@@ -200,6 +198,12 @@ static __always_inline void gb_track_idle(struct gb_cpu *c, bool idle)
 	}
 }
 
+/* Is an idle CPU's decay due, last run at decay_us (at most every GB_IDLE_DECAY_US)? */
+static __always_inline bool gb_track_idle_decay_due(u64 decay_us, u64 now_us)
+{
+	return now_us - decay_us >= GB_IDLE_DECAY_US;
+}
+
 /*
  * gb_track_idle_decay - idle CPU c's utilization as of now_us.  Nothing runs there to account
  * it, so without this placement would see what its last task left, frozen for as long as the
@@ -212,7 +216,7 @@ static __always_inline void gb_track_idle_decay(const struct gb_pelt *cpu_pelt, 
 {
 	struct gb_pelt pe;
 
-	if (now_us - *decay_us < GB_IDLE_DECAY_US)
+	if (!gb_track_idle_decay_due(*decay_us, now_us))
 		return;
 	*decay_us = now_us;
 	pe = *cpu_pelt;

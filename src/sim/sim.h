@@ -43,6 +43,17 @@ enum sim_preempt {
 	SIM_PREEMPT_ON,
 };
 
+/* The core's mode of p (resolved: not SIM_PREEMPT_DEFAULT, sim_options_defaults), and back. */
+static inline unsigned sim_preempt_mode(enum sim_preempt p)
+{
+	return (unsigned)p - 1;
+}
+
+static inline enum sim_preempt sim_preempt_of(unsigned mode)
+{
+	return (enum sim_preempt)(mode + 1);
+}
+
 /* The host gearbox runs on (docs/sim.md, "The sched_ext host"). */
 enum sim_host {
 	SIM_HOST_DEFAULT, /* the sched_ext host */

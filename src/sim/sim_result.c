@@ -22,7 +22,7 @@ void sim_options_defaults(struct sim_options *opt)
 	if (opt->group_slices == SIM_GROUP_DEFAULT)
 		opt->group_slices = GB_GROUP_DFL ? SIM_GROUP_ON : SIM_GROUP_OFF;
 	if (opt->wake_preempt == SIM_PREEMPT_DEFAULT)
-		opt->wake_preempt = (enum sim_preempt)(GB_PREEMPT_DFL + 1);
+		opt->wake_preempt = sim_preempt_of(GB_PREEMPT_DFL);
 }
 
 const char *sim_host_name(enum sim_host host)

@@ -419,7 +419,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	ts = tstate(t);
 	in.wakeup = !!(enq_flags & SCX_ENQ_WAKEUP);
 	in.last = !!(enq_flags & SCX_ENQ_LAST);
-	in.preempt = (u8)(s->opt.wake_preempt - 1); /* the core's mode (sim.h) */
+	in.preempt = (u8)sim_preempt_mode(s->opt.wake_preempt);
 	in.pinned = nr_allowed(s, t) == 1;
 	in.allowed = t->allowed;
 	demand_leave(s, t);

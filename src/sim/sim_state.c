@@ -46,7 +46,7 @@ static void scx_refresh(struct sim *s)
 		g->runnable = s->scx.track_cpu[c].runnable;
 		g->curr_util = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_util;
 		g->curr_runnable = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_runnable;
-		gb_preempt_curr(g, (u32)s->opt.wake_preempt - 1);
+		gb_preempt_curr(g, sim_preempt_mode(s->opt.wake_preempt));
 		g->preemptible = s->scx.track_cpu[c].preemptible;
 		g->curr_deadline = s->scx.track_cpu[c].curr_deadline;
 		if (s->scx.idle[c]) {

@@ -495,7 +495,7 @@ static void test_running_deadline_fill_matches_the_sched_ext_hosts(void)
 			gb_fill_sched(&ts, &kt);
 			memset(&bc, 0, sizeof(bc));
 			mode = rnd(3); /* GB_PREEMPT_OFF, _LATENCY or _ON */
-			g_s->opt.wake_preempt = (enum sim_preempt)(mode + 1);
+			g_s->opt.wake_preempt = sim_preempt_of(mode);
 			gb_track_curr(&bc, &ts);
 			gb_preempt_curr(&bc, mode);
 			gb_preempt_note(&bc, &ts, d, m->nr_domains, g_s->scx.dom_vtime, SLICE_NS,
