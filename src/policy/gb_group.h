@@ -22,11 +22,16 @@
  * every candidate CPU (every CPU the task may use and fits, as placement prices them) is busy
  * with the other class is mixed (gb_cand.mixed of its offer).  Across domains, an offer that is
  * not mixed, from a domain under its tipping point (it has room: priced CPU by CPU, not
- * offering a CPU to spread on) and of no smaller capacity, beats a mixed one whatever their
- * prices; otherwise prices decide as without grouping, and within a domain they always do.
- * Grouping never moves a task to a smaller CPU than its price chose: it would run slower, which
- * costs it more than the queue it avoids.  Misfit searches, pulls and the fork rule do not
- * group.
+ * offering a CPU to spread on), beats a mixed one whatever their prices: for a short-class
+ * task whatever its capacity, for a long-class task only when it is no smaller.  Otherwise
+ * prices decide as without grouping, and within a domain they always do.  The asymmetry: a
+ * short task behind a long slice waits for that slice to end, longer than the default slice by
+ * definition, and on the smaller CPU it fits (placement's fit test) it finishes sooner (on
+ * sm7250ab's ui_frames, background threads of 0.5 ms of work every 4 ms joined the one big
+ * CPU's queue behind the UI thread's 10 ms slice, waited until the starvation pull took them
+ * to a little CPU, and missed their period); a long-slice task is a heavy one, and behind short
+ * tasks it waits at most a default slice, less than it loses running on a smaller CPU.  Misfit
+ * searches, pulls and the fork rule do not group.
  *
  * At slice expiry (gb_group_keep).  The domain's queue is served by whichever of its CPUs asks
  * first, so placement alone leaves a long-slice task preempted at its slice's end by short
@@ -55,8 +60,8 @@
 
 /* Whether a host groups unless told otherwise (scx_gearbox --group-slices, gearbox sim
  * --group-slices), and its name in their --help; docs/scheduler.md has the measurements. */
-#define GB_GROUP_DFL	  0
-#define GB_GROUP_DFL_NAME "off"
+#define GB_GROUP_DFL	  1
+#define GB_GROUP_DFL_NAME "on"
 
 /* gb_task.group: grouping off, or on with the task's class */
 #define GB_GROUP_OFF   0
@@ -91,14 +96,17 @@ static __always_inline u8 gb_group_mixed(const struct gb_cpu *cs, const struct g
 }
 
 /*
- * gb_group_cmp - grouping's verdict between two domains' offers, the best so far (ca on CPU a,
- * GB_NO_CPU for none) and a new one (cb on CPU b): 1 when cb wins, -1 when ca stays, 0 when
- * grouping does not decide and prices do.  a_room, b_room: the offer's domain is under its
- * tipping point.  Capacities from model m.
+ * gb_group_cmp - grouping's verdict, for a waking task of class group (gb_task.group), between
+ * two domains' offers, the best so far (ca on CPU a, GB_NO_CPU for none) and a new one (cb on
+ * CPU b): 1 when cb wins, -1 when ca stays, 0 when grouping does not decide and prices do.
+ * a_room, b_room: the offer's domain is under its tipping point.  Capacities from model m: for
+ * a long-class task the offer that is not mixed wins only when it is no smaller.
  */
-static __always_inline int gb_group_cmp(const struct em_model *m, s32 a, struct gb_cand ca,
-					bool a_room, s32 b, struct gb_cand cb, bool b_room)
+static __always_inline int gb_group_cmp(const struct em_model *m, u32 group, s32 a,
+					struct gb_cand ca, bool a_room, s32 b, struct gb_cand cb,
+					bool b_room)
 {
+	bool any_cap = group == GB_GROUP_SHORT;
 	u32 cap_a, cap_b;
 
 	if (a == GB_NO_CPU || b == GB_NO_CPU || ca.mixed == cb.mixed)
@@ -106,8 +114,8 @@ static __always_inline int gb_group_cmp(const struct em_model *m, s32 a, struct 
 	cap_a = em_domain_capacity(gb_pd(m, m->cpu_domain[(u32)a & (EM_MAX_CPUS - 1)]));
 	cap_b = em_domain_capacity(gb_pd(m, m->cpu_domain[(u32)b & (EM_MAX_CPUS - 1)]));
 	if (ca.mixed)
-		return b_room && cap_b >= cap_a ? 1 : 0;
-	return a_room && cap_a >= cap_b ? -1 : 0;
+		return b_room && (any_cap || cap_b >= cap_a) ? 1 : 0;
+	return a_room && (any_cap || cap_a >= cap_b) ? -1 : 0;
 }
 
 /*

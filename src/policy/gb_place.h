@@ -46,8 +46,8 @@
  * CPU with the most spare capacity (spreading), the other domains stay energy-aware; to a task
  * too big for its CPUs it offers nothing unless the task's own domain is over-utilized too.
  * With slice-aware grouping (gb_group.h), a domain whose every candidate CPU is busy with a task
- * of the other slice class loses to a domain with room that has another candidate, no smaller,
- * before prices are compared.
+ * of the other slice class loses to a domain with room that has another candidate (for a
+ * long-slice task one no smaller) before prices are compared.
  *
  * Cost: pass 1 over the CPUs (the domains' state without the task), pass 2 over the CPUs (each
  * priced against its own domain's winner so far, an OPP search from the domain's base OPP),
@@ -357,7 +357,7 @@ static __always_inline s32 gb_select_cpu_range(const struct em_model *m, const s
 		if (win == GB_NO_CPU)
 			continue;
 		spread = s->pd[d & (EM_MAX_DOMAINS - 1)].overutilized;
-		g = gb_group_cmp(m, best, cbest, !best_spread, win, cwin, !spread);
+		g = gb_group_cmp(m, t->group, best, cbest, !best_spread, win, cwin, !spread);
 		if (g > 0 || (!g && gb_better_across(best, cbest, cwin, !min_cap))) {
 			best = win;
 			cbest = cwin;

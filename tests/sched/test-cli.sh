@@ -43,7 +43,7 @@ for o in profile mode socket socket-mode stats-interval group-slices wake-preemp
 	printf '%s' "$help" | grep -q -- "--$o\b" || missing="$missing --$o"
 done
 for d in "default: energy" "default: /run/scx_gearbox.sock" "default: 0600" "default: 100" \
-	"default: refuse" "most 16 readers" "Exit status:" "default: off"; do
+	"default: refuse" "most 16 readers" "Exit status:" "default: on"; do
 	printf '%s' "$help" | grep -q -- "$d" || missing="$missing '$d'"
 done
 for x in 0 1 2 3; do printf '%s\n' "$help" | grep -q "^  $x  " || missing="$missing status-$x"; done

@@ -2,12 +2,12 @@
 /*
  * test_group.c - slice-aware grouping (src/policy/gb_group.h) in wake-up placement, the core
  * both hosts call: a waking task leaves a domain whose every CPU it may use is busy with the
- * other slice class for a domain with room, no smaller, and is placed by price alone when
- * grouping is off, when a CPU of the domain is idle or of its class, or when no domain has
- * room; and at slice expiry (gb_dispatch_plan with gb_group_keep), a long-slice task keeps its
- * CPU against a short head of its domain's queue due less than a default slice before its
- * vtime while another CPU of the domain serves the short class.  On tests/sched/vm4.json: CPUs 0-1
- * little (286), CPU 2 mid (876), CPU 3 big (1024).
+ * other slice class for a domain with room (for a long-slice task, no smaller), and is placed
+ * by price alone when grouping is off, when a CPU of the domain is idle or of its class, or
+ * when no domain has room; and at slice expiry (gb_dispatch_plan with gb_group_keep), a
+ * long-slice task keeps its CPU against a short head of its domain's queue due less than a
+ * default slice before its vtime while another CPU of the domain serves the short class.  On
+ * tests/sched/vm4.json: CPUs 0-1 little (286), CPU 2 mid (876), CPU 3 big (1024).
  *
  *   test_group TESTS_SCHED_DIR
  */
@@ -151,25 +151,60 @@ static void test_no_grouping_into_a_domain_without_room(void)
 }
 
 /*
- * Across domains, grouping never trades capacity for class: a domain whose CPUs all run the
- * other class loses to one with room that is at least as big, and a smaller one leaves the
- * choice to prices (a task moved to a smaller CPU runs slower: that costs it more than the
- * queue it avoids).  Within a domain both candidates have its capacity.
+ * Across domains, a long-slice task never trades capacity for class: a domain whose CPUs all
+ * run short slices loses to one with room that is at least as big, and a smaller one leaves the
+ * choice to prices (it would run slower: that costs it more than the default slice it waits).
+ * A short task leaves a domain whose CPUs all run long slices for any domain with room: it
+ * fits there (placement's fit test), and behind a long slice it would wait longer than a
+ * default slice.  Within a domain both candidates have its capacity.
  */
-static void test_grouping_never_prefers_a_smaller_domain(void)
+static void test_only_a_short_task_goes_to_a_smaller_domain(void)
 {
 	struct gb_cand mixed = {.delta = 100, .mixed = 1}, clear = {.delta = 900, .mixed = 0};
+	const u32 lg = GB_GROUP_LONG, sh = GB_GROUP_SHORT;
 
 	/* the mixed one so far (mid, CPU 2) against a clear one */
-	CHECK_EQ_I(gb_group_cmp(&g_m, 2, mixed, true, 3, clear, true), 1);  /* big */
-	CHECK_EQ_I(gb_group_cmp(&g_m, 2, mixed, true, 0, clear, true), 0);  /* little */
-	CHECK_EQ_I(gb_group_cmp(&g_m, 2, mixed, true, 3, clear, false), 0); /* no room */
+	CHECK_EQ_I(gb_group_cmp(&g_m, lg, 2, mixed, true, 3, clear, true), 1);	/* big */
+	CHECK_EQ_I(gb_group_cmp(&g_m, lg, 2, mixed, true, 0, clear, true), 0);	/* little */
+	CHECK_EQ_I(gb_group_cmp(&g_m, sh, 2, mixed, true, 0, clear, true), 1);	/* little */
+	CHECK_EQ_I(gb_group_cmp(&g_m, lg, 2, mixed, true, 3, clear, false), 0); /* no room */
+	CHECK_EQ_I(gb_group_cmp(&g_m, sh, 2, mixed, true, 0, clear, false), 0);
 	/* the clear one so far against a mixed one */
-	CHECK_EQ_I(gb_group_cmp(&g_m, 3, clear, true, 2, mixed, true), -1);
-	CHECK_EQ_I(gb_group_cmp(&g_m, 0, clear, true, 2, mixed, true), 0);
+	CHECK_EQ_I(gb_group_cmp(&g_m, lg, 3, clear, true, 2, mixed, true), -1);
+	CHECK_EQ_I(gb_group_cmp(&g_m, lg, 0, clear, true, 2, mixed, true), 0);
+	CHECK_EQ_I(gb_group_cmp(&g_m, sh, 0, clear, true, 2, mixed, true), -1);
 	/* alike: prices decide */
-	CHECK_EQ_I(gb_group_cmp(&g_m, 2, mixed, true, 3, mixed, true), 0);
-	CHECK_EQ_I(gb_group_cmp(&g_m, GB_NO_CPU, clear, true, 3, mixed, true), 0);
+	CHECK_EQ_I(gb_group_cmp(&g_m, sh, 2, mixed, true, 3, mixed, true), 0);
+	CHECK_EQ_I(gb_group_cmp(&g_m, sh, GB_NO_CPU, clear, true, 3, mixed, true), 0);
+}
+
+/*
+ * The case that asked for it (sm7250ab's ui_frames): big and mid run long-slice tasks, the
+ * little CPUs short ones at an OPP a small task would raise.  By price a small short task last
+ * on big joins big's queue (its OPP already high enough) and waits for the long slice to end;
+ * grouped, it goes to a little CPU.  A long-slice task in the mirror case (big and mid busy
+ * with short slices, the little CPUs with long ones) stays with its price.
+ */
+static void test_short_task_not_queued_behind_long_slices_on_bigger_cpus(void)
+{
+	struct gb_task t;
+	s32 cpu;
+
+	idle_machine();
+	busy(0, 180, false);
+	busy(1, 180, false);
+	busy(2, 400, true);
+	busy(3, 400, true);
+	t = small_task(3, GB_GROUP_OFF);
+	t.util = t.util_est = t.runnable = 20;
+	CHECK_EQ_I(place(&t), 3);
+	t.group = GB_GROUP_SHORT;
+	cpu = place(&t);
+	CHECK(cpu == 0 || cpu == 1);
+	for (u32 c = 0; c < 4; c++)
+		g_cpus[c].slice_long = !g_cpus[c].slice_long;
+	t.group = GB_GROUP_LONG;
+	CHECK_EQ_I(place(&t), 3);
 }
 
 /* What CPU 0 does at the slice expiry of a task with its own slice of slice_ns (vtime 100 ms,
@@ -252,7 +287,8 @@ int main(int argc, char **argv)
 	TAP_RUN(test_short_task_leaves_a_domain_whose_cpus_all_run_long_slices);
 	TAP_RUN(test_long_task_leaves_a_domain_whose_cpus_all_run_short_slices);
 	TAP_RUN(test_no_grouping_into_a_domain_without_room);
-	TAP_RUN(test_grouping_never_prefers_a_smaller_domain);
+	TAP_RUN(test_only_a_short_task_goes_to_a_smaller_domain);
+	TAP_RUN(test_short_task_not_queued_behind_long_slices_on_bigger_cpus);
 	TAP_RUN(test_long_slice_task_keeps_its_cpu_while_another_serves_the_short_queue);
 	return tap_done();
 }
