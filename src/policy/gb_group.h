@@ -29,9 +29,9 @@
  * definition, and on the smaller CPU it fits (placement's fit test) it finishes sooner (on
  * sm7250ab's ui_frames, background threads of 0.5 ms of work every 4 ms joined the one big
  * CPU's queue behind the UI thread's 10 ms slice, waited until the starvation pull took them
- * to a little CPU, and missed their period); a long-slice task is a heavy one, and behind short
- * tasks it waits at most a default slice, less than it loses running on a smaller CPU.  Misfit
- * searches, pulls and the fork rule do not group.
+ * to a little CPU, and missed their period); a long-slice task asked to run long pieces of work,
+ * each of which a smaller CPU stretches, while behind short tasks it waits at most a default
+ * slice.  Misfit searches, pulls and the fork rule do not group.
  *
  * At slice expiry (gb_group_keep).  The domain's queue is served by whichever of its CPUs asks
  * first, so placement alone leaves a long-slice task preempted at its slice's end by short
