@@ -18,6 +18,12 @@
  *   GB_HOOK_FORK      gb_place_fork_cpu()      gb_fork_cpu()
  *   GB_HOOK_PULL_MASK gb_disp_pull_mask()      dispatch's pulls, gb_pull_mask() (BPF only)
  *
+ * and one step is mostly a table instead of a computation: GB_HOOK_CHEAPER_ELSEWHERE, the
+ * wake-up shortcut's bound on the other domains' prices (gb_cheaper_elsewhere(): a loop over the
+ * domains with an OPP search in each), compares with GB_PLACE_MIN_COSTS[d] when the task has no
+ * misfit hold, the host having filled the table with gb_min_cost_elsewhere() of each domain of
+ * the model (the loader, before load).
+ *
  * And the policy's loops over the model's CPUs and domains (GB_FOR_CPU, GB_FOR_DOMAIN) become
  * open-coded iterators (bpf_for): the verifier checks a body with the index unknown until its
  * state converges, so that what it checks does not grow with the model.  A count kept across
@@ -34,9 +40,10 @@
  *
  * Use.  Include this file (part 1: hooks, declarations, the policy, the context type), declare
  * the maps, define GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
- * gb_cpu *) and GB_PLACE_CTX() (struct gb_place_ctx *, or NULL) and GB_SUBPROG (in BPF a
- * global noinline function; natively static), then define GB_PLACE_BODIES and include it again
- * (part 2: the subprograms).
+ * gb_cpu *), GB_PLACE_CTX() (struct gb_place_ctx *, or NULL), GB_PLACE_MIN_COSTS (an array
+ * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain) and GB_SUBPROG (in
+ * BPF a global noinline function; natively static), then define GB_PLACE_BODIES and include it
+ * again (part 2: the subprograms).
  */
 #ifndef GEARBOX_PLACE_H
 #define GEARBOX_PLACE_H
@@ -136,6 +143,8 @@ static __always_inline u32 gb_lowest_bit(u64 bits)
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
 #define GB_HOOK_FORK(m, cpus, t)	    (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
 #define GB_HOOK_OPP_FROM(m, d, perf, start) ((void)(m), gb_place_opp_from(d, perf, start))
+#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, cost)                                           \
+	((void)(m), gb_place_cheaper_elsewhere(d, floor_cap, cost))
 #if defined(__bpf__) || defined(__BPF__)
 /* dispatch's pull question (gb_pull_mask): the subprogram, in gearbox.bpf.c, finds the queue
  * heads in dispatch's own context (gb_disp_ctx) */
@@ -152,7 +161,9 @@ GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *c
 GB_SUBPROG int gb_place_select(struct gb_decision *out);
 GB_SUBPROG int gb_place_fork_cpu(void);
 GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out);
+GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u64 cost);
 static __always_inline int gb_place_price(u32 c, struct gb_cand *out);
+static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u64 cost);
 static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out);
 
 #include "gb_policy.h"
@@ -239,6 +250,21 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 		x->priced |= bit;
 	}
 	return err;
+}
+
+/* gb_cheaper_elsewhere() under a misfit hold: a subprogram, off the shortcut's common path */
+GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u64 cost)
+{
+	return gb_cheaper_elsewhere(GB_PLACE_MODEL(), d, floor_cap, cost);
+}
+
+/* gb_cheaper_elsewhere(model, d, floor_cap, cost): without a hold, from the table the host filled
+ * when it loaded the model. */
+static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u64 cost)
+{
+	if (floor_cap)
+		return gb_place_cheaper_held(d, floor_cap, cost) != 0;
+	return GB_PLACE_MIN_COSTS[d & (GB_SCX_MAX_DOMAINS - 1)] < cost;
 }
 
 /* One CPU of pass 2: a subprogram of its own so that the loop over CPUs does not multiply

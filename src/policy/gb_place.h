@@ -476,17 +476,64 @@ static __always_inline u64 gb_domain_min_cost(const struct em_model *m, u32 d)
 	return gb_pd(m, d)->opps[GB_HOOK_OPP_FROM(m, d, 0, 0) & (EM_MAX_OPPS - 1)].cost;
 }
 
+/* Can a task with misfit hold floor_cap go to domain e (gb_room_for: a capacity above the hold,
+ * or the biggest)? */
+static __always_inline bool gb_above_hold(const struct em_model *m, u32 e, u32 floor_cap)
+{
+	u32 cap = em_domain_capacity(gb_pd(m, e));
+
+	return cap >= EM_CAPACITY_SCALE || cap > floor_cap;
+}
+
+/*
+ * gb_cheaper_elsewhere - does a domain other than d that a task with misfit hold floor_cap may go
+ * to have an OPP that costs less than cost per unit of work (its cheapest, gb_domain_min_cost)?
+ * Without a hold, that is gb_min_cost_elsewhere(m, d) < cost.
+ */
+static __always_inline bool gb_cheaper_elsewhere(const struct em_model *m, u32 d, u32 floor_cap,
+						 u64 cost)
+{
+	u32 e;
+
+	GB_FOR_DOMAIN (e, m->nr_domains) {
+		if (e != d && gb_above_hold(m, e, floor_cap) && gb_domain_min_cost(m, e) < cost)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * gb_min_cost_elsewhere - the least cost per unit of work of any domain but d at its cheapest OPP
+ * (gb_domain_min_cost), ~0 when there is no other: a constant of the model, which a host may
+ * compute once per domain for GB_HOOK_CHEAPER_ELSEWHERE (bpf/gearbox_place.h).
+ */
+static __always_inline u64 gb_min_cost_elsewhere(const struct em_model *m, u32 d)
+{
+	u64 least = ~0ull;
+	u32 e;
+
+	for (e = 0; e < m->nr_domains && e < EM_MAX_DOMAINS; e++) {
+		if (e != d && gb_domain_min_cost(m, e) < least)
+			least = gb_domain_min_cost(m, e);
+	}
+	return least;
+}
+
+#ifndef GB_HOOK_CHEAPER_ELSEWHERE
+#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, cost) gb_cheaper_elsewhere(m, d, floor_cap, cost)
+#endif
+
 /*
  * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous CPU,
  * cheap enough for a host to test before the search.  True when the previous CPU is online,
- * allowed and idle, its domain is not over its tipping point, t has no uclamp_min and no misfit
- * hold, t fits there without raising the domain's OPP, and no domain's cheapest OPP costs less
- * than the one the previous CPU's domain runs at, with the wake cost when that domain is asleep
- * (gb_idle.h).  Then the previous CPU's price is cost x work,
- * every other candidate's is at least its domain's cheapest cost x work (cost rises with the OPP,
- * gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous CPU.  Fills
- * *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states); false means
- * nothing, the search decides.
+ * allowed and idle, its domain is not over its tipping point, t has no uclamp_min, t fits there
+ * without raising the domain's OPP, above its misfit hold, and no other domain the hold leaves
+ * it has a cheapest OPP that costs less than the one the previous CPU's domain runs at, with the
+ * wake cost when that domain is asleep (gb_idle.h).  Then the previous CPU's price is
+ * cost x work, every other candidate's is at least its domain's cheapest cost x work (cost rises
+ * with the OPP, gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous
+ * CPU.  Fills *out as gb_select_cpu() would (tests/sched/test_place.c checks it on
+ * random states); false means nothing, the search decides.
  */
 static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
 						const struct gb_task *t, struct gb_decision *out)
@@ -495,20 +542,22 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	const struct gb_cpu *ps;
 	s32 prev = t->prev_cpu;
 	u32 d, c, cap, base_perf = 0, base_idx, work, util;
-	u32 running = 0;
+	u32 running = 0, overutilized = 0;
 	u64 cost0;
 
-	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min || t->floor_cap ||
+	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min ||
 	    !em_cpumask_test(&t->allowed, (u32)prev))
 		return false;
 	ps = gb_cpu_at(cpus, (u32)prev);
 	d = m->cpu_domain[(u32)prev & (EM_MAX_CPUS - 1)];
-	if (!ps->online || ps->nr_running || d >= m->nr_domains ||
-	    gb_domain_overutilized(m, cpus, d))
+	if (!ps->online || ps->nr_running || d >= m->nr_domains)
 		return false;
 	pd = gb_pd(m, d);
 	cap = em_domain_capacity(pd);
-	/* the domain's perf without the task, as gb_scan_domains() computes it */
+	if (!gb_above_hold(m, d, t->floor_cap))
+		return false;
+	/* the domain's perf without the task, as gb_scan_domains() computes it, and its
+	 * over-utilization (gb_domain_overutilized) in the same walk */
 	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
 
@@ -517,7 +566,10 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
 							      gb_rq_umin(cs), gb_rq_umax(cs)));
 		running |= cs->nr_running;
+		overutilized |= gb_cpu_overutilized(cs, cap);
 	}
+	if (overutilized)
+		return false;
 	base_idx = GB_HOOK_OPP_FROM(m, d, gb_min(base_perf, cap), 0) & (EM_MAX_OPPS - 1);
 	work = gb_task_work(t);
 	util = gb_util_without(ps, (u32)prev, t);
@@ -532,10 +584,8 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	/* the previous CPU's price is (cost + wake) x work, wake for waking its domain (gb_idle.h);
 	 * any other candidate's wake is >= 0 */
 	cost0 = pd->opps[base_idx].cost + gb_wake_cost(pd, base_idx, gb_none_running(running));
-	GB_FOR_DOMAIN (c, m->nr_domains) {
-		if (c != d && gb_domain_min_cost(m, c) < cost0)
-			return false;
-	}
+	if (GB_HOOK_CHEAPER_ELSEWHERE(m, d, t->floor_cap, cost0))
+		return false;
 	out->cpu = prev;
 	out->reason = GB_REASON_NONE;
 	out->opp_idx = base_idx;

@@ -25,10 +25,12 @@
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
+static u64 g_min_costs[GB_SCX_MAX_DOMAINS]; /* as the loader fills gb_min_cost_else */
 
-#define GB_PLACE_MODEL() ((const struct em_model *)&g_model)
-#define GB_PLACE_CPUS	 ((const struct gb_cpu *)g_cpus)
-#define GB_PLACE_CTX()	 (&g_ctx)
+#define GB_PLACE_MODEL()   ((const struct em_model *)&g_model)
+#define GB_PLACE_CPUS	   ((const struct gb_cpu *)g_cpus)
+#define GB_PLACE_CTX()	   (&g_ctx)
+#define GB_PLACE_MIN_COSTS g_min_costs
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -50,6 +52,7 @@ static int load_model_from(const char *dir, const char *name)
 {
 	char path[512];
 	struct gb_err err;
+	u32 d;
 
 	snprintf(path, sizeof(path), "%s/%s.json", dir, name);
 	if (em_profile_load_file(path, &prof, false, NULL, &err)) {
@@ -57,6 +60,9 @@ static int load_model_from(const char *dir, const char *name)
 		return -1;
 	}
 	g_model = prof.model;
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
+		g_min_costs[d] =
+		    d < g_model.nr_domains ? gb_min_cost_elsewhere(&g_model, d) : ~0ull;
 	return 0;
 }
 
@@ -271,7 +277,8 @@ static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
 		if (rnd(2)) {
 			t.util = t.util_est = rnd(200);
 			t.uclamp_min = 0;
-			t.floor_cap = 0;
+			if (rnd(2))
+				t.floor_cap = 0;
 			if (t.prev_cpu >= 0)
 				g_cpus[t.prev_cpu].nr_running = 0;
 		}

@@ -604,6 +604,30 @@ static void test_an_active_cluster_pays_no_wake_cost(void)
 	CHECK_EQ_I(d.cpu, 0);
 }
 
+/* A misfit hold keeps the task off CPUs no bigger than the one it left, and so takes their
+ * domains out of the shortcut's comparison: held above mid, a task on the idle big CPU stays
+ * there without a search, where little would have been cheaper; held at its previous CPU's
+ * capacity, it is left to the search, which moves it up. */
+static void test_prev_cpu_shortcut_holds_above_a_misfit_hold(void)
+{
+	struct gb_task t;
+	struct gb_decision d;
+
+	reset();
+	t = task(50, 0, 1024, 7);
+	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) < 4);
+	t.floor_cap = em_domain_capacity(&M.domains[1]);
+	CHECK(gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK_EQ_I(d.cpu, 7);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &d), 7);
+	t = task(50, 0, 1024, 0);
+	CHECK(gb_prev_is_cheapest(&M, C, &t, &d));
+	t.floor_cap = em_domain_capacity(&M.domains[0]);
+	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK(gb_select_cpu(&M, C, &t, &S, &d) >= 4);
+}
+
 static void test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up(void)
 {
 	struct gb_task t;
@@ -683,6 +707,7 @@ int main(void)
 	TAP_RUN(test_tie_across_domains_avoids_raising_opp);
 	TAP_RUN(test_waking_a_sleeping_cluster_costs_its_wake_power);
 	TAP_RUN(test_an_active_cluster_pays_no_wake_cost);
+	TAP_RUN(test_prev_cpu_shortcut_holds_above_a_misfit_hold);
 	TAP_RUN(test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up);
 	TAP_RUN(test_idle_pull_asks_the_placement_fit_question);
 	return tap_done();
