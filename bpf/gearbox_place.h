@@ -143,8 +143,8 @@ static __always_inline u32 gb_lowest_bit(u64 bits)
 	(GB_PLACE_UNUSED(m, cpus, t, s), gb_place_range(min_cap, max_cap, out))
 #define GB_HOOK_FORK(m, cpus, t)	    (GB_PLACE_UNUSED(m, cpus, t, 0), gb_place_fork_cpu())
 #define GB_HOOK_OPP_FROM(m, d, perf, start) ((void)(m), gb_place_opp_from(d, perf, start))
-#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, cost)                                           \
-	((void)(m), gb_place_cheaper_elsewhere(d, floor_cap, cost))
+#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, work, bound)                                    \
+	((void)(m), gb_place_cheaper_elsewhere(d, floor_cap, work, bound))
 #if defined(__bpf__) || defined(__BPF__)
 /* dispatch's pull question (gb_pull_mask): the subprogram, in gearbox.bpf.c, finds the queue
  * heads in dispatch's own context (gb_disp_ctx) */
@@ -161,9 +161,9 @@ GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *c
 GB_SUBPROG int gb_place_select(struct gb_decision *out);
 GB_SUBPROG int gb_place_fork_cpu(void);
 GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out);
-GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u64 cost);
+GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u32 work, u64 bound);
 static __always_inline int gb_place_price(u32 c, struct gb_cand *out);
-static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u64 cost);
+static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u32 work, u64 bound);
 static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out);
 
 #include "gb_policy.h"
@@ -253,18 +253,20 @@ static __always_inline int gb_place_price(u32 c, struct gb_cand *out)
 }
 
 /* gb_cheaper_elsewhere() under a misfit hold: a subprogram, off the shortcut's common path */
-GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u64 cost)
+GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u32 work, u64 bound)
 {
-	return gb_cheaper_elsewhere(GB_PLACE_MODEL(), d, floor_cap, cost);
+	return gb_cheaper_elsewhere(GB_PLACE_MODEL(), d, floor_cap, work, bound);
 }
 
-/* gb_cheaper_elsewhere(model, d, floor_cap, cost): without a hold, from the table the host filled
- * when it loaded the model. */
-static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u64 cost)
+/* gb_cheaper_elsewhere(model, d, floor_cap, work, bound): without a hold, from the table the host
+ * filled when it loaded the model (~0: no other domain). */
+static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u32 work, u64 bound)
 {
+	u64 least = GB_PLACE_MIN_COSTS[d & (GB_SCX_MAX_DOMAINS - 1)];
+
 	if (floor_cap)
-		return gb_place_cheaper_held(d, floor_cap, cost) != 0;
-	return GB_PLACE_MIN_COSTS[d & (GB_SCX_MAX_DOMAINS - 1)] < cost;
+		return gb_place_cheaper_held(d, floor_cap, work, bound) != 0;
+	return least != ~0ull && least * work < bound;
 }
 
 /* One CPU of pass 2: a subprogram of its own so that the loop over CPUs does not multiply

@@ -486,17 +486,19 @@ static __always_inline bool gb_above_hold(const struct em_model *m, u32 e, u32 f
 }
 
 /*
- * gb_cheaper_elsewhere - does a domain other than d that a task with misfit hold floor_cap may go
- * to have an OPP that costs less than cost per unit of work (its cheapest, gb_domain_min_cost)?
- * Without a hold, that is gb_min_cost_elsewhere(m, d) < cost.
+ * gb_cheaper_elsewhere - can a CPU of a domain other than d that a task with misfit hold floor_cap
+ * may go to be priced below bound for the task's work?  Every such price is at least the cost of
+ * the domain's cheapest OPP (gb_domain_min_cost) x work.  Without a hold, that is
+ * gb_min_cost_elsewhere(m, d) x work < bound.
  */
 static __always_inline bool gb_cheaper_elsewhere(const struct em_model *m, u32 d, u32 floor_cap,
-						 u64 cost)
+						 u32 work, u64 bound)
 {
 	u32 e;
 
 	GB_FOR_DOMAIN (e, m->nr_domains) {
-		if (e != d && gb_above_hold(m, e, floor_cap) && gb_domain_min_cost(m, e) < cost)
+		if (e != d && gb_above_hold(m, e, floor_cap) &&
+		    gb_domain_min_cost(m, e) * work < bound)
 			return true;
 	}
 	return false;
@@ -520,20 +522,27 @@ static __always_inline u64 gb_min_cost_elsewhere(const struct em_model *m, u32 d
 }
 
 #ifndef GB_HOOK_CHEAPER_ELSEWHERE
-#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, cost) gb_cheaper_elsewhere(m, d, floor_cap, cost)
+#define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, work, bound)                                    \
+	gb_cheaper_elsewhere(m, d, floor_cap, work, bound)
 #endif
 
 /*
  * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous CPU,
- * cheap enough for a host to test before the search.  True when the previous CPU is online,
- * allowed and idle, its domain is not over its tipping point, t has no uclamp_min, t fits there
- * without raising the domain's OPP, above its misfit hold, and no other domain the hold leaves
- * it has a cheapest OPP that costs less than the one the previous CPU's domain runs at, with the
- * wake cost when that domain is asleep (gb_idle.h).  Then the previous CPU's price is
- * cost x work, every other candidate's is at least its domain's cheapest cost x work (cost rises
- * with the OPP, gb_domain_min_cost), so nothing is cheaper and the hysteresis keeps the previous
- * CPU.  Fills *out as gb_select_cpu() would (tests/sched/test_place.c checks it on
- * random states); false means nothing, the search decides.
+ * cheap enough for a host to test before the search.  The previous CPU must be online, allowed
+ * and idle, in a domain not over its tipping point and above t's misfit hold, t must have no
+ * uclamp_min, and fit there (gb_price's ok).  Its price is then gb_price()'s for an idle CPU,
+ * computed here from the domain's state without the task; the search keeps t there unless
+ * another candidate is cheaper by more than the hysteresis' 1/16 of that price, and:
+ *  - a CPU of another domain (one the hold leaves t) costs at least that domain's cheapest OPP
+ *    x work (cost rises with the OPP along the OPPs a domain runs at, gb_domain_min_cost; the
+ *    wake cost and the OPP the task raises only add), so none is cheaper by more when
+ *    gb_cheaper_elsewhere() says no;
+ *  - where t fits without raising the domain's OPP, another CPU of its domain costs at least as
+ *    much; where it raises the OPP, another online CPU of the domain (if any) costs at least as
+ *    much when the domain is awake (no wake cost) and every such CPU has at least the previous
+ *    CPU's load without the task: its OPP is then no lower (a busy CPU's clamps only add).
+ * Fills *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states);
+ * false means nothing, the search decides.
  */
 static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const struct gb_cpu *cpus,
 						const struct gb_task *t, struct gb_decision *out)
@@ -541,9 +550,10 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	const struct em_domain *pd;
 	const struct gb_cpu *ps;
 	s32 prev = t->prev_cpu;
-	u32 d, c, cap, base_perf = 0, base_idx, work, util;
+	u32 d, c, cap, base_perf = 0, base_idx, idx, perf, work, util, least = ~0u;
 	u32 running = 0, overutilized = 0;
-	u64 cost0;
+	u64 busy = 0, cost0, cost, w, e_with;
+	s64 delta;
 
 	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min ||
 	    !em_cpumask_test(&t->allowed, (u32)prev))
@@ -556,17 +566,22 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	cap = em_domain_capacity(pd);
 	if (!gb_above_hold(m, d, t->floor_cap))
 		return false;
-	/* the domain's perf without the task, as gb_scan_domains() computes it, and its
-	 * over-utilization (gb_domain_overutilized) in the same walk */
+	/* the domain's perf and busy time without the task, as gb_scan_domains() computes them,
+	 * its over-utilization (gb_domain_overutilized), and the least load of its other CPUs */
 	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
+		u32 other;
 
 		if (!cs->online)
 			continue;
-		base_perf = gb_max(base_perf, gb_perf_request(gb_util_without(cs, c, t),
-							      gb_rq_umin(cs), gb_rq_umax(cs)));
+		other = gb_util_without(cs, c, t);
+		base_perf =
+		    gb_max(base_perf, gb_perf_request(other, gb_rq_umin(cs), gb_rq_umax(cs)));
+		busy += other;
 		running |= cs->nr_running;
 		overutilized |= gb_cpu_overutilized(cs, cap);
+		if ((s32)c != prev)
+			least = gb_min(least, other);
 	}
 	if (overutilized)
 		return false;
@@ -574,22 +589,33 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	work = gb_task_work(t);
 	util = gb_util_without(ps, (u32)prev, t);
 	/* gb_price() for an idle CPU: the run queue's clamps are the task's own */
-	if (gb_min(gb_max(base_perf, gb_perf_request(gb_util_with(util, 0, t), 0, t->uclamp_max)),
-		   cap) > pd->opps[base_idx].perf)
-		return false;
+	perf = gb_min(
+	    gb_max(base_perf, gb_perf_request(gb_util_with(util, 0, t), 0, t->uclamp_max)), cap);
+	idx = base_idx;
+	if (perf > pd->opps[base_idx].perf) {
+		if (least != ~0u && (!running || least < util))
+			return false;
+		idx = GB_HOOK_OPP_FROM(m, d, perf, base_idx) & (EM_MAX_OPPS - 1);
+	}
 	if (cap < EM_CAPACITY_SCALE && gb_no_room(t, util, cap))
 		return false;
-	if (t->uclamp_max < cap && gb_full_at_clamp(pd, base_idx, util, work, true))
+	if (t->uclamp_max < cap && gb_full_at_clamp(pd, idx, util, work, true))
 		return false;
-	/* the previous CPU's price is (cost + wake) x work, wake for waking its domain (gb_idle.h);
-	 * any other candidate's wake is >= 0 */
-	cost0 = pd->opps[base_idx].cost + gb_wake_cost(pd, base_idx, gb_none_running(running));
-	if (GB_HOOK_CHEAPER_ELSEWHERE(m, d, t->floor_cap, cost0))
+	/* the previous CPU's price, as gb_price() computes it (the same OPP with and without the
+	 * boost, no uclamp_min) */
+	cost0 = pd->opps[base_idx].cost;
+	cost = pd->opps[idx].cost;
+	w = gb_min(t->runnable, EM_CAPACITY_SCALE);
+	e_with = (cost + gb_wake_cost(pd, idx, gb_none_running(running))) * work +
+		 ((cost * busy * (EM_CAPACITY_SCALE - w) + cost * busy * w) >> 10);
+	delta = (s64)e_with - (s64)(cost0 * busy);
+	delta -= (delta < 0 ? -delta : delta) >> GB_TIE_SHIFT;
+	if (GB_HOOK_CHEAPER_ELSEWHERE(m, d, t->floor_cap, work, delta > 0 ? (u64)delta : 0))
 		return false;
 	out->cpu = prev;
 	out->reason = GB_REASON_NONE;
-	out->opp_idx = base_idx;
-	out->prev_opp_idx = base_idx;
+	out->opp_idx = idx;
+	out->prev_opp_idx = idx;
 	out->energy_delta = 0;
 	return true;
 }

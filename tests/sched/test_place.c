@@ -262,12 +262,12 @@ static void test_misfit_gate_never_hides_a_misfit_move(void)
  * say so only where the search keeps the task there, with the same decision, and say so
  * often enough to matter.
  */
-static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
+static unsigned prev_cheapest_mismatches(const char *dir, const char *name, unsigned *fired)
 {
 	unsigned i, bad = 0;
 
 	*fired = 0;
-	if (load_model(name))
+	if (load_model_from(dir, name))
 		return 1;
 	for (i = 0; i < TRIALS; i++) {
 		struct gb_decision want = {0}, got = {0};
@@ -297,11 +297,13 @@ static unsigned prev_cheapest_mismatches(const char *name, unsigned *fired)
 
 static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
 {
-	const char *models[] = {"sm8250", "gs101", "sm8150"};
+	const char *models[] = {"sm8250", "gs101", "sm8150", "vm4"};
 	unsigned k, fired, total = 0;
 
 	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
-		CHECK_EQ_U(prev_cheapest_mismatches(models[k], &fired), 0);
+		const char *dir = strcmp(models[k], "vm4") ? models_dir : sched_dir;
+
+		CHECK_EQ_U(prev_cheapest_mismatches(dir, models[k], &fired), 0);
 		CHECK(fired > 0);
 		total += fired;
 	}

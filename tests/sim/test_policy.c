@@ -604,6 +604,32 @@ static void test_an_active_cluster_pays_no_wake_cost(void)
 	CHECK_EQ_I(d.cpu, 0);
 }
 
+/* A task that raises its idle previous CPU's OPP stays there without a search when no other
+ * CPU of the domain is less loaded and the domain is awake: little's other CPUs run 100 each
+ * (base OPP 1, perf 200), a 170 task on idle CPU0 needs OPP 2 (250), (3 x 170 + 1 x 300) = 810
+ * against mid's 5 x 170 = 850 at best.  With an idle CPU3 less loaded than CPU0 the shortcut
+ * leaves it to the search (which keeps it: CPU3 would need the same OPP). */
+static void test_prev_cpu_shortcut_takes_a_raise_its_domain_pays(void)
+{
+	struct gb_task t;
+	struct gb_decision d, s;
+
+	reset();
+	busy(1, 100);
+	busy(2, 100);
+	busy(3, 100);
+	t = task(170, 0, 1024, 0);
+	CHECK(gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK_EQ_I(d.cpu, 0);
+	CHECK_EQ_U(d.opp_idx, 2);
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &s), 0);
+	CHECK_EQ_U(s.opp_idx, 2);
+	C[0].util = 190;
+	C[3] = C[4];
+	CHECK(!gb_prev_is_cheapest(&M, C, &t, &d));
+	CHECK_EQ_I(gb_select_cpu(&M, C, &t, &S, &s), 0);
+}
+
 /* A misfit hold keeps the task off CPUs no bigger than the one it left, and so takes their
  * domains out of the shortcut's comparison: held above mid, a task on the idle big CPU stays
  * there without a search, where little would have been cheaper; held at its previous CPU's
@@ -708,6 +734,7 @@ int main(void)
 	TAP_RUN(test_waking_a_sleeping_cluster_costs_its_wake_power);
 	TAP_RUN(test_an_active_cluster_pays_no_wake_cost);
 	TAP_RUN(test_prev_cpu_shortcut_holds_above_a_misfit_hold);
+	TAP_RUN(test_prev_cpu_shortcut_takes_a_raise_its_domain_pays);
 	TAP_RUN(test_packing_stops_where_the_opp_it_raises_costs_more_than_a_wake_up);
 	TAP_RUN(test_idle_pull_asks_the_placement_fit_question);
 	return tap_done();
