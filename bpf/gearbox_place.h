@@ -41,9 +41,11 @@
  * Use.  Include this file (part 1: hooks, declarations, the policy, the context type), declare
  * the maps, define GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
  * gb_cpu *), GB_PLACE_CTX() (struct gb_place_ctx *, or NULL), GB_PLACE_MIN_COSTS (an array
- * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain) and GB_SUBPROG (in
- * BPF a global noinline function; natively static), then define GB_PLACE_BODIES and include it
- * again (part 2: the subprograms).
+ * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain), GB_PLACE_FIRST_OPPS (an
+ * array of GB_SCX_MAX_DOMAINS u32: em_efficient_state(domain, 0) of each domain, filled before
+ * the costs, whose searches start there) and GB_SUBPROG (in BPF a global noinline function;
+ * natively static), then define GB_PLACE_BODIES and include it again (part 2: the
+ * subprograms).
  */
 #ifndef GEARBOX_PLACE_H
 #define GEARBOX_PLACE_H
@@ -199,15 +201,19 @@ GB_SUBPROG int gb_place_scan(void)
  * gb_place_opp_from - em_efficient_state_from() in domain d.  A subprogram: inlined into a pricing
  * subprogram, whose domain the verifier knows, each way out of the search (one per OPP it may
  * return) was a path of its own through the rest of the pricing, and the second search's ways
- * multiplied the first's; returned from here, the index is one unknown value.
+ * multiplied the first's; returned from here, the index is one unknown value.  It starts at
+ * the domain's first efficient OPP at the latest (GB_PLACE_FIRST_OPPS): the OPPs below it are
+ * inefficient, which every search skips, so the answer is the same.
  */
 GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
 {
 	const struct em_model *m = GB_PLACE_MODEL();
+	u32 first;
 
 	if (d >= m->nr_domains)
 		return 0;
-	return em_efficient_state_from(gb_pd(m, d), perf, start);
+	first = GB_PLACE_FIRST_OPPS[d & (GB_SCX_MAX_DOMAINS - 1)];
+	return em_efficient_state_from(gb_pd(m, d), perf, start > first ? start : first);
 }
 
 /*

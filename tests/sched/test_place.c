@@ -25,12 +25,14 @@
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
-static u64 g_min_costs[GB_SCX_MAX_DOMAINS]; /* as the loader fills gb_min_cost_else */
+static u64 g_min_costs[GB_SCX_MAX_DOMAINS];  /* as the loader fills gb_min_cost_else */
+static u32 g_first_opps[GB_SCX_MAX_DOMAINS]; /* and gb_first_opp */
 
-#define GB_PLACE_MODEL()   ((const struct em_model *)&g_model)
-#define GB_PLACE_CPUS	   ((const struct gb_cpu *)g_cpus)
-#define GB_PLACE_CTX()	   (&g_ctx)
-#define GB_PLACE_MIN_COSTS g_min_costs
+#define GB_PLACE_MODEL()    ((const struct em_model *)&g_model)
+#define GB_PLACE_CPUS	    ((const struct gb_cpu *)g_cpus)
+#define GB_PLACE_CTX()	    (&g_ctx)
+#define GB_PLACE_MIN_COSTS  g_min_costs
+#define GB_PLACE_FIRST_OPPS g_first_opps
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -60,6 +62,10 @@ static int load_model_from(const char *dir, const char *name)
 		return -1;
 	}
 	g_model = prof.model;
+	/* the OPP searches start from g_first_opps: filled before the costs' searches */
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
+		g_first_opps[d] =
+		    d < g_model.nr_domains ? em_efficient_state(&g_model.domains[d], 0) : 0;
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
 		g_min_costs[d] =
 		    d < g_model.nr_domains ? gb_min_cost_elsewhere(&g_model, d) : ~0ull;
