@@ -612,7 +612,7 @@ static void test_an_active_cluster_pays_no_wake_cost(void)
 static void test_prev_cpu_shortcut_takes_a_raise_its_domain_pays(void)
 {
 	struct gb_task t;
-	struct gb_decision d, s;
+	struct gb_decision d = {0}, s = {0};
 
 	reset();
 	busy(1, 100);
@@ -637,7 +637,7 @@ static void test_prev_cpu_shortcut_takes_a_raise_its_domain_pays(void)
 static void test_prev_cpu_shortcut_holds_above_a_misfit_hold(void)
 {
 	struct gb_task t;
-	struct gb_decision d;
+	struct gb_decision d = {0};
 
 	reset();
 	t = task(50, 0, 1024, 7);
