@@ -515,8 +515,10 @@ static __always_inline u64 gb_min_cost_elsewhere(const struct em_model *m, u32 d
 	u32 e;
 
 	for (e = 0; e < m->nr_domains && e < EM_MAX_DOMAINS; e++) {
-		if (e != d && gb_domain_min_cost(m, e) < least)
-			least = gb_domain_min_cost(m, e);
+		u64 cost = gb_domain_min_cost(m, e);
+
+		if (e != d && cost < least)
+			least = cost;
 	}
 	return least;
 }

@@ -58,6 +58,19 @@ static int load_workload(const char *rel, struct workload *w)
 	return 0;
 }
 
+/* Model rel_model and workload rel_wl (into *w) of one case: the model, or NULL (a failed check)
+ * when either does not load. */
+static struct em_profile *load_case(const char *rel_model, const char *rel_wl, struct workload *w)
+{
+	struct em_profile *m = load_profile(rel_model);
+
+	if (m && load_workload(rel_wl, w)) {
+		free(m);
+		return NULL;
+	}
+	return m;
+}
+
 /*
  * A task that outgrows a little CPU and never sleeps.  New tasks go to the domain with the most
  * idle CPUs (little); the tick then finds it a capacity misfit and cuts its slice.  The kernel
@@ -281,15 +294,14 @@ static u64 ui_late(const struct sim_result *r)
 static void test_a_new_task_starts_with_half_its_cpus_spare_capacity(void)
 {
 	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
-	struct em_profile *m = load_profile("em-profiles/msm8998.json");
+	struct em_profile *m;
 	struct sim_result gb, ml;
 	struct workload w = {0};
 	struct gb_err err;
 
-	if (!m || load_workload("bench/workloads/ui_frames.json", &w)) {
-		free(m);
+	m = load_case("em-profiles/msm8998.json", "bench/workloads/ui_frames.json", &w);
+	if (!m)
 		return;
-	}
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
 	opt = (struct sim_options){.seed = 1};
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
@@ -366,16 +378,15 @@ static void test_pricing_a_cluster_wake_up_saves_energy_on_msm8998(void)
 static void test_a_forked_tasks_first_guess_does_not_keep_it_on_big(void)
 {
 	struct sim_options opt = {.seed = 3, .host = SIM_HOST_SCX};
-	struct em_profile *m = load_profile("bench/models/rk3399.json");
+	struct em_profile *m;
 	struct sim_result r;
 	struct workload w = {0};
 	struct gb_err err;
 	u64 big = 0, little = 0;
 
-	if (!m || load_workload("bench/workloads/idle_screen.json", &w)) {
-		free(m);
+	m = load_case("bench/models/rk3399.json", "bench/workloads/idle_screen.json", &w);
+	if (!m)
 		return;
-	}
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &r, &err), 0);
 	for (u32 i = 0; i < r.nr_tasks; i++) {
 		if (strncmp(r.tasks[i].name, "housekeeping", 12))
@@ -447,13 +458,12 @@ static u64 tasks_late(const struct sim_result *r, const char *prefix)
  */
 static void test_ui_frames_background_threads_not_left_waiting(void)
 {
-	struct em_profile *m = load_profile("em-profiles/sm7250ab.json");
+	struct em_profile *m;
 	struct workload w = {0};
 
-	if (!m || load_workload("bench/workloads/ui_frames.json", &w)) {
-		free(m);
+	m = load_case("em-profiles/sm7250ab.json", "bench/workloads/ui_frames.json", &w);
+	if (!m)
 		return;
-	}
 	for (u32 seed = 3; seed <= 4; seed++) {
 		struct sim_options off_opt = {.group_slices = SIM_GROUP_OFF};
 		struct sim_result dfl, off, ml;
@@ -486,14 +496,13 @@ static void test_ui_frames_background_threads_not_left_waiting(void)
  */
 static void test_a_latency_critical_task_preempts_by_default(void)
 {
-	struct em_profile *m = load_profile("em-profiles/sm7250ab.json");
+	struct em_profile *m;
 	struct workload w = {0};
 	u64 off_late = 0;
 
-	if (!m || load_workload("bench/workloads/video_call.json", &w)) {
-		free(m);
+	m = load_case("em-profiles/sm7250ab.json", "bench/workloads/video_call.json", &w);
+	if (!m)
 		return;
-	}
 	for (u32 seed = 2; seed <= 4; seed += 2) {
 		struct sim_options off_opt = {.wake_preempt = SIM_PREEMPT_OFF};
 		struct sim_result dfl, off, ml;
@@ -523,17 +532,17 @@ static void test_a_latency_critical_task_preempts_by_default(void)
  */
 static void test_a_pulled_task_is_not_sent_back_into_the_queue_it_left(void)
 {
-	struct em_profile *m = load_profile("em-profiles/zuma.json");
+	struct em_profile *m;
 	struct sim_options opt = {.seed = 1, .host = SIM_HOST_SCX};
 	struct sim_result gb, ml;
 	struct workload w = {0};
 	struct gb_err err;
 	u64 small_acts = 0, small_migr = 0;
 
-	if (!m || load_workload("tests/scenarios/workloads/q4_overutilized_global.json", &w)) {
-		free(m);
+	m = load_case("em-profiles/zuma.json",
+		      "tests/scenarios/workloads/q4_overutilized_global.json", &w);
+	if (!m)
 		return;
-	}
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_GEARBOX, &opt, &gb, &err), 0);
 	CHECK_EQ_I(sim_run(m, &w, SIM_POLICY_MAINLINE, &opt, &ml, &err), 0);
 	for (u32 i = 0; i < gb.nr_tasks; i++) {
@@ -563,13 +572,12 @@ static void test_a_pulled_task_is_not_sent_back_into_the_queue_it_left(void)
  */
 static void test_a_domains_queue_raises_its_frequency(void)
 {
-	struct em_profile *m = load_profile("em-profiles/gs101.json");
+	struct em_profile *m;
 	struct workload w = {0};
 
-	if (!m || load_workload("bench/workloads/video_call.json", &w)) {
-		free(m);
+	m = load_case("em-profiles/gs101.json", "bench/workloads/video_call.json", &w);
+	if (!m)
 		return;
-	}
 	for (u32 seed = 3; seed <= 4; seed++) {
 		struct sim_result gb, ml;
 
