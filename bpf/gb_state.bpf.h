@@ -18,6 +18,8 @@ const volatile u32 gb_group_slices; /* slice-aware grouping at wake-ups (gb_grou
 const volatile u32 gb_wake_preempt; /* wake-up preemption's mode, GB_PREEMPT_* (gb_queue.h) */
 /* gb_min_cost_elsewhere() of each domain: the wake-up shortcut's bound (gearbox_place.h) */
 const volatile u64 gb_min_cost_else[GB_SCX_MAX_DOMAINS];
+/* gb_domain_min_wake_cost() of each domain: the shortcut's bound in an asleep domain */
+const volatile u64 gb_min_wake_cost[GB_SCX_MAX_DOMAINS];
 /* em_efficient_state(domain, 0) of each domain: where the OPP searches start (gearbox_place.h) */
 const volatile u32 gb_first_opp[GB_SCX_MAX_DOMAINS];
 
@@ -100,11 +102,12 @@ static __always_inline struct gb_place_ctx *gb_place_ctx(void)
 	return bpf_map_lookup_elem(&gb_place, &k);
 }
 
-#define GB_PLACE_MODEL()    gb_m()
-#define GB_PLACE_CPUS	    gb_cpus
-#define GB_PLACE_CTX()	    gb_place_ctx()
-#define GB_PLACE_MIN_COSTS  gb_min_cost_else
-#define GB_PLACE_FIRST_OPPS gb_first_opp
+#define GB_PLACE_MODEL()	gb_m()
+#define GB_PLACE_CPUS		gb_cpus
+#define GB_PLACE_CTX()		gb_place_ctx()
+#define GB_PLACE_MIN_COSTS	gb_min_cost_else
+#define GB_PLACE_MIN_WAKE_COSTS gb_min_wake_cost
+#define GB_PLACE_FIRST_OPPS	gb_first_opp
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 

@@ -22,7 +22,9 @@
  * wake-up shortcut's bound on the other domains' prices (gb_cheaper_elsewhere(): a loop over the
  * domains with an OPP search in each), compares with GB_PLACE_MIN_COSTS[d] when the task has no
  * misfit hold, the host having filled the table with gb_min_cost_elsewhere() of each domain of
- * the model (the loader, before load).
+ * the model (the loader, before load); and GB_HOOK_MIN_WAKE_COST, its bound on the other CPUs of
+ * an asleep domain, reads GB_PLACE_MIN_WAKE_COSTS[d] (gb_domain_min_wake_cost(), a loop over
+ * the domain's OPPs).
  *
  * And the policy's loops over the model's CPUs and domains (GB_FOR_CPU, GB_FOR_DOMAIN) become
  * open-coded iterators (bpf_for): the verifier checks a body with the index unknown until its
@@ -41,7 +43,8 @@
  * Use.  Include this file (part 1: hooks, declarations, the policy, the context type), declare
  * the maps, define GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
  * gb_cpu *), GB_PLACE_CTX() (struct gb_place_ctx *, or NULL), GB_PLACE_MIN_COSTS (an array
- * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain), GB_PLACE_FIRST_OPPS (an
+ * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain), GB_PLACE_MIN_WAKE_COSTS
+ * (the same: gb_domain_min_wake_cost() of each domain), GB_PLACE_FIRST_OPPS (an
  * array of GB_SCX_MAX_DOMAINS u32: em_efficient_state(domain, 0) of each domain, filled before
  * the costs, whose searches start there) and GB_SUBPROG (in BPF a global noinline function;
  * natively static), then define GB_PLACE_BODIES and include it again (part 2: the
@@ -147,6 +150,7 @@ static __always_inline u32 gb_lowest_bit(u64 bits)
 #define GB_HOOK_OPP_FROM(m, d, perf, start) ((void)(m), gb_place_opp_from(d, perf, start))
 #define GB_HOOK_CHEAPER_ELSEWHERE(m, d, floor_cap, work, bound)                                    \
 	((void)(m), gb_place_cheaper_elsewhere(d, floor_cap, work, bound))
+#define GB_HOOK_MIN_WAKE_COST(m, d) ((void)(m), gb_place_min_wake_cost(d))
 #if defined(__bpf__) || defined(__BPF__)
 /* dispatch's pull question (gb_pull_mask): the subprogram, in gearbox.bpf.c, finds the queue
  * heads in dispatch's own context (gb_disp_ctx) */
@@ -166,6 +170,7 @@ GB_SUBPROG int gb_place_prev_cheapest(struct gb_decision *out);
 GB_SUBPROG int gb_place_cheaper_held(u32 d, u32 floor_cap, u32 work, u64 bound);
 static __always_inline int gb_place_price(u32 c, struct gb_cand *out);
 static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u32 work, u64 bound);
+static __always_inline u64 gb_place_min_wake_cost(u32 d);
 static __always_inline s32 gb_place_range(u32 min_cap, u32 max_cap, struct gb_decision *out);
 
 #include "gb_policy.h"
@@ -273,6 +278,12 @@ static __always_inline bool gb_place_cheaper_elsewhere(u32 d, u32 floor_cap, u32
 	if (floor_cap)
 		return gb_place_cheaper_held(d, floor_cap, work, bound) != 0;
 	return least != ~0ull && least * work < bound;
+}
+
+/* gb_domain_min_wake_cost(model, d), from the table the host filled when it loaded the model */
+static __always_inline u64 gb_place_min_wake_cost(u32 d)
+{
+	return GB_PLACE_MIN_WAKE_COSTS[d & (GB_SCX_MAX_DOMAINS - 1)];
 }
 
 /* One CPU of pass 2: a subprogram of its own so that the loop over CPUs does not multiply

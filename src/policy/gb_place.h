@@ -529,6 +529,34 @@ static __always_inline u64 gb_min_cost_elsewhere(const struct em_model *m, u32 d
 #endif
 
 /*
+ * gb_domain_min_wake_cost - the least cost per unit of work of any OPP of domain d with its wake
+ * cost (gb_wake_cost): what a CPU of d costs the task's work at the least while the domain is
+ * asleep.  The wake cost falls as the OPP rises, so this may be a higher OPP's (msm8998's big
+ * domain: 2394 + 1129 at perf 208 against 2298 + 1631 at perf 144); an OPP that is inefficient
+ * costs no less than a higher one, so taking every OPP gives the efficient ones' least.  A
+ * constant of the model, which a host may compute once per domain for GB_HOOK_MIN_WAKE_COST
+ * (bpf/gearbox_place.h).
+ */
+static __always_inline u64 gb_domain_min_wake_cost(const struct em_model *m, u32 d)
+{
+	const struct em_domain *pd = gb_pd(m, d);
+	u64 least = ~0ull;
+	u32 i;
+
+	for (i = 0; i < pd->nr_opps && i < EM_MAX_OPPS; i++) {
+		u64 cost = (u64)pd->opps[i].cost + pd->opps[i].wake_cost;
+
+		if (cost < least)
+			least = cost;
+	}
+	return least;
+}
+
+#ifndef GB_HOOK_MIN_WAKE_COST
+#define GB_HOOK_MIN_WAKE_COST(m, d) gb_domain_min_wake_cost(m, d)
+#endif
+
+/*
  * gb_prev_is_cheapest - a sufficient condition for gb_select_cpu() to keep t on its previous CPU,
  * cheap enough for a host to test before the search.  The previous CPU must be online, allowed
  * and idle, in a domain not over its tipping point and above t's misfit hold, t must have no
@@ -539,10 +567,14 @@ static __always_inline u64 gb_min_cost_elsewhere(const struct em_model *m, u32 d
  *    x work (cost rises with the OPP along the OPPs a domain runs at, gb_domain_min_cost; the
  *    wake cost and the OPP the task raises only add), so none is cheaper by more when
  *    gb_cheaper_elsewhere() says no;
- *  - where t fits without raising the domain's OPP, another CPU of its domain costs at least as
- *    much; where it raises the OPP, another online CPU of the domain (if any) costs at least as
- *    much when the domain is awake (no wake cost) and every such CPU has at least the previous
- *    CPU's load without the task: its OPP is then no lower (a busy CPU's clamps only add).
+ *  - another online CPU of its domain needs an OPP no lower than the previous CPU's: where t
+ *    fits without raising the domain's OPP, always; where it raises it, when every such CPU has
+ *    at least the previous CPU's load without the task (a busy CPU's clamps only add).  Where
+ *    the domain is awake, that OPP's cost is then no less.  Where it is asleep, a higher OPP
+ *    may cost less with its wake cost, which falls as the OPP rises: such a CPU costs at least
+ *    the domain's least OPP-and-wake cost (gb_domain_min_wake_cost) x work, plus the rise of
+ *    the OPP over the domain's busy time, and none is cheaper by more when that is no less
+ *    than the bound.
  * Fills *out as gb_select_cpu() would (tests/sched/test_place.c checks it on random states);
  * false means nothing, the search decides.
  */
@@ -554,7 +586,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	s32 prev = t->prev_cpu;
 	u32 d, c, cap, base_perf = 0, base_idx, idx, perf, work, util, least = ~0u;
 	u32 running = 0, overutilized = 0;
-	u64 busy = 0, cost0, cost, w, e_with;
+	u64 busy = 0, cost0, cost, wake, w, e_with;
 	s64 delta;
 
 	if (prev < 0 || (u32)prev >= m->nr_cpus || t->uclamp_min ||
@@ -595,7 +627,7 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	    gb_max(base_perf, gb_perf_request(gb_util_with(util, 0, t), 0, t->uclamp_max)), cap);
 	idx = base_idx;
 	if (perf > pd->opps[base_idx].perf) {
-		if (least != ~0u && (!running || least < util))
+		if (least < util)
 			return false;
 		idx = GB_HOOK_OPP_FROM(m, d, perf, base_idx) & (EM_MAX_OPPS - 1);
 	}
@@ -607,11 +639,16 @@ static __always_inline bool gb_prev_is_cheapest(const struct em_model *m, const 
 	 * boost, no uclamp_min) */
 	cost0 = pd->opps[base_idx].cost;
 	cost = pd->opps[idx].cost;
+	wake = gb_wake_cost(pd, idx, gb_none_running(running));
 	w = gb_min(t->runnable, EM_CAPACITY_SCALE);
-	e_with = (cost + gb_wake_cost(pd, idx, gb_none_running(running))) * work +
+	e_with = (cost + wake) * work +
 		 ((cost * busy * (EM_CAPACITY_SCALE - w) + cost * busy * w) >> 10);
 	delta = (s64)e_with - (s64)(cost0 * busy);
 	delta -= (delta < 0 ? -delta : delta) >> GB_TIE_SHIFT;
+	/* an asleep domain's other CPUs, at least its least OPP-and-wake cost (see above) */
+	if (wake && least != ~0u &&
+	    (s64)(GB_HOOK_MIN_WAKE_COST(m, d) * work + (cost - cost0) * busy) < delta)
+		return false;
 	if (GB_HOOK_CHEAPER_ELSEWHERE(m, d, t->floor_cap, work, delta > 0 ? (u64)delta : 0))
 		return false;
 	out->cpu = prev;

@@ -317,6 +317,7 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 	skel->rodata->gb_wake_preempt = r->o->wake_preempt;
 	for (d = 0; d < m->nr_domains; d++) {
 		skel->rodata->gb_min_cost_else[d] = gb_min_cost_elsewhere(m, d);
+		skel->rodata->gb_min_wake_cost[d] = gb_domain_min_wake_cost(m, d);
 		skel->rodata->gb_first_opp[d] = em_efficient_state(&m->domains[d], 0);
 		skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], r->mode);
 		/* the kernel starts every CPU at SCX_CPUPERF_ONE */

@@ -25,14 +25,16 @@
 static struct em_model g_model;
 static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
-static u64 g_min_costs[GB_SCX_MAX_DOMAINS];  /* as the loader fills gb_min_cost_else */
-static u32 g_first_opps[GB_SCX_MAX_DOMAINS]; /* and gb_first_opp */
+static u64 g_min_costs[GB_SCX_MAX_DOMAINS];	 /* as the loader fills gb_min_cost_else */
+static u64 g_min_wake_costs[GB_SCX_MAX_DOMAINS]; /* gb_min_wake_cost */
+static u32 g_first_opps[GB_SCX_MAX_DOMAINS];	 /* and gb_first_opp */
 
-#define GB_PLACE_MODEL()    ((const struct em_model *)&g_model)
-#define GB_PLACE_CPUS	    ((const struct gb_cpu *)g_cpus)
-#define GB_PLACE_CTX()	    (&g_ctx)
-#define GB_PLACE_MIN_COSTS  g_min_costs
-#define GB_PLACE_FIRST_OPPS g_first_opps
+#define GB_PLACE_MODEL()	((const struct em_model *)&g_model)
+#define GB_PLACE_CPUS		((const struct gb_cpu *)g_cpus)
+#define GB_PLACE_CTX()		(&g_ctx)
+#define GB_PLACE_MIN_COSTS	g_min_costs
+#define GB_PLACE_MIN_WAKE_COSTS g_min_wake_costs
+#define GB_PLACE_FIRST_OPPS	g_first_opps
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -69,6 +71,9 @@ static int load_model_from(const char *dir, const char *name)
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
 		g_min_costs[d] =
 		    d < g_model.nr_domains ? gb_min_cost_elsewhere(&g_model, d) : ~0ull;
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
+		g_min_wake_costs[d] =
+		    d < g_model.nr_domains ? gb_domain_min_wake_cost(&g_model, d) : ~0ull;
 	return 0;
 }
 
@@ -268,6 +273,19 @@ static void test_misfit_gate_never_hides_a_misfit_move(void)
  * say so only where the search keeps the task there, with the same decision, and say so
  * often enough to matter.
  */
+/* every CPU of cpu's domain idle */
+static void asleep_domain_of(s32 cpu)
+{
+	unsigned c, d = g_model.cpu_domain[cpu];
+
+	for (c = 0; c < g_model.nr_cpus; c++)
+		if (g_model.cpu_domain[c] == d) {
+			g_cpus[c].nr_running = 0;
+			g_cpus[c].idle = 1;
+			g_cpus[c].curr_util = 0;
+		}
+}
+
 static unsigned prev_cheapest_mismatches(const char *dir, const char *name, unsigned *fired)
 {
 	unsigned i, bad = 0;
@@ -287,6 +305,9 @@ static unsigned prev_cheapest_mismatches(const char *dir, const char *name, unsi
 				t.floor_cap = 0;
 			if (t.prev_cpu >= 0)
 				g_cpus[t.prev_cpu].nr_running = 0;
+			/* half of those in an asleep domain, which a wake cost prices */
+			if (t.prev_cpu >= 0 && rnd(2))
+				asleep_domain_of(t.prev_cpu);
 		}
 		g_ctx.t = t;
 		if (!gb_place_prev_cheapest(&got))
@@ -303,7 +324,7 @@ static unsigned prev_cheapest_mismatches(const char *dir, const char *name, unsi
 
 static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
 {
-	const char *models[] = {"sm8250", "gs101", "sm8150", "vm4"};
+	const char *models[] = {"sm8250", "gs101", "sm8150", "vm4", "msm8998"};
 	unsigned k, fired, total = 0;
 
 	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
@@ -314,6 +335,64 @@ static void test_prev_cheapest_only_where_the_search_keeps_the_task(void)
 		total += fired;
 	}
 	CHECK(total > TRIALS / 10);
+}
+
+/*
+ * msm8998's domains carry a wake cost (gb_idle.h): in an asleep domain a task pays its OPP's cost
+ * plus the wake cost, wake_power / perf, which falls as the OPP rises, so on big a higher OPP
+ * costs less per unit of work (OPP 3, perf 208: 2394 + 1129, against OPP 1, perf 144: 2298 +
+ * 1631).  Every CPU idle, a task of util 100 under a misfit hold from little (only big is left
+ * to it) last ran on big's CPU 4 with nothing else there, and CPU 5 has 50 of blocked
+ * utilization: on CPU 4 the task needs OPP 1, on CPU 5 OPP 3, which prices below CPU 4 by more
+ * than the hysteresis' 1/16, so the search moves it.  The shortcut must leave that to the
+ * search; and on little, whose wake cost never makes a higher OPP cheaper than its first
+ * efficient one, it still keeps such a task where it was.
+ */
+static int msm8998_asleep_state(struct gb_task *t, s32 prev, u32 floor_cap, u32 util5)
+{
+	unsigned c;
+
+	if (load_model("msm8998"))
+		return -1;
+	memset(g_cpus, 0, sizeof(g_cpus));
+	memset(t, 0, sizeof(*t));
+	for (c = 0; c < g_model.nr_cpus; c++) {
+		g_cpus[c].online = 1;
+		g_cpus[c].idle = 1;
+		em_cpumask_set(&t->allowed, c);
+	}
+	t->util = t->util_est = 100;
+	t->runnable = 300;
+	t->uclamp_max = GB_UCLAMP_NONE_MAX;
+	t->prev_cpu = prev;
+	t->floor_cap = floor_cap;
+	g_cpus[prev].util = g_cpus[prev].runnable = t->util;
+	g_cpus[5].util = g_cpus[5].runnable = util5;
+	g_ctx.t = *t;
+	return 0;
+}
+
+static void
+test_prev_cheapest_leaves_an_asleep_domain_whose_higher_opp_is_cheaper_to_the_search(void)
+{
+	struct gb_decision want = {0}, got = {0};
+	struct gb_task t;
+
+	if (msm8998_asleep_state(&t, 4, em_domain_capacity(&g_model.domains[0]), 50)) {
+		CHECK(0);
+		return;
+	}
+	CHECK_EQ_U(g_model.domains[0].nr_cpus, 4);
+	gb_select_cpu(&g_model, g_cpus, &t, &g_ctx.s, &want);
+	CHECK(want.cpu == 5);
+	CHECK(!gb_place_prev_cheapest(&got));
+	CHECK(!gb_prev_is_cheapest(&g_model, g_cpus, &t, &got));
+	/* little, asleep too: kept without a search, where the search keeps it */
+	CHECK(msm8998_asleep_state(&t, 1, 0, 0) == 0);
+	gb_select_cpu(&g_model, g_cpus, &t, &g_ctx.s, &want);
+	CHECK(want.cpu == 1);
+	CHECK(gb_place_prev_cheapest(&got));
+	CHECK(same(&want, &got));
 }
 
 /* A CPU priced twice in one search gets the same candidate (the memo), and a new search
@@ -504,6 +583,8 @@ int main(int argc, char **argv)
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
 	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
+	TAP_RUN(
+	    test_prev_cheapest_leaves_an_asleep_domain_whose_higher_opp_is_cheaper_to_the_search);
 	TAP_RUN(test_price_memo_is_per_search);
 	TAP_RUN(test_price_refuses_cpus_beyond_the_generated_subprograms);
 	TAP_RUN(test_routed_policy_matches_at_the_largest_size);
