@@ -155,6 +155,8 @@ def _policy_figures(r):
         "wake_latency_p99_us": r["wake_latency_p99_us"],
         "overutilized_pct": r["overutilized_pct"],
         "migrations": r["migrations"],
+        # of them, to a CPU of another domain (a move within one costs nothing in the physics)
+        "migrations_across_domains": r.get("migrations_across_domains"),
         "misfit_moves": r["misfit_moves"],
         "work_s": r.get("work_s"),
         "energy_ratio": r.get("energy_ratio"),
@@ -407,12 +409,16 @@ def print_report(doc):
                 for p in ["gearbox", "mainline", "rework"]]
         row += ["%.0f" % pol[p]["migrations"] if p in pol else "-"
                 for p in ["gearbox", "mainline"]]
+        row += ["%.0f" % pol[p]["migrations_across_domains"]
+                if pol.get(p, {}).get("migrations_across_domains") is not None else "-"
+                for p in ["gearbox", "mainline"]]
         rows.append(row)
     header = ["workload", "model", "gb/ml", "rw/ml", "pf/ml", "or/ml", "gb/or", "ml/or",
               "late:gb", "ml", "rw", "pf", "or", "miss:gb", "ml", "p99us:gb", "ml", "rw",
-              "migr:gb", "ml"]
+              "migr:gb", "ml", "x-dom:gb", "ml"]
     print("energy suite: energy ratios (gb gearbox, ml mainline, rw rework, pf performance, "
-          "or oracle), late activations, missed periods, wake-up latency p99, migrations")
+          "or oracle), late activations, missed periods, wake-up latency p99, migrations (all, "
+          "and to another domain)")
     common.table(rows, header)
     s = doc["summary"]
     print()

@@ -91,7 +91,8 @@ struct sim_task_result {
 	u64 activations;	    /* timer events reached */
 	u64 late;		    /* timer events reached after their activation time */
 	u64 missed;		    /* periods that ended without their activation done (below) */
-	u64 migrations;
+	u64 migrations;		    /* moves to another CPU */
+	u64 migrations_across;	    /* of them, to a CPU of another domain */
 	/* wake-ups that ran (a new task's first start counts), and their wait from the wake-up
 	 * to running on a CPU that left its idle state: the median and the 99th percentile */
 	u64 wakeups;
@@ -151,6 +152,8 @@ struct sim_result {
 	double
 	    overutilized_pct; /* time any domain was over-utilized (mainline: rd->overutilized) */
 	u64 migrations;
+	u64 migrations_across;	/* of them, to a CPU of another domain (the others cost nothing:
+				 * sim_migration_cost) */
 	double work_s;		/* work done by every task, s at capacity 1024 */
 	double energy_per_work; /* energy_j / work_s: J per second of capacity-1024 work */
 	u64 misfit_moves;	/* capacity or power misfit migrations */
@@ -197,6 +200,7 @@ int sim_run(const struct em_profile *prof, const struct workload *w, enum sim_po
 	X(SIM_FIG_LATE, "late_activations", (double)r->late)                                       \
 	X(SIM_FIG_MISSED, "missed_periods", (double)r->missed)                                     \
 	X(SIM_FIG_MIGRATIONS, "migrations", (double)r->migrations)                                 \
+	X(SIM_FIG_MIGRATIONS_ACROSS, "migrations_across_domains", (double)r->migrations_across)    \
 	X(SIM_FIG_WORK, "work_s", r->work_s)                                                       \
 	X(SIM_FIG_EPW, "energy_j_per_work_s", r->energy_per_work)
 

@@ -292,8 +292,7 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 	} else if (t->state == TS_QUEUED) {
 		queue_remove(s, t, (u32)from);
 	}
-	t->st.migrations++;
-	s->migrations++;
+	sim_count_migration(s, t, from, cpu);
 	if (reason == GB_REASON_CAPACITY_MISFIT || reason == GB_REASON_POWER_MISFIT)
 		s->misfit_moves++;
 	sim_trace_decision(s, t, from, (s32)cpu, reason, delta);
@@ -405,8 +404,7 @@ static void place(struct sim *s, struct sim_task *t)
 		cpu = sim_first_allowed(s, t); /* a policy bug must not break affinity */
 	if (fork || cpu != t->cpu) {
 		if (!fork) {
-			t->st.migrations++;
-			s->migrations++;
+			sim_count_migration(s, t, t->cpu, (u32)cpu);
 			sim_migration_cost(s, t, t->cpu, (u32)cpu);
 		}
 		sim_trace_decision(s, t, t->cpu, cpu, fork ? GB_REASON_FORK : reason, delta);

@@ -181,7 +181,7 @@ struct sim {
 	u64 ou_any_us;
 	u64 lat_hist[SIM_LAT_BUCKETS];
 	u64 *task_lat_hist; /* the same per reported task (the first SIM_MAX_REPORT_TASKS) */
-	u64 wakeups, decisions, migrations, misfit_moves;
+	u64 wakeups, decisions, migrations, migrations_across, misfit_moves;
 	u64 next_sample_us;
 	struct gb_pelt *pelt_save; /* --trace: the tasks' PELT state kept across a sample */
 	struct sim_scx scx;	   /* the sched_ext host, when ops->scx */
@@ -257,6 +257,7 @@ s32 sim_first_allowed(const struct sim *s, const struct sim_task *t);
  * differs) */
 void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu);
 void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu);
+void sim_count_migration(struct sim *s, struct sim_task *t, s32 from, u32 to);
 
 /* engine services for the policies */
 /* moves a running or queued task to cpu (migration, counted), logging a decision */

@@ -109,7 +109,8 @@ static bool task_moved(const struct sim_task_result *t)
 
 static void cell_migrations(FILE *out, const struct sim_task_result *t)
 {
-	fprintf(out, " %12llu", (unsigned long long)t->migrations);
+	fprintf(out, " %7llu/%4llu", (unsigned long long)t->migrations,
+		(unsigned long long)t->migrations_across);
 }
 
 /* Wake-up latency and late activations per task: only tasks that woke more than once (a task's
@@ -157,9 +158,9 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 	print_host_line(out, res, n);
 	fputc('\n', out);
 	ran = NULL;
-	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %7s %9s %9s\n", "policy",
+	fprintf(out, "%-12s %10s %7s %6s %6s %8s %9s %9s %6s %7s %6s %7s %9s %9s\n", "policy",
 		"energy_J", "ratio", "late", "missed", "activ", "lat50_us", "lat99_us", "OU_%",
-		"migr", "misfit", "work_s", "J/work_s");
+		"migr", "x-dom", "misfit", "work_s", "J/work_s");
 	for (unsigned i = 0; i < n; i++) {
 		const struct sim_result *r = &res[i];
 		char ratio[16] = "-";
@@ -174,16 +175,17 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		if (base > 0)
 			snprintf(ratio, sizeof(ratio), "%.3f", r->energy_j / base);
 		fprintf(out,
-			"%-12s %10.4f %7s %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %7llu "
+			"%-12s %10.4f %7s %6llu %6llu %8llu %9.0f %9.0f %6.1f %7llu %6llu %7llu "
 			"%9.4f %9.4f\n",
 			sim_policy_name(r->policy), r->energy_j, ratio, (unsigned long long)r->late,
 			(unsigned long long)r->missed, (unsigned long long)r->activations,
 			r->wake_lat_p50_us, r->wake_lat_p99_us, r->overutilized_pct,
-			(unsigned long long)r->migrations, (unsigned long long)r->misfit_moves,
-			r->work_s, r->energy_per_work);
+			(unsigned long long)r->migrations, (unsigned long long)r->migrations_across,
+			(unsigned long long)r->misfit_moves, r->work_s, r->energy_per_work);
 	}
-	fprintf(out, "\nwork_s: work done, s at capacity 1024 (run time x OPP perf / 1024); "
-		     "J/work_s: energy per unit of it\n");
+	fprintf(out,
+		"\nx-dom: the migrations to a CPU of another domain; work_s: work done, s at "
+		"capacity 1024 (run time x OPP perf / 1024); J/work_s: energy per unit of it\n");
 	for (unsigned i = 0; i < n; i++)
 		if (res[i].outcome == SIM_RAN && res[i].note[0])
 			fprintf(out, "%s: %s\n", sim_policy_name(res[i].policy), res[i].note);
@@ -205,7 +207,8 @@ static void table_one_seed(FILE *out, const struct em_profile *prof, const struc
 		}
 		fputc('\n', out);
 	}
-	print_task_table(out, res, n, "migrations per task", 12, task_moved, cell_migrations);
+	print_task_table(out, res, n, "migrations per task: all / to another domain", 12,
+			 task_moved, cell_migrations);
 	print_task_table(out, res, n,
 			 "wake-up latency per task: p50 us / p99 us / late activations", 20,
 			 task_woke, cell_latency);
@@ -241,6 +244,8 @@ static json_t *result_json(const struct sim_result *r, double base)
 	json_object_set_new(o, "wake_latency_p99_us", json_real(r->wake_lat_p99_us));
 	json_object_set_new(o, "overutilized_pct", json_real(r->overutilized_pct));
 	json_object_set_new(o, "migrations", json_integer((json_int_t)r->migrations));
+	json_object_set_new(o, "migrations_across_domains",
+			    json_integer((json_int_t)r->migrations_across));
 	json_object_set_new(o, "work_s", json_real(r->work_s));
 	json_object_set_new(o, "energy_j_per_work_s", json_real(r->energy_per_work));
 	json_object_set_new(o, "misfit_moves", json_integer((json_int_t)r->misfit_moves));
@@ -270,6 +275,8 @@ static json_t *result_json(const struct sim_result *r, double base)
 		json_object_set_new(jt, "late_activations", json_integer((json_int_t)t->late));
 		json_object_set_new(jt, "missed_periods", json_integer((json_int_t)t->missed));
 		json_object_set_new(jt, "migrations", json_integer((json_int_t)t->migrations));
+		json_object_set_new(jt, "migrations_across_domains",
+				    json_integer((json_int_t)t->migrations_across));
 		json_object_set_new(jt, "wakeups", json_integer((json_int_t)t->wakeups));
 		json_object_set_new(jt, "preemptions", json_integer((json_int_t)t->preemptions));
 		json_object_set_new(jt, "wake_latency_p50_us", json_real(t->wake_lat_p50_us));
@@ -551,8 +558,8 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 	} cols[] = {
 	    {SIM_FIG_ENERGY, "energy_J", 4}, {SIM_FIG_RATIO, "ratio", 3},
 	    {SIM_FIG_LATE, "late", 1},	     {SIM_FIG_MISSED, "missed", 1},
-	    {SIM_FIG_MIGRATIONS, "migr", 1}, {SIM_FIG_WORK, "work_s", 4},
-	    {SIM_FIG_EPW, "J/work_s", 4},
+	    {SIM_FIG_MIGRATIONS, "migr", 1}, {SIM_FIG_MIGRATIONS_ACROSS, "x-dom", 1},
+	    {SIM_FIG_WORK, "work_s", 4},     {SIM_FIG_EPW, "J/work_s", 4},
 	};
 	double dur = 0;
 
@@ -594,6 +601,7 @@ void sim_report_table(FILE *out, const struct sim_report *r)
 	}
 	fprintf(
 	    out,
-	    "\nratio: energy over the first policy's, per seed; work_s: work done, s at "
-	    "capacity 1024; J/work_s: energy per unit of it; per domain and per task: --json\n");
+	    "\nratio: energy over the first policy's, per seed; x-dom: the migrations to a CPU of "
+	    "another domain; work_s: work done, s at capacity 1024; J/work_s: energy per unit of "
+	    "it; per domain and per task: --json\n");
 }

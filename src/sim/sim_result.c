@@ -113,6 +113,7 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	res->wake_lat_p99_us = lat_percentile(s->lat_hist, 0.99);
 	res->overutilized_pct = 100.0 * (double)s->ou_any_us / dur;
 	res->migrations = s->migrations;
+	res->migrations_across = s->migrations_across;
 	res->misfit_moves = s->misfit_moves;
 	res->pulls = s->scx.pulls;
 	res->misfit_undone = s->scx.misfit_undone;

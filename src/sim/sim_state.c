@@ -180,12 +180,23 @@ void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
 	}
 }
 
+/* t moves from CPU from (-1: it had none) to CPU to: a migration, and one across domains when
+ * it had a CPU in another domain. */
+void sim_count_migration(struct sim *s, struct sim_task *t, s32 from, u32 to)
+{
+	t->st.migrations++;
+	s->migrations++;
+	if (from >= 0 && s->m->cpu_domain[from] != s->m->cpu_domain[to]) {
+		t->st.migrations_across++;
+		s->migrations_across++;
+	}
+}
+
 /* t's CPU becomes cpu (set_task_cpu): a migration when it had one and it differs. */
 void sim_set_task_cpu(struct sim *s, struct sim_task *t, u32 cpu)
 {
 	if (t->cpu >= 0 && t->cpu != (s32)cpu) {
-		t->st.migrations++;
-		s->migrations++;
+		sim_count_migration(s, t, t->cpu, cpu);
 		sim_migration_cost(s, t, t->cpu, cpu);
 	}
 	t->cpu = (s32)cpu;

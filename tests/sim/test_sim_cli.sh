@@ -150,7 +150,7 @@ expect seeds_zero_exits_2 2 "seeds '0': an integer in 1..1000 expected" "$gb" si
 if python3 - "$tmp/s1.json" "$tmp/s3.json" "$tmp/s12.json" <<'PY'
 import json, sys
 figs = ["energy_j", "energy_ratio", "late_activations", "missed_periods", "migrations",
-        "work_s", "energy_j_per_work_s"]
+        "migrations_across_domains", "work_s", "energy_j_per_work_s"]
 one, three, twelve = (json.load(open(p)) for p in sys.argv[1:])
 assert one["seeds"] == [1] and three["seeds"] == [1, 2, 3] and twelve["seeds"] == list(range(1, 9))
 for r in one["results"]:

@@ -209,6 +209,44 @@ static void test_a_starved_task_shows_less_work_done(void)
 	free(perf);
 }
 
+/*
+ * Migrations are counted whole and across domains apart, under both hosts: three tasks allowed
+ * on two little CPUs only take turns on them (moves within the domain, none across); a task
+ * allowed on a little and the big CPU that grows, then shrinks, moves only across.
+ */
+static void test_migrations_across_domains_are_counted_apart(void)
+{
+	static const char within[] =
+	    "{\"global\":{\"duration\":1},\"tasks\":{\"bg\":{\"instance\":3,\"cpus\":[0,1],"
+	    "\"loop\":-1,\"run\":2000,\"timer\":{\"ref\":\"unique\",\"period\":4000}}}}";
+	static const char across[] =
+	    "{\"global\":{\"duration\":3},\"tasks\":{\"ramp\":{\"cpus\":[0,7],\"loop\":-1,"
+	    "\"phases\":{\"small\":{\"loop\":60,\"run\":500,\"timer\":{\"ref\":\"t\","
+	    "\"period\":16000}},\"big\":{\"loop\":60,\"run\":20000,\"timer\":{\"ref\":\"t\","
+	    "\"period\":16000}}}}}}";
+	static const enum sim_policy_id pols[] = {SIM_POLICY_GEARBOX, SIM_POLICY_MAINLINE};
+	struct sim_options opt = {.seed = 1};
+
+	for (unsigned i = 0; i < 2; i++) {
+		CHECK_EQ_I(run_text(within, pols[i], &opt, res), 0);
+		printf("# %s, within little: %llu migrations, %llu across\n",
+		       sim_policy_name(pols[i]), (unsigned long long)res->migrations,
+		       (unsigned long long)res->migrations_across);
+		CHECK(res->migrations > 0);
+		CHECK_EQ_U(res->migrations_across, 0);
+		CHECK_EQ_U(res->tasks[0].migrations_across + res->tasks[1].migrations_across +
+			       res->tasks[2].migrations_across,
+			   0);
+		CHECK_EQ_I(run_text(across, pols[i], &opt, res), 0);
+		printf("# %s, little and big: %llu migrations, %llu across\n",
+		       sim_policy_name(pols[i]), (unsigned long long)res->migrations,
+		       (unsigned long long)res->migrations_across);
+		CHECK(res->migrations_across >= 2);
+		CHECK_EQ_U(res->migrations_across, res->migrations);
+		CHECK_EQ_U(res->tasks[0].migrations_across, res->migrations_across);
+	}
+}
+
 /* No placement fits: one periodic task needing 1.5 big CPUs.  Fits on paper but not in the
  * run: 99% of the big CPU (the governor's ramp makes the first activations late). */
 static void test_oracle_reports_infeasible_and_gives_no_bound(void)
@@ -304,6 +342,7 @@ int main(void)
 	TAP_RUN(test_a_loop_that_takes_no_time_is_stopped_with_a_warning);
 	TAP_RUN(test_a_task_on_a_little_cpu_shows_less_work_done);
 	TAP_RUN(test_a_starved_task_shows_less_work_done);
+	TAP_RUN(test_migrations_across_domains_are_counted_apart);
 	TAP_RUN(test_oracle_reports_infeasible_and_gives_no_bound);
 	TAP_RUN(test_feasible_oracle_keeps_every_deadline);
 	TAP_RUN(test_oracle_skips_a_workload_with_a_non_periodic_task);
