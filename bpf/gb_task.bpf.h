@@ -99,31 +99,31 @@ static __always_inline void gb_fill_tstate(struct task_struct *p, struct gb_task
 	gb_fill_sched(&tc->s, &kt);
 }
 
-/* The policy's gb_task for p, in the placement context. */
-static __always_inline struct gb_place_ctx *gb_fill_place(struct task_struct *p,
-							  struct gb_task_ctx *tc, s32 prev_cpu)
+/* The policy's gb_task for the task of state tc, which the caller read into kt
+ * (gb_read_sched), in the placement context. */
+static __always_inline struct gb_place_ctx *gb_fill_place(struct gb_task_ctx *tc,
+							  const struct gb_ktask *kt, s32 prev_cpu)
 {
 	struct gb_place_ctx *x = gb_place_ctx();
-	struct gb_ktask kt;
 
 	if (!x)
 		return NULL;
-	gb_read_sched(p, &kt);
-	gb_fill_task(&x->t, &tc->s, &kt, prev_cpu, gb_mode);
+	gb_fill_task(&x->t, &tc->s, kt, prev_cpu, gb_mode);
 	x->min_cap = 0;
 	x->max_cap = 0;
 	return x;
 }
 
 /*
- * p wakes up on task_cpu, the CPU it last ran on: what runnable would do, done by select_cpu (or
+ * The task of state tc, which the caller read into kt (gb_read_sched: once per callback), wakes
+ * up on task_cpu, the CPU it last ran on: what runnable would do, done by select_cpu (or
  * enqueue, for the wake-ups the kernel places without asking: a task allowed on one CPU) -- a
  * callback less on every wake-up (gb_track_wake).
  */
-static __always_inline void gb_wake(struct task_struct *p, struct gb_task_ctx *tc, u64 now,
+static __always_inline void gb_wake(struct gb_task_ctx *tc, const struct gb_ktask *kt, u64 now,
 				    s32 task_cpu)
 {
-	gb_fill_tstate(p, tc);
+	gb_fill_sched(&tc->s, kt);
 	gb_track_wake(&tc->s, now, gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns,
 		      gb_cpus[(u32)task_cpu & (EM_MAX_CPUS - 1)].perf_cur);
 }

@@ -90,6 +90,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 	struct gb_task_ctx *tc = gb_tctx(p);
 	struct gb_decision dec = {.cpu = GB_NO_CPU};
 	struct gb_place_ctx *x;
+	struct gb_ktask kt;
 	bool is_idle = false;
 	s32 cpu = GB_NO_CPU, from;
 
@@ -98,13 +99,14 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		u64 idle_bits = gb_idle_bits(), now = scx_bpf_now();
 		u32 pd = gb_cpu_dom(from = (wake_flags & SCX_WAKE_FORK) ? GB_NO_CPU : prev_cpu);
 
-		gb_wake(p, tc, now, prev_cpu); /* the kernel passes task_cpu(p) as prev_cpu */
+		gb_read_sched(p, &kt);
+		gb_wake(tc, &kt, now, prev_cpu); /* the kernel passes task_cpu(p) as prev_cpu */
 		tc->woken = 1;
 		gb_read_uclamp(p, tc);
 		gb_hold_drop(&tc->s.hold);
 		/* the shortcut reads the previous CPU's domain only: refresh that first */
 		gb_refresh_idle(idle_bits, now / 1000, pd, GB_ALL_DOMAINS);
-		x = gb_fill_place(p, tc, from);
+		x = gb_fill_place(tc, &kt, from);
 		if (x) {
 			x->t.floor_cap = gb_hold_wake(&tc->s.hold, &x->t);
 			x->t.pull_held = gb_pull_hold_wake(&tc->s.pull, now);
@@ -159,18 +161,18 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	struct gb_task t;
 
 	gb_stat(GB_STAT_ENQUEUE);
+	gb_read_sched(p, &kt);
 	if (tc) {
 		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
-			gb_wake(p, tc, now, task_cpu);
+			gb_wake(tc, &kt, now, task_cpu);
 		tc->woken = 0;
 		gb_fork_util(tc, task_cpu);
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
 		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
-		gb_fill_tstate(p, tc);
+		gb_fill_sched(&tc->s, &kt);
 		gb_demand_off(tc);
 	}
-	gb_read_sched(p, &kt);
 	gb_fill_enq_in(&in, &kt, task_cpu, enq_flags & SCX_ENQ_WAKEUP, enq_flags & SCX_ENQ_LAST,
 		       gb_may_kick(), now);
 	in.preempt = (u8)gb_wake_preempt;
@@ -384,6 +386,7 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	s32 cpu = scx_bpf_task_cpu(p), to;
 	struct gb_decision dec = {.cpu = GB_NO_CPU};
 	struct gb_place_ctx *x;
+	struct gb_ktask kt;
 	u64 ran_us;
 
 	if (!tc)
@@ -395,7 +398,8 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 	if (gb_hold_pending(&tc->s.hold))
 		return;
 	ran_us = gb_track_ran_us(&tc->s, scx_bpf_now());
-	x = gb_fill_place(p, tc, cpu);
+	gb_read_sched(p, &kt);
+	x = gb_fill_place(tc, &kt, cpu);
 	/* most ticks end here, before the idle scan: the task is neither kind of misfit */
 	if (!x || !gb_place_misfit_possible((u32)cpu, ran_us, gb_push_after_us))
 		return;
