@@ -20,8 +20,8 @@ const volatile u32 gb_wake_preempt; /* wake-up preemption's mode, GB_PREEMPT_* (
 const volatile u64 gb_min_cost_else[GB_SCX_MAX_DOMAINS];
 /* gb_domain_min_wake_cost() of each domain: the shortcut's bound in an asleep domain */
 const volatile u64 gb_min_wake_cost[GB_SCX_MAX_DOMAINS];
-/* em_efficient_state(domain, 0) of each domain: where the OPP searches start (gearbox_place.h) */
-const volatile u32 gb_first_opp[GB_SCX_MAX_DOMAINS];
+/* every answer of the OPP searches (gearbox_place.h's gb_place_opp_from, gearbox_abi.h) */
+const volatile struct gb_opp_table gb_opps;
 
 /* The mode and its per-domain frequency floor: set by the loader before load, and changed by it
  * while loaded when it follows the platform's power profile (--mode auto). */
@@ -107,7 +107,7 @@ static __always_inline struct gb_place_ctx *gb_place_ctx(void)
 #define GB_PLACE_CTX()		gb_place_ctx()
 #define GB_PLACE_MIN_COSTS	gb_min_cost_else
 #define GB_PLACE_MIN_WAKE_COSTS gb_min_wake_cost
-#define GB_PLACE_FIRST_OPPS	gb_first_opp
+#define GB_PLACE_OPP_TABLE	gb_opps
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 

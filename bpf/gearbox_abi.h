@@ -7,7 +7,7 @@
 #ifndef GEARBOX_ABI_H
 #define GEARBOX_ABI_H
 
-#include "em_types.h"
+#include "em_model.h"
 
 #define GB_COMM_LEN 16
 
@@ -16,6 +16,29 @@
  * not grow with either (the policy's loops are iterators). */
 #define GB_SCX_MAX_CPUS	   64
 #define GB_SCX_MAX_DOMAINS 32
+
+/*
+ * Every answer of the policy's OPP searches (bpf/gearbox_place.h, gb_place_opp_from), which the
+ * loader computes before load (gb_opp_table_fill): for_perf[d][perf] is em_efficient_state(d,
+ * perf), the lowest OPP of domain d that serves perf (inefficient OPPs skipped), for every perf
+ * up to the capacity scale.
+ */
+struct gb_opp_table {
+	u8 for_perf[GB_SCX_MAX_DOMAINS][EM_CAPACITY_SCALE + 1];
+};
+
+#if !defined(__bpf__) && !defined(__BPF__)
+/* gb_opp_table_fill - *ot for model m (0 for the domains beyond it). */
+static inline void gb_opp_table_fill(struct gb_opp_table *ot, const struct em_model *m)
+{
+	u32 d, perf;
+
+	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
+		for (perf = 0; perf <= EM_CAPACITY_SCALE; perf++)
+			ot->for_perf[d][perf] =
+			    d < m->nr_domains ? (u8)em_efficient_state(&m->domains[d], perf) : 0;
+}
+#endif
 
 enum gb_mode {
 	GB_MODE_ENERGY,	     /* the policy as written */

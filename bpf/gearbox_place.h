@@ -11,7 +11,8 @@
  *
  *   GB_HOOK_SCAN      gb_place_scan()          pass 1, gb_scan_domains()
  *   GB_HOOK_PRICE     gb_place_price_cpu(c)    gb_price() for CPU c, memoized per search
- *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     an OPP search, em_efficient_state_from()
+ *   GB_HOOK_OPP_FROM  gb_place_opp_from(d)     an OPP search, em_efficient_state_from(): a
+ *                                              look-up in a table (inline)
  *   GB_HOOK_CONSIDER  gb_place_consider(c)     one CPU of pass 2, gb_consider()
  *   GB_HOOK_OFFER     gb_place_offer(d)        one domain of pass 3, gb_domain_offer()
  *   GB_HOOK_RANGE     gb_place_select()        gb_select_cpu_range()
@@ -44,11 +45,10 @@
  * the maps, define GB_PLACE_MODEL() (const struct em_model *), GB_PLACE_CPUS (const struct
  * gb_cpu *), GB_PLACE_CTX() (struct gb_place_ctx *, or NULL), GB_PLACE_MIN_COSTS (an array
  * of GB_SCX_MAX_DOMAINS u64: gb_min_cost_elsewhere() of each domain), GB_PLACE_MIN_WAKE_COSTS
- * (the same: gb_domain_min_wake_cost() of each domain), GB_PLACE_FIRST_OPPS (an
- * array of GB_SCX_MAX_DOMAINS u32: em_efficient_state(domain, 0) of each domain, filled before
- * the costs, whose searches start there) and GB_SUBPROG (in BPF a global noinline function;
- * natively static), then define GB_PLACE_BODIES and include it again (part 2: the
- * subprograms).
+ * (the same: gb_domain_min_wake_cost() of each domain), GB_PLACE_OPP_TABLE (a struct
+ * gb_opp_table of the model, gearbox_abi.h: gb_opp_table_fill(), before the costs, whose
+ * searches read it) and GB_SUBPROG (in BPF a global noinline function; natively static), then
+ * define GB_PLACE_BODIES and include it again (part 2: the subprograms).
  */
 #ifndef GEARBOX_PLACE_H
 #define GEARBOX_PLACE_H
@@ -161,7 +161,7 @@ GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us);
 
 GB_SUBPROG int gb_place_scan(void);
 GB_SUBPROG int gb_place_price_cpu(u32 c, struct gb_cand *out);
-GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start);
+static __always_inline u32 gb_place_opp_from(u32 d, u32 perf, u32 start);
 GB_SUBPROG int gb_place_consider(u32 c, u32 min_cap, u32 max_cap);
 GB_SUBPROG int gb_place_offer(u32 d, u32 min_cap, u32 max_cap, struct gb_cand *cwin);
 GB_SUBPROG int gb_place_select(struct gb_decision *out);
@@ -203,22 +203,20 @@ GB_SUBPROG int gb_place_scan(void)
 }
 
 /*
- * gb_place_opp_from - em_efficient_state_from() in domain d.  A subprogram: inlined into a pricing
- * subprogram, whose domain the verifier knows, each way out of the search (one per OPP it may
- * return) was a path of its own through the rest of the pricing, and the second search's ways
- * multiplied the first's; returned from here, the index is one unknown value.  It starts at
- * the domain's first efficient OPP at the latest (GB_PLACE_FIRST_OPPS): the OPPs below it are
- * inefficient, which every search skips, so the answer is the same.
+ * gb_place_opp_from - em_efficient_state_from(domain d, perf, start), from the table the host
+ * filled before load (GB_PLACE_OPP_TABLE, gb_opp_table_fill): the lowest OPP that serves perf
+ * (a perf above the capacity gets the top OPP).  start is where the caller knows the answer
+ * begins (em_efficient_state_from's contract: every search of the policy starts at an OPP that
+ * a perf no higher than this one needs), so it does not change the answer, only where the
+ * policy's loop over the OPPs starts; here there is no loop.  Inline: a load returns one unknown
+ * value, as the subprogram that held the loop did.  0 for a domain beyond the object's.
  */
-GB_SUBPROG u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
+static __always_inline u32 gb_place_opp_from(u32 d, u32 perf, u32 start)
 {
-	const struct em_model *m = GB_PLACE_MODEL();
-	u32 first;
-
-	if (d >= m->nr_domains)
+	(void)start;
+	if (d >= GB_SCX_MAX_DOMAINS)
 		return 0;
-	first = GB_PLACE_FIRST_OPPS[d & (GB_SCX_MAX_DOMAINS - 1)];
-	return em_efficient_state_from(gb_pd(m, d), perf, start > first ? start : first);
+	return GB_PLACE_OPP_TABLE.for_perf[d][perf < EM_CAPACITY_SCALE ? perf : EM_CAPACITY_SCALE];
 }
 
 /*

@@ -315,10 +315,10 @@ static void fill_before_load(struct run *r, struct gearbox *skel)
 	skel->rodata->gb_has_cpufreq = r->topo.has_cpufreq;
 	skel->rodata->gb_group_slices = r->o->group_slices;
 	skel->rodata->gb_wake_preempt = r->o->wake_preempt;
+	gb_opp_table_fill((struct gb_opp_table *)&skel->rodata->gb_opps, m);
 	for (d = 0; d < m->nr_domains; d++) {
 		skel->rodata->gb_min_cost_else[d] = gb_min_cost_elsewhere(m, d);
 		skel->rodata->gb_min_wake_cost[d] = gb_domain_min_wake_cost(m, d);
-		skel->rodata->gb_first_opp[d] = em_efficient_state(&m->domains[d], 0);
 		skel->bss->gb_perf_floor[d] = perf_floor(&m->domains[d], r->mode);
 		/* the kernel starts every CPU at SCX_CPUPERF_ONE */
 		skel->bss->gb_doms[d].perf_target = em_domain_capacity(&m->domains[d]);

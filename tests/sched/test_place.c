@@ -27,14 +27,14 @@ static struct gb_cpu g_cpus[EM_MAX_CPUS];
 static struct gb_place_ctx g_ctx;
 static u64 g_min_costs[GB_SCX_MAX_DOMAINS];	 /* as the loader fills gb_min_cost_else */
 static u64 g_min_wake_costs[GB_SCX_MAX_DOMAINS]; /* gb_min_wake_cost */
-static u32 g_first_opps[GB_SCX_MAX_DOMAINS];	 /* and gb_first_opp */
+static struct gb_opp_table g_opps;		 /* and gb_opps */
 
 #define GB_PLACE_MODEL()	((const struct em_model *)&g_model)
 #define GB_PLACE_CPUS		((const struct gb_cpu *)g_cpus)
 #define GB_PLACE_CTX()		(&g_ctx)
 #define GB_PLACE_MIN_COSTS	g_min_costs
 #define GB_PLACE_MIN_WAKE_COSTS g_min_wake_costs
-#define GB_PLACE_FIRST_OPPS	g_first_opps
+#define GB_PLACE_OPP_TABLE	g_opps
 #define GB_PLACE_BODIES
 #include "gearbox_place.h"
 
@@ -64,10 +64,8 @@ static int load_model_from(const char *dir, const char *name)
 		return -1;
 	}
 	g_model = prof.model;
-	/* the OPP searches start from g_first_opps: filled before the costs' searches */
-	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
-		g_first_opps[d] =
-		    d < g_model.nr_domains ? em_efficient_state(&g_model.domains[d], 0) : 0;
+	/* the OPP searches read g_opps: filled before the costs' searches */
+	gb_opp_table_fill(&g_opps, &g_model);
 	for (d = 0; d < GB_SCX_MAX_DOMAINS; d++)
 		g_min_costs[d] =
 		    d < g_model.nr_domains ? gb_min_cost_elsewhere(&g_model, d) : ~0ull;
@@ -194,6 +192,46 @@ static void test_wakeup_and_range_selection_match_the_policy_on_shipped_models(v
 	CHECK_EQ_U(mismatches_on("gs101"), 0);
 	CHECK_EQ_U(mismatches_on("zuma"), 0);
 	CHECK_EQ_U(mismatches_on("sm7250ab"), 0);
+}
+
+/*
+ * The OPP searches of the routed build (gb_place_opp_from, a look-up in the loader's table)
+ * answer what em_efficient_state_from() answers, for every domain, perf (beyond the capacity
+ * too) and start that its contract allows (an OPP the perf needs at least), on every shipped
+ * model and the largest VM model: inefficient OPPs skipped (sm8250, msm8998, vm4's little
+ * domain) or none to skip.
+ */
+static void test_opp_tables_answer_every_opp_search(void)
+{
+	static const char *const models[] = {"sm8250", "gs101",	  "zuma", "sm7250ab",
+					     "sm8150", "msm8998", "vm4",  "vm64"};
+	unsigned k, d, perf, start, bad = 0, searches = 0;
+
+	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		const char *dir = strncmp(models[k], "vm", 2) ? models_dir : sched_dir;
+
+		if (load_model_from(dir, models[k])) {
+			CHECK(0);
+			continue;
+		}
+		for (d = 0; d < g_model.nr_domains; d++)
+			for (perf = 0; perf <= EM_CAPACITY_SCALE + 100; perf++)
+				for (start = 0;
+				     start <= em_efficient_state(&g_model.domains[d], perf);
+				     start++) {
+					u32 want = em_efficient_state_from(&g_model.domains[d],
+									   perf, start);
+
+					searches++;
+					if (gb_place_opp_from(d, perf, start) != want && bad++ < 3)
+						printf("# %s domain %u perf %u start %u: %u, not "
+						       "%u\n",
+						       models[k], d, perf, start,
+						       gb_place_opp_from(d, perf, start), want);
+				}
+	}
+	printf("# %u searches, %u differ\n", searches, bad);
+	CHECK_EQ_U(bad, 0);
 }
 
 /* gb_place_misfit() against gb_check_misfit() on the loaded model: the mismatches, and in
@@ -580,6 +618,7 @@ int main(int argc, char **argv)
 	models_dir = argc > 1 ? argv[1] : "em-profiles";
 	sched_dir = argc > 2 ? argv[2] : "tests/sched";
 	TAP_RUN(test_wakeup_and_range_selection_match_the_policy_on_shipped_models);
+	TAP_RUN(test_opp_tables_answer_every_opp_search);
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
 	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
