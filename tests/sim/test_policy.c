@@ -122,6 +122,40 @@ static void test_perf_request_has_headroom_and_uclamp(void)
 	CHECK_EQ_U(gb_perf_request(400, 600, 300), 600); /* uclamp_min wins, as in the kernel */
 }
 
+/*
+ * A task waiting in the domain's queue while its CPUs are busy runs on one of them after what
+ * runs there: the least loaded CPU carrying the whole queue asks the frequency, not each CPU
+ * with an even share.  Little: perf 100 / 200 / 250.
+ */
+static void test_domain_perf_target_counts_a_queue_on_one_cpu(void)
+{
+	u32 idx;
+
+	reset();
+	for (u32 c = 0; c < 4; c++)
+		busy(c, 50);
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 0, &idx), 100); /* 50 x 1.25 = 62: OPP 0 */
+	/* a task of util 100 waits: 25 on each CPU, which alone asks 75 x 1.25 = 93 (OPP 0); one
+	 * CPU running 50 and then the task asks 150 x 1.25 = 187: OPP 1 */
+	for (u32 c = 0; c < 4; c++)
+		C[c].queued_util = 25;
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 0, &idx), 200);
+	CHECK_EQ_U(idx, 1);
+	/* the least loaded CPU takes it: 10 + 100 = 110 asks 137 (OPP 1); the busiest, 120 + 100,
+	 * would ask 275 (OPP 2); alone with its share it asks 145 x 1.25 = 181 (OPP 1) */
+	for (u32 c = 0; c < 3; c++)
+		busy(c, 120);
+	busy(3, 10);
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 0, &idx), 200);
+	/* nothing waiting: the busiest CPU alone, 120 x 1.25 = 150 (OPP 1) */
+	for (u32 c = 0; c < 4; c++)
+		C[c].queued_util = 0;
+	busy(0, 60);
+	busy(1, 60);
+	busy(2, 70);
+	CHECK_EQ_U(gb_domain_perf_target(&M, C, 0, &idx), 100); /* 70 x 1.25 = 87: OPP 0 */
+}
+
 static void test_domain_perf_target_skips_inefficient_opp(void)
 {
 	u32 idx;
@@ -712,6 +746,7 @@ int main(void)
 	TAP_RUN(test_the_first_sleep_leaves_the_fork_guess_out_of_util_est);
 	TAP_RUN(test_perf_request_has_headroom_and_uclamp);
 	TAP_RUN(test_domain_perf_target_skips_inefficient_opp);
+	TAP_RUN(test_domain_perf_target_counts_a_queue_on_one_cpu);
 	TAP_RUN(test_small_task_goes_to_cheapest_little);
 	TAP_RUN(test_new_task_goes_to_domain_with_most_idle_cpus);
 	TAP_RUN(test_small_uclamp_task_prefers_free_mid_core);
