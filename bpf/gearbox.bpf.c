@@ -274,13 +274,43 @@ GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us)
 	return gb_pull_mask(gb_m(), gb_cpus, in, self, pull_after_us);
 }
 
+/*
+ * The heads of the domain queues other than self's into dispatch's context (self's is left as
+ * it is), as a pull reads them (gb_read_head), or marked empty without a look (read: false).
+ */
+static __always_inline void gb_read_pull_heads(struct gb_disp_in *in, s32 cpu, u32 self, u32 nr,
+					       u64 now, bool read)
+{
+	u32 d;
+
+	GB_LOOP (d, 0, nr) {
+		struct gb_dsq_head *h;
+		u32 i = d;
+
+		if (d == self)
+			continue;
+		/* the head's address from a masked index, computed here (the empty asm keeps clang
+		 * from turning it into a pointer of its own, whose bounds the verifier loses) */
+		asm volatile("" : "+r"(i));
+		h = &in->heads[i & (EM_MAX_DOMAINS - 1)];
+		if (!read) {
+			h->queued = 0;
+			continue;
+		}
+		gb_read_head(h, d, now, true);
+		/* a pull asks whether the head fits this CPU: its utilization as of now */
+		if (h->queued)
+			gb_idle_decay_due((u32)cpu, now / 1000);
+	}
+}
+
 void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 {
 	u32 self = gb_cpu_dom(cpu), d, nr = gb_m()->nr_domains;
 	struct gb_task_ctx *ptc = NULL;
 	struct gb_disp_out out;
 	struct gb_disp_in *in;
-	bool prev_runnable;
+	bool prev_runnable, own = false;
 	u64 now = scx_bpf_now();
 
 	prev_runnable = prev && (prev->scx.flags & SCX_TASK_QUEUED) &&
@@ -299,19 +329,16 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	in->prev_runnable = prev_runnable;
 	/* before the heads are read: in BPF the scan is checked once, and not at all when off */
 	in->group_served = gb_group_slices && gb_group_served(gb_m(), gb_cpus, cpu, self);
-	GB_LOOP (d, 0, nr) {
-		struct gb_dsq_head *h;
-		u32 i = d;
-
-		/* the head's address from a masked index, computed here (the empty asm keeps clang
-		 * from turning it into a pointer of its own, whose bounds the verifier loses) */
-		asm volatile("" : "+r"(i));
-		h = &in->heads[i & (EM_MAX_DOMAINS - 1)];
-		gb_read_head(h, d, now, d != self);
-		/* a pull asks whether the head fits this CPU: its utilization as of now */
-		if (d != self && h->queued)
-			gb_idle_decay_due((u32)cpu, now / 1000);
+	/*
+	 * Its own domain's head first: with one queued, the CPU keeps its task or takes that head,
+	 * and the other heads, each a look-up and a fill, matter only if the take fails (another
+	 * CPU took the head meanwhile): they are read then, for the pulls.
+	 */
+	if (self < nr) {
+		gb_read_head(&in->heads[self & (EM_MAX_DOMAINS - 1)], self, now, false);
+		own = in->heads[self & (EM_MAX_DOMAINS - 1)].queued;
 	}
+	gb_read_pull_heads(in, cpu, self, nr, now, !own);
 	gb_dispatch_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, gb_pull_after_ns / 1000, in,
 			 ptc ? &ptc->s : NULL, &out);
 	if (out.act == GB_DISPATCH_KEEP_PREV && ptc) {
@@ -322,6 +349,11 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	if (out.act == GB_DISPATCH_CONSUME) {
 		if (self < nr && (out.try_mask >> self & 1) && scx_bpf_dsq_move_to_local(self))
 			return;
+		if (own) {
+			/* the take failed: the pulls gb_dispatch_plan would have asked for */
+			gb_read_pull_heads(in, cpu, self, nr, now, true);
+			out.try_mask = gb_disp_pull_mask(self, gb_pull_after_ns / 1000);
+		}
 		GB_LOOP (d, 0, nr) {
 			if (d == self || !(out.try_mask >> d & 1))
 				continue;
