@@ -121,8 +121,9 @@ struct gb_cpu {
 			    * the queue, of the tasks waiting in the domain's queue, over the
 			    * number of those CPUs, 0..1024 per task.  Updated by the host when
 			    * a task joins or leaves the queue and when a CPU of the domain goes
-			    * on- or offline; read by placement and pulls (gb_util_without) and
-			    * over-utilization, not by the frequency request */
+			    * on- or offline; read by placement and pulls (gb_util_without),
+			    * over-utilization and the frequency request (gb_cpu_freq_util, and
+			    * gb_domain_perf_target's sum of the domain's shares) */
 	u32 pad1;
 	u64 pad2[1]; /* to 64 bytes: in BPF an index into the CPU table is then a shift,
 		      * whose bounds the verifier keeps (a multiple of 48 it does not) */
