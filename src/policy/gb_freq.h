@@ -40,9 +40,6 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  * settle at an OPP where its CPUs are just under 80% busy, while the long task needs more
  * than that OPP gives it and is late at every frame.
  */
-/* above any CPU's gb_cpu_freq_util less its queued share (each term is at most 1024) */
-#define GB_NO_LOAD (3 * EM_CAPACITY_SCALE + 1)
-
 static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
 {
 	return gb_max(c->util, gb_max(c->curr_util, c->curr_runnable)) + c->queued_util;
@@ -66,19 +63,23 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 						 const struct gb_cpu *cpus, u32 d, u32 *opp_idx)
 {
 	const struct em_domain *pd = gb_pd(m, d);
-	u32 need = 0, c, i, queued = 0, lo = GB_NO_LOAD, lo_umin = 0, lo_umax = EM_CAPACITY_SCALE;
+	/* lo, the least own load (gb_cpu_freq_util less the queue's share, a max of signals each
+	 * at most 1024), starts above any */
+	u32 need = 0, c, i, queued = 0, lo = EM_CAPACITY_SCALE + 1, lo_umin = 0,
+	    lo_umax = EM_CAPACITY_SCALE;
 
 	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
-		u32 util;
+		u32 util, own;
 
 		if (!cs->online)
 			continue;
 		util = gb_cpu_freq_util(cs);
+		own = util - cs->queued_util;
 		need = gb_max(need, gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
 		queued += cs->queued_util;
-		if (util - cs->queued_util < lo) {
-			lo = util - cs->queued_util;
+		if (own < lo) {
+			lo = own;
 			lo_umin = gb_rq_umin(cs);
 			lo_umax = gb_rq_umax(cs);
 		}
