@@ -59,7 +59,7 @@ static void print_summary(FILE *f, const struct top_model *m, const struct top_s
 			char idle[256];
 
 			fprintf(f,
-				"  domain %-8s cpus %-8s capacity %4u  last OPP %u kHz, %.1f mW\n",
+				"  domain %-8s cpus %-8s capacity %4d  last OPP %u kHz, %.1f mW\n",
 				h->domains[i].name, m->cpulist[i], h->domains[i].capacity,
 				m->dom[i].freq_khz, m->dom[i].power_uw / 1000.0);
 			fmt_domain_idle(idle, sizeof(idle), &h->domains[i]);

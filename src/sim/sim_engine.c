@@ -527,11 +527,12 @@ static void advance(struct sim *s, u64 to_us)
 
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
 		u32 d = s->m->cpu_domain[c];
-		const struct em_domain *pd = &s->m->domains[d];
+		const struct em_domain *pd;
 		struct sim_cpu *sc = &s->cpus[c];
 
 		if (d == 0xff)
 			continue;
+		pd = &s->m->domains[d];
 		if (sc->curr >= 0) {
 			struct sim_task *t = &s->tasks[sc->curr];
 			u64 perf = pd->opps[s->doms[d].opp].perf, w;
