@@ -327,8 +327,14 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 		return;
 	in->cpu = cpu;
 	in->prev_runnable = prev_runnable;
-	/* before the heads are read: in BPF the scan is checked once, and not at all when off */
-	in->group_served = gb_group_slices && gb_group_served(gb_m(), gb_cpus, cpu, self);
+	/*
+	 * Before the heads are read: in BPF the scan is checked once, and not at all when off.
+	 * Only for a runnable prev with a slice longer than the default: gb_group_keep reads the
+	 * verdict for no other task, and the scan (a loop over the model's CPUs) ran on every
+	 * dispatch.
+	 */
+	in->group_served = gb_group_slices && ptc && ptc->s.slice_ns > gb_slice_ns &&
+			   gb_group_served(gb_m(), gb_cpus, cpu, self);
 	/*
 	 * Its own domain's head first: with one queued, the CPU keeps its task or takes that head,
 	 * and the other heads, each a look-up and a fill, matter only if the take fails (another
@@ -376,16 +382,21 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 cpu = scx_bpf_task_cpu(p);
-	u32 waited_in;
+	u32 waited_in, dom = gb_cpu_dom(cpu);
+	u64 now = 0;
 
 	if (!tc)
 		return;
 	waited_in = gb_demand_off(tc);
 	gb_note_curr(p, tc, cpu);
-	gb_pull_hold_running(&tc->s.pull, waited_in, gb_cpu_dom(cpu), scx_bpf_now());
-	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, gb_cpu_dom(cpu),
-			gb_m()->nr_domains, gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
-	gb_request_perf(gb_cpu_dom(cpu), cpu, false);
+	/* the clock only where a pull hold starts: a pull took the task from another domain's
+	 * queue (gb_pull_hold_running reads it for nothing else) */
+	if (waited_in < EM_MAX_DOMAINS && waited_in != dom)
+		now = scx_bpf_now();
+	gb_pull_hold_running(&tc->s.pull, waited_in, dom, now);
+	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, dom, gb_m()->nr_domains,
+			gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
+	gb_request_perf(dom, cpu, false);
 }
 
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)

@@ -290,7 +290,9 @@ struct gb_disp_in {
 			   * SCX_TASK_QUEUED) and may run on cpu (affinity) */
 	u8 group_served;  /* slice-aware grouping is on and another online CPU of cpu's domain
 			   * serves the short class (gb_group_served): a long-slice task may
-			   * keep cpu at slice expiry (gb_group_keep) */
+			   * keep cpu at slice expiry (gb_group_keep), the only reader, so a
+			   * host may leave it 0 unless the runnable task that ran has a
+			   * slice longer than the default */
 	u8 pad[2];
 	struct gb_dsq_head
 	    heads[EM_MAX_DOMAINS]; /* per domain of the model, by index: the
