@@ -60,20 +60,20 @@ static __always_inline u64 gb_pelt_decay(u64 val, u64 n)
 }
 
 /*
- * gb_pelt_update - accounts the time since the last update, during which the entity ran at
+ * gb_pelt_accumulate - accounts the time since the last update, during which the entity ran at
  * run_perf (0 when it did not run) and was runnable with weight runnable_perf (0 when asleep;
- * for a CPU, perf times the number of runnable tasks).  Like accumulate_sum(): the part of the
- * first period that completes (d1), the full periods between (d2, a closed form), the start of
- * the current period (d3).
+ * for a CPU, perf times the number of runnable tasks): the sums and the current period, not the
+ * averages (gb_pelt_averages).  Like accumulate_sum(): the part of the first period that
+ * completes (d1), the full periods between (d2, a closed form), the start of the current period
+ * (d3).  Return: true when there was time to account (now_us after the last update).
  */
-static __always_inline void gb_pelt_update(struct gb_pelt *sa, u64 now_us, u32 run_perf,
-					   u32 runnable_perf)
+static __always_inline bool gb_pelt_accumulate(struct gb_pelt *sa, u64 now_us, u32 run_perf,
+					       u32 runnable_perf)
 {
 	u64 delta, periods, contrib;
-	u32 divider;
 
 	if (now_us <= sa->last_us)
-		return;
+		return false;
 	delta = now_us - sa->last_us;
 	sa->last_us = now_us;
 	contrib = delta;
@@ -91,9 +91,24 @@ static __always_inline void gb_pelt_update(struct gb_pelt *sa, u64 now_us, u32 r
 	sa->period_contrib = (u32)delta;
 	sa->util_sum += contrib * run_perf;
 	sa->runnable_sum += contrib * runnable_perf;
-	divider = GB_LOAD_AVG_MAX - GB_PELT_PERIOD_US + sa->period_contrib;
+	return true;
+}
+
+/* The averages of the sums as they stand (___update_load_avg()). */
+static __always_inline void gb_pelt_averages(struct gb_pelt *sa)
+{
+	u32 divider = GB_LOAD_AVG_MAX - GB_PELT_PERIOD_US + sa->period_contrib;
+
 	sa->util_avg = (u32)(sa->util_sum / divider);
 	sa->runnable_avg = (u32)(sa->runnable_sum / divider);
+}
+
+/* gb_pelt_update - gb_pelt_accumulate, then the averages when it accounted time. */
+static __always_inline void gb_pelt_update(struct gb_pelt *sa, u64 now_us, u32 run_perf,
+					   u32 runnable_perf)
+{
+	if (gb_pelt_accumulate(sa, now_us, run_perf, runnable_perf))
+		gb_pelt_averages(sa);
 }
 
 /* util_est's sample at a dequeue: it follows sample up at once, down by 1/4 of the gap. */

@@ -121,14 +121,21 @@ static __always_inline u64 gb_track_ran_us(const struct gb_tstate *ts, u64 now_n
 static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *cpu_pelt,
 					 struct gb_cpu *c, u64 now_ns, u64 ran_ns, u32 perf)
 {
-	u64 charge;
+	u64 charge, start_us, now_us = now_ns / 1000;
+	bool task, cpu;
 
 	if (ran_ns > now_ns)
 		ran_ns = now_ns;
-	gb_pelt_update(&ts->pelt, (now_ns - ran_ns) / 1000, 0, perf);
-	gb_pelt_update(&ts->pelt, now_ns / 1000, perf, perf);
-	gb_pelt_update(cpu_pelt, (now_ns - ran_ns) / 1000, 0, 0);
-	gb_pelt_update(cpu_pelt, now_ns / 1000, perf, perf);
+	start_us = (now_ns - ran_ns) / 1000;
+	/* each signal's averages once, after both stretches: the first one's would be replaced */
+	task = gb_pelt_accumulate(&ts->pelt, start_us, 0, perf);
+	task |= gb_pelt_accumulate(&ts->pelt, now_us, perf, perf);
+	if (task)
+		gb_pelt_averages(&ts->pelt);
+	cpu = gb_pelt_accumulate(cpu_pelt, start_us, 0, 0);
+	cpu |= gb_pelt_accumulate(cpu_pelt, now_us, perf, perf);
+	if (cpu)
+		gb_pelt_averages(cpu_pelt);
 	c->util = cpu_pelt->util_avg;
 	c->runnable = cpu_pelt->runnable_avg;
 	c->perf_cur = perf;
