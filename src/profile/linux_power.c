@@ -17,7 +17,6 @@
  *             update interval is detected at open and every window covers several updates.
  * Temperatures: every libsensors temperature input; the hottest one counts.
  */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +33,7 @@
 #include <unistd.h>
 
 #include "linux_impl.h"
+#include "meter_sample.h"
 
 #define SAMPLE_NS	  (10ull * 1000000)
 #define MAX_ZONES	  8
@@ -61,6 +61,7 @@ struct lx_power {
 	char what[LX_PATH];
 	char line[256];
 	size_t line_len;
+	bool line_long; /* the line under way did not fit line[]: not a sample */
 	u64 meter_samples;
 	/* powercap */
 	char control[64];
@@ -77,26 +78,6 @@ struct lx_power {
 	bool fg_power_now;  /* power_now; else current_now x voltage_now */
 	u64 fg_interval_ns; /* detected update interval */
 };
-
-/* "123.4 mW" -> uW; -1 when the line has no number. */
-static double parse_sample_uw(const char *s)
-{
-	char *end;
-	double v;
-
-	while (*s && !isdigit((unsigned char)*s) && *s != '.' && *s != '-')
-		s++;
-	v = strtod(s, &end);
-	if (end == s)
-		return -1;
-	while (*end == ' ' || *end == '\t')
-		end++;
-	if (!strncmp(end, "mW", 2))
-		v *= 1e3;
-	else if (*end == 'W')
-		v *= 1e6;
-	return v;
-}
 
 static int meter_open(struct lx_power *p, const struct prof_linux_opts *o, struct gb_err *err)
 {
@@ -163,14 +144,21 @@ static int meter_drain(struct lx_power *p, struct prof_window *w, bool *eof)
 			if (buf[i] != '\n') {
 				if (p->line_len < sizeof(p->line) - 1)
 					p->line[p->line_len++] = buf[i];
+				else
+					p->line_long = true;
 				continue;
 			}
 			p->line[p->line_len] = 0;
 			p->line_len = 0;
-			uw = parse_sample_uw(p->line);
-			if (uw < 0 || w->nr_power >= PROF_MAX_WINDOW_SAMPLES)
+			/* a line longer than the buffer was cut: its number may be too */
+			if (p->line_long) {
+				p->line_long = false;
 				continue;
-			w->power_uw[w->nr_power++] = (u32)(uw > 4e9 ? 4e9 : uw);
+			}
+			if (!prof_meter_sample_uw(p->line, &uw) ||
+			    w->nr_power >= PROF_MAX_WINDOW_SAMPLES)
+				continue;
+			w->power_uw[w->nr_power++] = (u32)uw;
 			p->meter_samples++;
 		}
 	}

@@ -108,8 +108,8 @@ static int parse_opp(char *line, struct prof_result *res, const char *path, u32 
 }
 
 /* The run and domain records must describe this profile. */
-static int check_header(char *line, u32 lineno, const char *platform, struct prof_result *res,
-			const char *path, struct gb_err *err)
+static int check_header(char *line, u32 lineno, const char *platform, const char *perf_src,
+			struct prof_result *res, const char *path, struct gb_err *err)
 {
 	const struct prof_topology *t = &res->topo;
 	char plat[32], src[32], name[EM_NAME_LEN], *p;
@@ -122,15 +122,15 @@ static int check_header(char *line, u32 lineno, const char *platform, struct pro
 			   &elapsed, &res->temp_min_mc, &res->temp_max_mc, &res->cool_waits) != 8)
 			return gb_err_set(err, EINVAL, "%s: line %u: not a run record", path,
 					  lineno);
-		if (strcmp(plat, platform) || strcmp(src, prof_perf_src_name(t->perf_src)) ||
-		    split != res->split_cpus || nr != t->nr_domains)
+		if (strcmp(plat, platform) || strcmp(src, perf_src) || split != res->split_cpus ||
+		    nr != t->nr_domains)
 			return gb_err_set(
 			    err, EINVAL,
 			    "%s: a profile of another kind (%s, %s, split "
 			    "%u, %u domains; this one: %s, %s, split %u, %u domains): "
 			    "not resumed",
-			    path, plat, src, split, nr, platform, prof_perf_src_name(t->perf_src),
-			    res->split_cpus, t->nr_domains);
+			    path, plat, src, split, nr, platform, perf_src, res->split_cpus,
+			    t->nr_domains);
 		res->total_ns = elapsed;
 		return 0;
 	}
@@ -157,11 +157,29 @@ static int check_header(char *line, u32 lineno, const char *platform, struct pro
 	return 0;
 }
 
+int prof_progress_parse(char *buf, const char *path, const char *platform, const char *perf_src,
+			struct prof_result *res, struct gb_err *err)
+{
+	char *save = NULL, *line = strtok_r(buf, "\n", &save);
+	u32 lineno = 1;
+	int ret = 0;
+
+	if (!line || strcmp(line, MAGIC))
+		ret = gb_err_set(err, EINVAL, "%s: not a gearbox profile progress file", path);
+	while (ret == 0 && (line = strtok_r(NULL, "\n", &save))) {
+		lineno++;
+		if (!strncmp(line, "opp ", 4))
+			ret = parse_opp(line, res, path, lineno, err);
+		else
+			ret = check_header(line, lineno, platform, perf_src, res, path, err);
+	}
+	return ret;
+}
+
 int prof_progress_load(const char *path, const char *platform, struct prof_result *res,
 		       struct gb_err *err)
 {
-	char *buf = malloc(FILE_CAP), *save = NULL, *line;
-	u32 lineno = 1;
+	char *buf = malloc(FILE_CAP);
 	int ret;
 
 	if (!buf)
@@ -169,16 +187,9 @@ int prof_progress_load(const char *path, const char *platform, struct prof_resul
 	ret = prof_private_read(path, buf, FILE_CAP, err);
 	if (ret == -ENOENT)
 		gb_err_set(err, ENOENT, "nothing to resume: %s does not exist", path);
-	line = ret < 0 ? NULL : strtok_r(buf, "\n", &save);
-	if (ret == 0 && (!line || strcmp(line, MAGIC)))
-		ret = gb_err_set(err, EINVAL, "%s: not a gearbox profile progress file", path);
-	while (ret == 0 && (line = strtok_r(NULL, "\n", &save))) {
-		lineno++;
-		if (!strncmp(line, "opp ", 4))
-			ret = parse_opp(line, res, path, lineno, err);
-		else
-			ret = check_header(line, lineno, platform, res, path, err);
-	}
+	if (ret == 0)
+		ret = prof_progress_parse(buf, path, platform,
+					  prof_perf_src_name(res->topo.perf_src), res, err);
 	free(buf);
 	return ret;
 }
