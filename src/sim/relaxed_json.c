@@ -192,6 +192,12 @@ static int rj_string_extent(struct rj *r, size_t *start)
 		}
 		if (c < 0x20)
 			return rj_fail(r, "control character in a string");
+		/* an escape's character may not be one either: a key made unique by a suffix
+		 * (rj_emit_key) must hold no NUL */
+		if (c == '\\' && r->pos + 1 < r->len && (unsigned char)r->s[r->pos + 1] < 0x20) {
+			r->pos++;
+			return rj_fail(r, "control character in a string");
+		}
 		r->pos += c == '\\' ? 2 : 1;
 	}
 	r->pos = *start;

@@ -419,6 +419,23 @@ static void test_an_object_of_many_repeated_and_distinct_keys_is_rewritten(void)
 	free(s);
 }
 
+/*
+ * A backslash before a control character is refused as the character alone is: repeated keys
+ * are made unique by a suffix, and a key holding an escaped NUL ended at the NUL as a string,
+ * so its suffixed form never differed from the first and the search for a free suffix never
+ * ended (found by fuzz_workload as a timeout).
+ */
+static void test_an_escaped_control_character_is_refused(void)
+{
+	static const char text[] = "{ \"a\\\0\": 1, \"a\\\0\": 2 }";
+	struct workload w = {0};
+	struct gb_err err = {0};
+
+	CHECK_EQ_I(workload_load_string(text, sizeof(text) - 1, "x.json", &w, &err), -EINVAL);
+	CHECK_STR_CONTAINS(err.msg, "x.json: line 1, column 6: control character in a string");
+	workload_free(&w);
+}
+
 int main(void)
 {
 	char name[160];
@@ -434,5 +451,6 @@ int main(void)
 	TAP_RUN(test_distinct_names_resolve_to_distinct_refs);
 	TAP_RUN(test_ten_thousand_tasks_are_refused_as_tasks_with_the_limit);
 	TAP_RUN(test_an_object_of_many_repeated_and_distinct_keys_is_rewritten);
+	TAP_RUN(test_an_escaped_control_character_is_refused);
 	return tap_done();
 }
