@@ -46,6 +46,33 @@ static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
 }
 
 /*
+ * gb_queue_perf_request - what domain d's least loaded online CPU asks carrying the domain's
+ * whole queued demand (queued, the sum of its CPUs' queued_util): its own load (gb_cpu_freq_util
+ * less its share of the queue) plus queued, within its run queue's uclamp.
+ */
+static __always_inline u32 gb_queue_perf_request(const struct em_model *m,
+						 const struct gb_cpu *cpus, u32 d, u32 queued)
+{
+	/* lo, the least own load (a max of signals each at most 1024), starts above any */
+	u32 c, lo = EM_CAPACITY_SCALE + 1, lo_umin = 0, lo_umax = EM_CAPACITY_SCALE;
+
+	GB_FOR_DOMAIN_CPU (c, m, d) {
+		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
+		u32 own;
+
+		if (!cs->online)
+			continue;
+		own = gb_cpu_freq_util(cs) - cs->queued_util;
+		if (own < lo) {
+			lo = own;
+			lo_umin = gb_rq_umin(cs);
+			lo_umax = gb_rq_umax(cs);
+		}
+	}
+	return gb_perf_request(lo + queued, lo_umin, lo_umax);
+}
+
+/*
  * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need
  * (gb_cpu_freq_util x 1.25 within the rq's uclamp), raised to the OPP that serves it,
  * inefficient OPPs skipped.  *opp_idx receives the OPP.  This is what scx_bpf_cpuperf_set()
@@ -63,29 +90,20 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 						 const struct gb_cpu *cpus, u32 d, u32 *opp_idx)
 {
 	const struct em_domain *pd = gb_pd(m, d);
-	/* lo, the least own load (gb_cpu_freq_util less the queue's share, a max of signals each
-	 * at most 1024), starts above any */
-	u32 need = 0, c, i, queued = 0, lo = EM_CAPACITY_SCALE + 1, lo_umin = 0,
-	    lo_umax = EM_CAPACITY_SCALE;
+	u32 need = 0, c, i, queued = 0;
 
 	GB_FOR_DOMAIN_CPU (c, m, d) {
 		const struct gb_cpu *cs = gb_cpu_at(cpus, c);
-		u32 util, own;
 
 		if (!cs->online)
 			continue;
-		util = gb_cpu_freq_util(cs);
-		own = util - cs->queued_util;
-		need = gb_max(need, gb_perf_request(util, gb_rq_umin(cs), gb_rq_umax(cs)));
+		need = gb_max(
+		    need, gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs)));
 		queued += cs->queued_util;
-		if (own < lo) {
-			lo = own;
-			lo_umin = gb_rq_umin(cs);
-			lo_umax = gb_rq_umax(cs);
-		}
 	}
+	/* the queue's term walks the CPUs again, only with tasks waiting (rare at a switch) */
 	if (queued)
-		need = gb_max(need, gb_perf_request(lo + queued, lo_umin, lo_umax));
+		need = gb_max(need, gb_queue_perf_request(m, cpus, d, queued));
 	/* em_efficient_state() */
 	i = GB_HOOK_OPP_FROM(m, d, gb_min(need, em_domain_capacity(pd)), 0);
 	*opp_idx = i;
