@@ -263,13 +263,29 @@ static __always_inline bool gb_pull(s32 cpu, u32 d)
  * gb_pull_mask() over the queue heads dispatch has just read into its context: which other
  * domains' heads the CPU may pull.  A subprogram (GB_HOOK_PULL_MASK): inlined, each domain's
  * answer forked the path through the rest of dispatch, and the verifier followed every
- * combination of them.
+ * combination of them.  gb_pull_mask() asks only about another domain's head that is queued,
+ * and its loop over the domains is an iterator, a kfunc call per step: most dispatches read no
+ * such head, and a may_goto walk over the heads answers them.
  */
 GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us)
 {
 	struct gb_disp_in *in = gb_disp_ctx();
+	u32 d, nr = gb_m()->nr_domains;
+	bool queued = false;
 
 	if (!in)
+		return 0;
+	GB_LOOP (d, 0, nr) {
+		u32 i = d;
+
+		/* a masked index computed here, as in gb_read_pull_heads */
+		asm volatile("" : "+r"(i));
+		if (d != self && in->heads[i & (EM_MAX_DOMAINS - 1)].queued) {
+			queued = true;
+			break;
+		}
+	}
+	if (!queued)
 		return 0;
 	return gb_pull_mask(gb_m(), gb_cpus, in, self, pull_after_us);
 }
