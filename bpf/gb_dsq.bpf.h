@@ -95,11 +95,13 @@ static __always_inline struct gb_disp_in *gb_disp_ctx(void)
 }
 
 /*
- * Domain d's queue for gb_dispatch_plan, as of now: its head (the task dispatch would take)
- * and, for a pull (pull: another domain's queue), the head task as placement reads it and how
- * long it has waited (gb_fill_head).  Queues surely empty (gb_known_empty) are not looked up.
+ * Domain d's queue for gb_dispatch_plan: its head (the task dispatch would take) and, for a pull
+ * (pull: another domain's queue), the head task as placement reads it and how long it has waited
+ * as of *now (gb_fill_head), the clock read here at the first head a pull reads (0: not yet;
+ * dispatch's callers mostly find every queue empty and need no clock).  Queues surely empty
+ * (gb_known_empty) are not looked up.
  */
-static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 now, bool pull)
+static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 *now, bool pull)
 {
 	struct task_struct *head;
 	struct gb_task_ctx *htc;
@@ -120,10 +122,12 @@ static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 now, 
 		h->slice_long = (u8)((gb_slice_ns - head->scx.slice) >> 63);
 		return;
 	}
+	if (!*now)
+		*now = scx_bpf_now();
 	gb_read_sched(head, &kt);
 	htc = gb_tctx(head);
-	gb_fill_head(h, htc ? &htc->s : NULL, &kt, scx_bpf_task_cpu(head), head->scx.dsq_vtime, now,
-		     gb_mode);
+	gb_fill_head(h, htc ? &htc->s : NULL, &kt, scx_bpf_task_cpu(head), head->scx.dsq_vtime,
+		     *now, gb_mode);
 }
 
 #endif /* GEARBOX_GB_DSQ_BPF_H */

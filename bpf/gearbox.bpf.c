@@ -295,7 +295,7 @@ GB_SUBPROG u64 gb_disp_pull_mask(u32 self, u64 pull_after_us)
  * it is), as a pull reads them (gb_read_head), or marked empty without a look (read: false).
  */
 static __always_inline void gb_read_pull_heads(struct gb_disp_in *in, s32 cpu, u32 self, u32 nr,
-					       u64 now, bool read)
+					       u64 *now, bool read)
 {
 	u32 d;
 
@@ -316,7 +316,7 @@ static __always_inline void gb_read_pull_heads(struct gb_disp_in *in, s32 cpu, u
 		gb_read_head(h, d, now, true);
 		/* a pull asks whether the head fits this CPU: its utilization as of now */
 		if (h->queued)
-			gb_idle_decay_due((u32)cpu, now / 1000);
+			gb_idle_decay_due((u32)cpu, *now / 1000);
 	}
 }
 
@@ -327,7 +327,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	struct gb_disp_out out;
 	struct gb_disp_in *in;
 	bool prev_runnable, own = false;
-	u64 now = scx_bpf_now();
+	u64 now = 0; /* read with the first head a pull reads (gb_read_head) */
 
 	prev_runnable = prev && (prev->scx.flags & SCX_TASK_QUEUED) &&
 			bpf_cpumask_test_cpu(cpu, prev->cpus_ptr);
@@ -357,10 +357,10 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	 * CPU took the head meanwhile): they are read then, for the pulls.
 	 */
 	if (self < nr) {
-		gb_read_head(&in->heads[self & (EM_MAX_DOMAINS - 1)], self, now, false);
+		gb_read_head(&in->heads[self & (EM_MAX_DOMAINS - 1)], self, &now, false);
 		own = in->heads[self & (EM_MAX_DOMAINS - 1)].queued;
 	}
-	gb_read_pull_heads(in, cpu, self, nr, now, !own);
+	gb_read_pull_heads(in, cpu, self, nr, &now, !own);
 	gb_dispatch_plan(gb_m(), gb_cpus, gb_dom_vtime, gb_slice_ns, gb_pull_after_ns / 1000, in,
 			 ptc ? &ptc->s : NULL, &out);
 	if (out.act == GB_DISPATCH_KEEP_PREV && ptc) {
@@ -373,7 +373,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 			return;
 		if (own) {
 			/* the take failed: the pulls gb_dispatch_plan would have asked for */
-			gb_read_pull_heads(in, cpu, self, nr, now, true);
+			gb_read_pull_heads(in, cpu, self, nr, &now, true);
 			out.try_mask = gb_disp_pull_mask(self, gb_pull_after_ns / 1000);
 		}
 		GB_LOOP (d, 0, nr) {
