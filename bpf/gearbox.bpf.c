@@ -349,7 +349,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	 * verdict for no other task, and the scan (a loop over the model's CPUs) ran on every
 	 * dispatch.
 	 */
-	in->group_served = gb_group_slices && ptc && ptc->s.slice_ns > gb_slice_ns &&
+	in->group_served = gb_group_slices && ptc && gb_slice_long(ptc->s.slice_ns, gb_slice_ns) &&
 			   gb_group_served(gb_m(), gb_cpus, cpu, self);
 	/*
 	 * Its own domain's head first: with one queued, the CPU keeps its task or takes that head,
@@ -405,9 +405,9 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 		return;
 	waited_in = gb_demand_off(tc);
 	gb_note_curr(p, tc, cpu);
-	/* the clock only where a pull hold starts: a pull took the task from another domain's
-	 * queue (gb_pull_hold_running reads it for nothing else) */
-	if (waited_in < EM_MAX_DOMAINS && waited_in != dom)
+	/* the clock only where a pull hold starts (gb_pull_hold_running reads it for nothing else)
+	 */
+	if (gb_pull_hold_starts(waited_in, dom))
 		now = scx_bpf_now();
 	gb_pull_hold_running(&tc->s.pull, waited_in, dom, now);
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, dom, gb_m()->nr_domains,

@@ -55,16 +55,24 @@ static __always_inline void gb_pull_hold_init(struct gb_pull_hold *h)
 	h->pad = 0;
 }
 
+/* Does a task that starts running in domain d, having waited in domain q's queue
+ * (GB_DEMAND_NONE: none), start a pull hold: did a pull take it from another domain's queue? */
+static __always_inline bool gb_pull_hold_starts(u32 q, u32 d)
+{
+	return q < EM_MAX_DOMAINS && q != d;
+}
+
 /*
  * gb_pull_hold_running - the task starts running on a CPU of domain d at now_ns, having waited
  * in domain q's queue (gb_demand_leave's domain; GB_DEMAND_NONE when it waited in none).  When
- * q is another domain, a pull took it from there, and a hold on that domain starts:
+ * q is another domain (gb_pull_hold_starts), a pull took it from there, and a hold on that
+ * domain starts (now_ns is read for nothing else):
  * GB_PULL_HOLD_MIN_US, or twice the last hold (at most GB_PULL_HOLD_MAX_US) when the last pull was
  * from the same domain and the task has not run there since.
  */
 static __always_inline void gb_pull_hold_running(struct gb_pull_hold *h, u32 q, u32 d, u64 now_ns)
 {
-	if (q >= EM_MAX_DOMAINS || q == d) {
+	if (!gb_pull_hold_starts(q, d)) {
 		/* it runs in the domain it was last pulled out of: the next pull starts afresh */
 		if (d == h->from)
 			h->span_us = 0;

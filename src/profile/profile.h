@@ -197,10 +197,9 @@ int prof_progress_save(const char *path, const char *platform, const struct prof
 int prof_progress_load(const char *path, const char *platform, struct prof_result *res,
 		       struct gb_err *err);
 /* prof_progress_parse - prof_progress_load's reading of the file's text buf (NUL-terminated,
- * changed in place), path for the messages, perf_src the name of res->topo.perf_src
- * (prof_perf_src_name): 0, or -EINVAL with the message. */
-int prof_progress_parse(char *buf, const char *path, const char *platform, const char *perf_src,
-			struct prof_result *res, struct gb_err *err);
+ * changed in place), path for the messages: 0, or -EINVAL with the message. */
+int prof_progress_parse(char *buf, const char *path, const char *platform, struct prof_result *res,
+			struct gb_err *err);
 
 /* prof_build_profile - the em-profile of a result: OPPs that did not apply are left out,
  * perf normalised to 1024, spreads and provenance filled.  source: "measured" or "sim". */

@@ -108,10 +108,11 @@ static int parse_opp(char *line, struct prof_result *res, const char *path, u32 
 }
 
 /* The run and domain records must describe this profile. */
-static int check_header(char *line, u32 lineno, const char *platform, const char *perf_src,
-			struct prof_result *res, const char *path, struct gb_err *err)
+static int check_header(char *line, u32 lineno, const char *platform, struct prof_result *res,
+			const char *path, struct gb_err *err)
 {
 	const struct prof_topology *t = &res->topo;
+	const char *perf_src = prof_perf_src_name(t->perf_src);
 	char plat[32], src[32], name[EM_NAME_LEN], *p;
 	unsigned split, nr, d, nk;
 	uint64_t elapsed;
@@ -157,8 +158,8 @@ static int check_header(char *line, u32 lineno, const char *platform, const char
 	return 0;
 }
 
-int prof_progress_parse(char *buf, const char *path, const char *platform, const char *perf_src,
-			struct prof_result *res, struct gb_err *err)
+int prof_progress_parse(char *buf, const char *path, const char *platform, struct prof_result *res,
+			struct gb_err *err)
 {
 	char *save = NULL, *line = strtok_r(buf, "\n", &save);
 	u32 lineno = 1;
@@ -171,7 +172,7 @@ int prof_progress_parse(char *buf, const char *path, const char *platform, const
 		if (!strncmp(line, "opp ", 4))
 			ret = parse_opp(line, res, path, lineno, err);
 		else
-			ret = check_header(line, lineno, platform, perf_src, res, path, err);
+			ret = check_header(line, lineno, platform, res, path, err);
 	}
 	return ret;
 }
@@ -188,8 +189,7 @@ int prof_progress_load(const char *path, const char *platform, struct prof_resul
 	if (ret == -ENOENT)
 		gb_err_set(err, ENOENT, "nothing to resume: %s does not exist", path);
 	if (ret == 0)
-		ret = prof_progress_parse(buf, path, platform,
-					  prof_perf_src_name(res->topo.perf_src), res, err);
+		ret = prof_progress_parse(buf, path, platform, res, err);
 	free(buf);
 	return ret;
 }

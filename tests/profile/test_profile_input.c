@@ -41,7 +41,8 @@ static void test_a_meter_line_is_a_power_or_no_sample(void)
 
 static struct prof_result res;
 
-/* A topology of two domains: little (300000, 600000 kHz) and big (500000, 900000, 1200000). */
+/* A topology of two domains measured by iterations (perf_src 0): little (300000, 600000 kHz) and
+ * big (500000, 900000, 1200000). */
 static void topo(void)
 {
 	memset(&res, 0, sizeof(res));
@@ -60,7 +61,7 @@ static void topo(void)
 
 #define HEAD                                                                                       \
 	"gearbox-profile-progress/1\n"                                                             \
-	"run sim cycles 0 2 5000000000 -2147483648 -2147483648 0\n"                                \
+	"run sim iterations 0 2 5000000000 -2147483648 -2147483648 0\n"                            \
 	"dom 0 little 2 300000 600000\n"                                                           \
 	"dom 1 big 3 500000 900000 1200000\n"
 #define OPP_1_2                                                                                    \
@@ -74,7 +75,7 @@ static int parse(const char *text, struct gb_err *err)
 
 	snprintf(buf, sizeof(buf), "%s", text);
 	memset(err, 0, sizeof(*err));
-	return prof_progress_parse(buf, "progress", "sim", "cycles", &res, err);
+	return prof_progress_parse(buf, "progress", "sim", &res, err);
 }
 
 static void test_a_progress_file_of_this_profile_is_read_back(void)
@@ -101,9 +102,9 @@ static void test_a_progress_file_of_another_profile_or_none_is_refused(void)
 	    HEAD "opp 1 2 1200000 1 1 1 1 1 1 1 99 1 0 1 1 0 0 1 0 0 0 0 0 0 0 0 0 0\n",
 	    HEAD "opp 1 2 1200000 1 1\n",
 	    HEAD "something else\n",
-	    "gearbox-profile-progress/1\nrun linux cycles 0 2 0 0 0 0\n",
+	    "gearbox-profile-progress/1\nrun linux iterations 0 2 0 0 0 0\n",
 	    "gearbox-profile-progress/1\nrun sim instructions 0 2 0 0 0 0\n",
-	    "gearbox-profile-progress/1\nrun sim cycles 0 3 0 0 0 0\n",
+	    "gearbox-profile-progress/1\nrun sim iterations 0 3 0 0 0 0\n",
 	    "gearbox-profile-progress/1\ndom 0 mid 2 300000 600000\n",
 	    "gearbox-profile-progress/1\ndom 1 big 3 500000 900000\n",
 	    "gearbox-profile-progress/1\ndom 1 big 3 500000 900000 1300000\n",
