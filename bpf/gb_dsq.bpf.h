@@ -57,25 +57,33 @@ GB_SUBPROG int gb_demand_apply(u32 d)
 	return 0;
 }
 
-/* tc's task no longer waits in a domain's queue (gb_demand_leave): the domain it waited in,
- * GB_DEMAND_NONE for none. */
+/* tc's task no longer waits in a domain's queue (gb_demand_leave): off the domain's sum and
+ * the waiting_util of the CPU it was on; the domain it waited in, GB_DEMAND_NONE for none. */
 static __always_inline u32 gb_demand_off(struct gb_task_ctx *tc)
 {
-	u32 d, u = gb_demand_leave(&tc->s, &d);
+	u32 d, c, u = gb_demand_leave(&tc->s, &d, &c);
 
 	if (!u || d >= GB_SCX_MAX_DOMAINS)
 		return d;
+	if (c < EM_MAX_CPUS)
+		__sync_fetch_and_add(&gb_cpus[c].waiting_util, -u);
 	__sync_fetch_and_add(&gb_dom_qutil[d], -u);
 	gb_demand_apply(d);
 	return d;
 }
 
-/* tc's task joins domain d's queue (gb_demand_join); gb_demand_off first. */
-static __always_inline void gb_demand_on(struct gb_task_ctx *tc, u32 d)
+/* tc's task, on task_cpu, joins domain d's queue (gb_demand_join); gb_demand_off first. */
+static __always_inline void gb_demand_on(struct gb_task_ctx *tc, u32 d, s32 task_cpu)
 {
+	u32 u, c;
+
 	if (d >= GB_SCX_MAX_DOMAINS)
 		return;
-	__sync_fetch_and_add(&gb_dom_qutil[d], gb_demand_join(&tc->s, d));
+	u = gb_demand_join(&tc->s, d, task_cpu);
+	c = tc->s.queued_cpu;
+	if (c < EM_MAX_CPUS)
+		__sync_fetch_and_add(&gb_cpus[c].waiting_util, u);
+	__sync_fetch_and_add(&gb_dom_qutil[d], u);
 	gb_demand_apply(d);
 }
 

@@ -205,7 +205,7 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 		return;
 	}
 	gb_count_queued(tc, (s32)out.dom);
-	gb_demand_on(tc, out.dom);
+	gb_demand_on(tc, out.dom, in.task_cpu);
 	scx_bpf_dsq_insert_vtime(p, out.dom, out.slice_ns, out.deadline, enq_flags);
 	if (in.may_kick) {
 		/* the task as an idle CPU's pull will read it: the kick asks the same question */

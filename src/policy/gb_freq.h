@@ -42,7 +42,7 @@ static __always_inline u32 gb_perf_request(u32 util, u32 uclamp_min, u32 uclamp_
  */
 static __always_inline u32 gb_cpu_freq_util(const struct gb_cpu *c)
 {
-	return gb_max(c->util, gb_max(c->curr_util, c->curr_runnable)) + c->queued_util;
+	return gb_max(gb_cpu_signal(c), gb_max(c->curr_util, c->curr_runnable)) + c->queued_util;
 }
 
 /*

@@ -30,6 +30,7 @@ static __always_inline void gb_track_init(struct gb_tstate *ts)
 	ts->vdom = EM_MAX_DOMAINS;
 	ts->uclamp_max = GB_UCLAMP_NONE_MAX;
 	ts->queued_dom = GB_DEMAND_NONE;
+	ts->queued_cpu = GB_DEMAND_NONE;
 	gb_hold_init(&ts->hold);
 	gb_pull_hold_init(&ts->pull);
 }

@@ -124,9 +124,14 @@ struct gb_cpu {
 			    * on- or offline; read by placement and pulls (gb_util_without),
 			    * over-utilization and the frequency request (gb_cpu_freq_util, and
 			    * gb_domain_perf_target's sum of the domain's shares) */
-	u32 pad1;
-	u64 pad2[1]; /* to 64 bytes: in BPF an index into the CPU table is then a shift,
-		      * whose bounds the verifier keeps (a multiple of 48 it does not) */
+	u32 waiting_util;  /* the util_avg, as gb_demand_join counted it, of the tasks that were
+			    * on this CPU when they joined a domain's queue and wait there now
+			    * (gb_demand.h): util holds their past running here and queued_util
+			    * holds them again; placement, pulls and the frequency request
+			    * take util less this (gb_cpu_signal).  Updated by the host with
+			    * the queued demand */
+	u64 pad2[1];	   /* to 64 bytes: in BPF an index into the CPU table is then a shift,
+			    * whose bounds the verifier keeps (a multiple of 48 it does not) */
 };
 
 /*
@@ -220,7 +225,9 @@ struct gb_tstate {
 	u64 fork_us;		  /* pelt.last_us when gb_track_fork gave the first utilization */
 	u32 fork_util;		  /* that first utilization, until the first sleep discounts it from
 				   * util_est's first sample (gb_track_sleep); 0 after */
-	u32 pad2;
+	u32 queued_cpu;		  /* the CPU it was on when it joined a domain's queue
+				   * (gb_enq_in.task_cpu), whose waiting_util counts it;
+				   * GB_DEMAND_NONE for none (gb_demand.h) */
 };
 
 /* Where gb_enqueue_plan puts a task. */

@@ -269,10 +269,12 @@ static struct gb_tstate *tstate(struct sim_task *t)
  * for none. */
 static u32 demand_leave(struct sim *s, struct sim_task *t)
 {
-	u32 d, u = gb_demand_leave(&t->x.ts, &d);
+	u32 d, cpu, u = gb_demand_leave(&t->x.ts, &d, &cpu);
 
 	if (u)
 		s->scx.dom_qutil[d] -= u;
+	if (u && cpu < EM_MAX_CPUS)
+		s->scx.cpu_wutil[cpu] -= u;
 	return d;
 }
 
@@ -409,6 +411,7 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 	struct gb_tstate *ts;
 	struct gb_enq_out out;
 	s32 to;
+	u32 u;
 
 	sim_refresh(s);
 	if ((enq_flags & SCX_ENQ_WAKEUP) && !t->x.woken)
@@ -447,7 +450,10 @@ static void gearbox_enqueue(struct sim *s, struct sim_task *t, u32 enq_flags, s3
 		insert_local(s, t, (u32)t->cpu, out.slice_ns, flags);
 		return;
 	}
-	s->scx.dom_qutil[out.dom] += gb_demand_join(ts, out.dom);
+	u = gb_demand_join(ts, out.dom, in.task_cpu);
+	s->scx.dom_qutil[out.dom] += u;
+	if (ts->queued_cpu < EM_MAX_CPUS)
+		s->scx.cpu_wutil[ts->queued_cpu] += u;
 	insert_vtime(s, t, out.dom, out.slice_ns, out.deadline);
 	gearbox_kick_domain(s, t, &in, &out, self);
 }

@@ -56,6 +56,9 @@ struct sim_scx {
 	u64 dom_vtime[EM_MAX_DOMAINS]; /* scx_gearbox's gb_dom_vtime */
 	u32 dom_qutil[EM_MAX_DOMAINS]; /* scx_gearbox's gb_dom_qutil: each domain's queued
 					* demand (gb_demand.h) */
+	u32 cpu_wutil[EM_MAX_CPUS];    /* scx_gearbox's gb_cpu.waiting_util: per CPU, the util
+					* of the tasks that were on it when they joined a
+					* domain's queue (gb_demand.h) */
 	struct gb_pelt cpu_pelt[EM_MAX_CPUS]; /* scx_gearbox's per-CPU signals (gb_track_ran) */
 	struct gb_cpu track_cpu[EM_MAX_CPUS]; /* each CPU as gb_track_ran, gb_track_curr
 					       * and gb_track_stop leave it: its utilization

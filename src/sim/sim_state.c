@@ -43,6 +43,7 @@ static void scx_refresh(struct sim *s)
 		    cur >= 0 &&
 		    gb_slice_long((u64)s->tasks[cur].wt->sched.slice_us * 1000, SIM_SCX_SLICE_NS);
 		g->util = s->scx.track_cpu[c].util;
+		g->waiting_util = s->scx.cpu_wutil[c];
 		g->runnable = s->scx.track_cpu[c].runnable;
 		g->curr_util = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_util;
 		g->curr_runnable = s->scx.idle[c] ? 0 : s->scx.track_cpu[c].curr_runnable;

@@ -545,10 +545,10 @@ static void test_hold_is_released_at_a_wake_up_once_demand_falls(void)
  * hosts' running callbacks pass it to gb_pull_hold_running (gb_demand_join, gb_demand_leave). */
 static u32 queued_in(struct gb_tstate *ts, u32 d)
 {
-	u32 q;
+	u32 q, c;
 
-	gb_demand_join(ts, d);
-	gb_demand_leave(ts, &q);
+	gb_demand_join(ts, d, GB_NO_CPU);
+	gb_demand_leave(ts, &q, &c);
 	return q;
 }
 
@@ -712,7 +712,7 @@ static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 static void test_perf_target_counts_the_tasks_waiting_in_the_domains_queue(void)
 {
 	struct gb_tstate run, q[2];
-	u32 idx, sum = 0, dom;
+	u32 idx, sum = 0, dom, c;
 
 	idle_machine();
 	nice0_task(&run, 2);
@@ -723,13 +723,13 @@ static void test_perf_target_counts_the_tasks_waiting_in_the_domains_queue(void)
 	for (u32 i = 0; i < 2; i++) {
 		nice0_task(&q[i], 2);
 		q[i].pelt.util_avg = 120;
-		sum += gb_demand_join(&q[i], 2);
+		sum += gb_demand_join(&q[i], 2, GB_NO_CPU);
 	}
 	gb_demand_spread(&g_m, g_cpus, 2, sum);
 	CHECK_EQ_U(g_cpus[3].queued_util, 240);
 	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 891);
 	for (u32 i = 0; i < 2; i++)
-		sum -= gb_demand_leave(&q[i], &dom);
+		sum -= gb_demand_leave(&q[i], &dom, &c);
 	gb_demand_spread(&g_m, g_cpus, 2, sum);
 	CHECK_EQ_U(gb_domain_perf_target(&g_m, g_cpus, 2, &idx), 508);
 }
@@ -831,7 +831,7 @@ static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
 	struct gb_task t = {.util = 100, .util_est = 100, .runnable = 100, .uclamp_max = 1024};
 	struct gb_scratch s;
 	struct gb_decision d;
-	u32 sum = 0, dom;
+	u32 sum = 0, dom, c;
 
 	idle_machine();
 	all_cpus(&t.allowed);
@@ -842,7 +842,7 @@ static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
 		q[i].pelt.util_avg = 140;
 	}
 	for (u32 i = 0; i < 3; i++)
-		sum += gb_demand_join(&q[i], 0);
+		sum += gb_demand_join(&q[i], 0, GB_NO_CPU);
 	CHECK_EQ_U(sum, 420);
 	gb_demand_spread(&g_m, g_cpus, 0, sum);
 	CHECK_EQ_U(g_cpus[0].queued_util, 210);
@@ -850,7 +850,7 @@ static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
 	CHECK_EQ_U(g_cpus[2].queued_util, 0);
 	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 2);
 	CHECK(!gb_domain_overutilized(&g_m, g_cpus, 0));
-	sum += gb_demand_join(&q[3], 0);
+	sum += gb_demand_join(&q[3], 0, GB_NO_CPU);
 	gb_demand_spread(&g_m, g_cpus, 0, sum);
 	CHECK(gb_domain_overutilized(&g_m, g_cpus, 0));
 	/* CPU 1 goes offline: CPU 0 serves the whole queue */
@@ -861,9 +861,9 @@ static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
 	g_cpus[1].online = 1;
 	/* each starts running: counted off once */
 	for (u32 i = 0; i < 4; i++) {
-		sum -= gb_demand_leave(&q[i], &dom);
+		sum -= gb_demand_leave(&q[i], &dom, &c);
 		CHECK_EQ_U(dom, 0);
-		CHECK_EQ_U(gb_demand_leave(&q[i], &dom), 0);
+		CHECK_EQ_U(gb_demand_leave(&q[i], &dom, &c), 0);
 		CHECK_EQ_U(dom, GB_DEMAND_NONE);
 	}
 	CHECK_EQ_U(sum, 0);
@@ -871,9 +871,58 @@ static void test_placement_counts_the_tasks_waiting_in_a_domains_queue(void)
 	CHECK_EQ_I(gb_select_cpu(&g_m, g_cpus, &t, &s, &d), 0);
 	/* a task with no utilization yet still counts as waiting */
 	q[0].pelt.util_avg = 0;
-	CHECK_EQ_U(gb_demand_join(&q[0], 1), 1);
-	CHECK_EQ_U(gb_demand_leave(&q[0], &dom), 1);
+	CHECK_EQ_U(gb_demand_join(&q[0], 1, GB_NO_CPU), 1);
+	CHECK_EQ_U(gb_demand_leave(&q[0], &dom, &c), 1);
 	CHECK_EQ_U(dom, 1);
+}
+
+/*
+ * A task waiting in a queue counts once: in its domain's queued demand, not also in the signal
+ * of the CPU it was on (gb_demand.h, "Counted once").  Big CPU 3 runs a task of util 200 and
+ * its own signal (600) holds that task's past running and that of a task of util 400 that was
+ * preempted there and now waits in big's queue.  The frequency request and placement read 600
+ * (the signal less the waiting task, plus its share of the queue), not 1000; over-utilization
+ * reads the signal whole.  When the waiting task runs, it counts nowhere as waiting.
+ */
+static void test_a_waiting_task_counts_once_not_also_in_the_cpu_it_left(void)
+{
+	struct gb_tstate run, wait;
+	struct gb_task t = {.util = 100, .util_est = 100, .runnable = 100, .uclamp_max = 1024};
+	u32 u, dom, c;
+
+	idle_machine();
+	nice0_task(&run, 2);
+	run.pelt.util_avg = 200;
+	gb_track_idle(&g_cpus[3], false);
+	gb_track_curr(&g_cpus[3], &run);
+	g_cpus[3].util = 600;
+	nice0_task(&wait, 2);
+	wait.pelt.util_avg = 400;
+	u = gb_demand_join(&wait, 2, 3);
+	CHECK_EQ_U(u, 400);
+	CHECK_EQ_U(wait.queued_cpu, 3);
+	g_cpus[3].waiting_util += u;
+	gb_demand_spread(&g_m, g_cpus, 2, u);
+	CHECK_EQ_U(g_cpus[3].queued_util, 400);
+	CHECK_EQ_U(gb_cpu_signal(&g_cpus[3]), 200);
+	CHECK_EQ_U(gb_cpu_freq_util(&g_cpus[3]), 600);
+	all_cpus(&t.allowed);
+	t.prev_cpu = 0;
+	CHECK_EQ_U(gb_util_without(&g_cpus[3], 3, &t), 600);
+	CHECK(gb_cpu_overutilized(&g_cpus[3], 1024));
+	/* it starts running: off the queue and off CPU 3's waiting util */
+	CHECK_EQ_U(gb_demand_leave(&wait, &dom, &c), 400);
+	CHECK_EQ_U(dom, 2);
+	CHECK_EQ_U(c, 3);
+	g_cpus[3].waiting_util -= 400;
+	gb_demand_spread(&g_m, g_cpus, 2, 0);
+	CHECK_EQ_U(gb_cpu_freq_util(&g_cpus[3]), 600);
+	CHECK(!gb_cpu_overutilized(&g_cpus[3], 1024));
+	/* a task on no CPU of the model counts in no CPU's waiting util */
+	gb_demand_join(&wait, 2, GB_NO_CPU);
+	CHECK_EQ_U(wait.queued_cpu, GB_DEMAND_NONE);
+	CHECK_EQ_U(gb_demand_leave(&wait, &dom, &c), 400);
+	CHECK_EQ_U(c, GB_DEMAND_NONE);
 }
 
 static void test_idle_decay_is_on_a_copy_and_rate_limited(void)
@@ -935,6 +984,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_perf_target_counts_the_tasks_waiting_in_the_domains_queue);
 	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);
 	TAP_RUN(test_placement_counts_the_tasks_waiting_in_a_domains_queue);
+	TAP_RUN(test_a_waiting_task_counts_once_not_also_in_the_cpu_it_left);
 	TAP_RUN(test_idle_decay_is_on_a_copy_and_rate_limited);
 	return tap_done();
 }
