@@ -490,7 +490,7 @@ static void test_ui_frames_background_threads_not_left_waiting(void)
  * Latency-critical tasks preempt by default (--wake-preempt latency, gb_preempt.h): bench's
  * video_call on sm7250ab, whose echo canceller (nice -16, 1.2 ms every 10 ms) shares the mid
  * and big CPUs with the encoder, decoder and UI threads.  Waiting in its domain's queue for a
- * running slice to end it missed its period 3 and 19 times in seeds 2 and 4 with wake-up
+ * running slice to end it missed its period 3 times and once in seeds 2 and 4 with wake-up
  * preemption off, as many as mainline (0) plus none with it.  The seeds are checked with off
  * too, so the test fails where they stop showing the wait.
  */
