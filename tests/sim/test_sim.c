@@ -234,11 +234,26 @@ static void test_missed_periods_count_starvation_and_overruns(void)
 	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
 	    "\"p\":{\"cpus\":[0],\"loop\":-1,\"run\":25000,"
 	    "\"timer\":{\"ref\":\"t\",\"period\":10000,\"mode\":\"%s\"}}}}";
+	/* 20 frames of 1 ms every 10 ms, then work without a timer to the end of the run: the
+	 * periodic phase is over, so nothing is overrunning at the end (an app that went from its
+	 * frames to a launch is not missing frames it no longer draws) */
+	static const char left[] =
+	    "{\"global\":{\"duration\":1,\"calibration\":\"CPU0\"},\"tasks\":{"
+	    "\"p\":{\"cpus\":[0],\"loop\":1,\"phases\":{"
+	    "\"frames\":{\"loop\":20,\"run\":1000,\"timer\":{\"ref\":\"t\",\"period\":10000}},"
+	    "\"work\":{\"loop\":1,\"run\":5000000}}}}}";
 	struct sim_options opt = {0};
 	struct sim_result r;
 	char wl[512];
 
 	flat_profile();
+	CHECK_EQ_I(run_text(left, SIM_POLICY_GEARBOX, &opt, &r), 0);
+	printf("# periodic phase left: %llu activations, %llu late, %llu missed\n",
+	       (unsigned long long)r.activations, (unsigned long long)r.late,
+	       (unsigned long long)r.missed);
+	CHECK_EQ_U(r.activations, 20);
+	CHECK_EQ_U(r.late, 0);
+	CHECK_EQ_U(r.missed, 0);
 	CHECK_EQ_I(run_text(starved, SIM_POLICY_GEARBOX, &opt, &r), 0);
 	printf("# starved: %llu activations, %llu late, %llu missed\n",
 	       (unsigned long long)r.tasks[0].activations, (unsigned long long)r.tasks[0].late,
