@@ -212,6 +212,8 @@ enum sim_prog sim_prog_step(struct sim *s, struct sim_task *t, struct sim_prog_r
 /* An until-done run: 1 when every task has exited, 0 while one can still go on, -EINVAL
  * (err set) when the tasks left all wait for each other (rt-app would never end). */
 int sim_prog_finished(const struct sim *s, struct gb_err *err);
+/* Has the phase a timer event (periodic work)? */
+bool sim_phase_has_timer(const struct wl_phase *ph);
 
 /* the policies' tables by id (sim_run.c) */
 const struct sim_policy_ops *sim_policy_ops_of(enum sim_policy_id id);

@@ -17,8 +17,7 @@
  * would otherwise never hand back. */
 #define SIM_PROG_MAX_STEPS (1u << 20)
 
-/* Has the phase a timer event (periodic work)? */
-static bool phase_has_timer(const struct wl_phase *ph)
+bool sim_phase_has_timer(const struct wl_phase *ph)
 {
 	for (u32 e = 0; e < ph->nr_events; e++)
 		if (ph->events[e].type == WL_EV_TIMER)
@@ -69,7 +68,7 @@ static bool prog_normalize(struct sim *s, struct sim_task *t)
 			/* a phase without a timer next: the activation the last timer started
 			 * is not run, the task left its periodic work (nothing overruns at the
 			 * end, sim_result.c) */
-			if (!phase_has_timer(&wt->phases[t->phase]))
+			if (!sim_phase_has_timer(&wt->phases[t->phase]))
 				t->deadline_us = 0;
 		}
 	}

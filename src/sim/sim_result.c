@@ -50,9 +50,8 @@ static double lat_percentile(const u64 *hist, double q)
 static bool has_timer(const struct wl_task *wt)
 {
 	for (u32 p = 0; p < wt->nr_phases; p++)
-		for (u32 e = 0; e < wt->phases[p].nr_events; e++)
-			if (wt->phases[p].events[e].type == WL_EV_TIMER)
-				return true;
+		if (sim_phase_has_timer(&wt->phases[p]))
+			return true;
 	return false;
 }
 

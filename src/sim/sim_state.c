@@ -29,8 +29,9 @@ u32 sim_cpu_perf(const struct sim *s, u32 cpu)
  * (gb_track_idle_decay), the running task's slice class (gb_note_curr), and the running task's
  * utilization and deadline as its callbacks noted them (gb_track_curr at select_cpu's direct
  * dispatch, running and the tick; gb_preempt_note at running and when dispatch keeps it;
- * gb_track_stop at stopping, gb_preempt_kicked at a preempting kick), and each domain's
- * queued demand over its online CPUs (gb_demand_spread). */
+ * gb_track_stop at stopping, gb_preempt_kicked at a preempting kick), each domain's queued
+ * demand over its online CPUs (gb_demand_spread), and each CPU's waiting util (the tasks that
+ * were on it when they joined a queue, gb_demand.h). */
 static void scx_refresh(struct sim *s)
 {
 	for (u32 c = 0; c < s->m->nr_cpus; c++) {
