@@ -94,6 +94,35 @@ static __always_inline bool gb_pelt_accumulate(struct gb_pelt *sa, u64 now_us, u
 	return true;
 }
 
+/*
+ * gb_pelt_accumulate_two - gb_pelt_accumulate over two stretches in a row: until mid_us the
+ * entity did not run and was runnable with weight wait_perf (0 when it was not runnable), then
+ * until now_us it ran at perf, runnable with perf (mid_us <= now_us).  The same sums, period and
+ * return as the two calls: within the current period the two stretches' contributions add up
+ * (the products are exact), so they are accounted in one step there, which is most runs; a run
+ * that completes a period takes the two calls.
+ */
+static __always_inline bool gb_pelt_accumulate_two(struct gb_pelt *sa, u64 mid_us, u64 now_us,
+						   u32 wait_perf, u32 perf)
+{
+	u64 last = sa->last_us, delta, ran;
+
+	if (now_us <= last)
+		return false;
+	delta = now_us - last;
+	if (delta + sa->period_contrib >= GB_PELT_PERIOD_US) {
+		bool first = gb_pelt_accumulate(sa, mid_us, 0, wait_perf);
+
+		return gb_pelt_accumulate(sa, now_us, perf, perf) || first;
+	}
+	ran = mid_us > last ? now_us - mid_us : delta;
+	sa->last_us = now_us;
+	sa->period_contrib += (u32)delta;
+	sa->util_sum += ran * perf;
+	sa->runnable_sum += (delta - ran) * wait_perf + ran * perf;
+	return true;
+}
+
 /* The averages of the sums as they stand (___update_load_avg()). */
 static __always_inline void gb_pelt_averages(struct gb_pelt *sa)
 {

@@ -129,12 +129,10 @@ static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *c
 		ran_ns = now_ns;
 	start_us = (now_ns - ran_ns) / 1000;
 	/* each signal's averages once, after both stretches: the first one's would be replaced */
-	task = gb_pelt_accumulate(&ts->pelt, start_us, 0, perf);
-	task |= gb_pelt_accumulate(&ts->pelt, now_us, perf, perf);
+	task = gb_pelt_accumulate_two(&ts->pelt, start_us, now_us, perf, perf);
 	if (task)
 		gb_pelt_averages(&ts->pelt);
-	cpu = gb_pelt_accumulate(cpu_pelt, start_us, 0, 0);
-	cpu |= gb_pelt_accumulate(cpu_pelt, now_us, perf, perf);
+	cpu = gb_pelt_accumulate_two(cpu_pelt, start_us, now_us, 0, perf);
 	if (cpu)
 		gb_pelt_averages(cpu_pelt);
 	c->util = cpu_pelt->util_avg;

@@ -72,6 +72,36 @@ static void test_pelt_halves_in_32_ms_of_sleep(void)
 	CHECK(a.util_avg >= before / 2 - 2 && a.util_avg <= before / 2 + 2);
 }
 
+/* gb_pelt_accumulate_two gives what its two gb_pelt_accumulate calls give, in or across a
+ * period, with either stretch empty. */
+static void test_pelt_two_stretches_account_as_two_calls(void)
+{
+	struct gb_pelt one = {0}, two = {0};
+	u64 seed = 12345, t = 5000;
+	u32 bad = 0;
+
+	for (u32 i = 0; i < 200000; i++) {
+		u64 r, mid, now;
+		u32 perf, wait_perf;
+		bool a, b;
+
+		seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+		r = seed >> 20;
+		/* stretches of 0 to ~1.5 periods, some ending before the last update */
+		mid = t + (r % 1600) - (r % 7 == 0 ? 300 : 0);
+		now = mid + ((r >> 12) % 1600) * (r % 5 != 0);
+		perf = (u32)((r >> 24) % 1025);
+		wait_perf = r % 3 ? perf : 0;
+		a = gb_pelt_accumulate(&one, mid, 0, wait_perf);
+		a = gb_pelt_accumulate(&one, now, perf, perf) || a;
+		b = gb_pelt_accumulate_two(&two, mid, now, wait_perf, perf);
+		if (a != b || memcmp(&one, &two, sizeof(one)) != 0)
+			bad++;
+		t = now > t ? now : t;
+	}
+	CHECK(bad == 0);
+}
+
 static void test_util_est_rises_at_once_and_decays_by_a_quarter(void)
 {
 	struct gb_pelt a = {.util_avg = 400};
@@ -742,6 +772,7 @@ int main(void)
 {
 	TAP_RUN(test_pelt_converges_to_perf_of_running_opp);
 	TAP_RUN(test_pelt_halves_in_32_ms_of_sleep);
+	TAP_RUN(test_pelt_two_stretches_account_as_two_calls);
 	TAP_RUN(test_util_est_rises_at_once_and_decays_by_a_quarter);
 	TAP_RUN(test_the_first_sleep_leaves_the_fork_guess_out_of_util_est);
 	TAP_RUN(test_perf_request_has_headroom_and_uclamp);
