@@ -6,16 +6,21 @@
 #ifndef GEARBOX_GB_PERF_BPF_H
 #define GEARBOX_GB_PERF_BPF_H
 
-/* The perf a CPU runs at now: measured when there is cpufreq, else the OPP we asked for. */
-static __always_inline u32 gb_perf_now(s32 cpu)
+/* The perf cpu, of domain d (gb_cpu_dom), runs at now: measured when there is cpufreq, else the
+ * OPP we asked for. */
+static __always_inline u32 gb_perf_in(s32 cpu, u32 d)
 {
-	u32 d = gb_cpu_dom(cpu);
-
 	if (d >= GB_SCX_MAX_DOMAINS)
 		return EM_CAPACITY_SCALE;
 	if (gb_has_cpufreq)
 		return em_domain_capacity(gb_pd(gb_m(), d)) * scx_bpf_cpuperf_cur(cpu) >> 10;
 	return gb_doms[d].perf_target;
+}
+
+/* The perf a CPU runs at now (gb_perf_in). */
+static __always_inline u32 gb_perf_now(s32 cpu)
+{
+	return gb_perf_in(cpu, gb_cpu_dom(cpu));
 }
 
 /*

@@ -130,10 +130,12 @@ static __always_inline void gb_wake(struct gb_task_ctx *tc, const struct gb_ktas
 
 /*
  * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
- * at the CPU's perf (gb_track_ran), and add its vtime charge to the task's total.  The kernel
- * counted it (se.sum_exec_runtime, brought up to date before each of those callbacks).
+ * at the CPU's perf (gb_track_ran; d is cpu's domain, which the callers know), and add its
+ * vtime charge to the task's total.  The kernel counted it (se.sum_exec_runtime, brought up to
+ * date before each of those callbacks).
  */
-static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu,
+				       u32 d)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 	u64 exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
@@ -142,7 +144,8 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 
 	tc->exec_ns = exec;
 	tc->s.weight = p->scx.weight;
-	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns, gb_perf_now(cpu));
+	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns,
+		     gb_perf_in(cpu, d));
 	tc->vtime_charged += tc->s.vtime - vtime;
 }
 

@@ -336,7 +336,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	if (ptc) {
 		gb_fill_tstate(prev, ptc);
 		if (gb_dispatch_prev_ok(gb_m(), gb_cpus, cpu, &ptc->s, true))
-			gb_account(prev, ptc, cpu);
+			gb_account(prev, ptc, cpu, self);
 	}
 	in = gb_disp_ctx();
 	if (!in)
@@ -411,7 +411,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 		now = scx_bpf_now();
 	gb_pull_hold_running(&tc->s.pull, waited_in, dom, now);
 	gb_preempt_note(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)], &tc->s, dom, gb_m()->nr_domains,
-			gb_dom_vtime, gb_slice_ns, gb_perf_now(cpu));
+			gb_dom_vtime, gb_slice_ns, gb_perf_in(cpu, dom));
 	gb_request_perf(dom, cpu, false);
 }
 
@@ -419,18 +419,20 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
 	s32 cpu = scx_bpf_task_cpu(p);
+	u32 dom;
 
 	if (!tc)
 		return;
+	dom = gb_cpu_dom(cpu);
 	/* the run is over: its wake-up too (see gb_wake), and it left its domain's queue when it
 	 * started (counted until now: more than the queue holds, which is safe, see
 	 * gb_dom_queued); after the run's last charge its domain's clock reaches the vtime the
 	 * run started at, and the CPU no longer counts its utilization for the frequency */
 	tc->woken = 0;
 	gb_count_queued(tc, -1);
-	gb_account(p, tc, cpu);
-	if (gb_cpu_dom(cpu) < gb_m()->nr_domains)
-		gb_queue_start(&tc->s, gb_cpu_dom(cpu), gb_m()->nr_domains, gb_dom_vtime);
+	gb_account(p, tc, cpu, dom);
+	if (dom < gb_m()->nr_domains)
+		gb_queue_start(&tc->s, dom, gb_m()->nr_domains, gb_dom_vtime);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
 	gb_track_stop(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)]);
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
@@ -450,7 +452,9 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 
 	if (!tc)
 		return;
-	gb_account(p, tc, cpu);
+	/* the domain looked up where it is used: kept across the misfit search's subprograms,
+	 * it took the stack of the calls beyond the verifier's 512 bytes */
+	gb_account(p, tc, cpu, gb_cpu_dom(cpu));
 	gb_read_uclamp(p, tc);
 	gb_note_curr(p, tc, cpu);
 	gb_request_perf(gb_cpu_dom(cpu), cpu, true);
