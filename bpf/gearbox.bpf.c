@@ -163,14 +163,17 @@ void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 	gb_stat(GB_STAT_ENQUEUE);
 	gb_read_sched(p, &kt);
 	if (tc) {
+		/* the weight and slice into its state: by gb_wake at a wake-up select_cpu did not
+		 * see */
 		if ((enq_flags & SCX_ENQ_WAKEUP) && !tc->woken)
 			gb_wake(tc, &kt, now, task_cpu);
+		else
+			gb_fill_sched(&tc->s, &kt);
 		tc->woken = 0;
 		gb_fork_util(tc, task_cpu);
 		/* also re-enqueues without a wake-up: sched_setattr() dequeues and enqueues a task
 		 * to change its clamps, which the kick below already reads */
 		gb_read_uclamp(p, tc);
-		gb_fill_sched(&tc->s, &kt);
 		gb_demand_off(tc);
 	}
 	gb_fill_enq_in(&in, &kt, task_cpu, enq_flags & SCX_ENQ_WAKEUP, enq_flags & SCX_ENQ_LAST,

@@ -106,4 +106,8 @@ enum gb_stat {
 };
 #undef GB_STAT_ENUM
 
+/* a CPU's row of counters (gb_stat_rows): a power of two, at least GB_NR_STATS */
+#define GB_STAT_ROW 16
+_Static_assert(GB_NR_STATS <= GB_STAT_ROW, "GB_STAT_ROW holds every counter");
+
 #endif /* GEARBOX_ABI_H */

@@ -408,25 +408,18 @@ static void print_stats(struct gearbox *skel, const struct run *r)
 #define GB_STAT_NAME(name, str, what) str,
 	static const char *const names[GB_NR_STATS] = {GB_STATS_LIST(GB_STAT_NAME)};
 #undef GB_STAT_NAME
-	int ncpu = libbpf_num_possible_cpus(), fd = bpf_map__fd(skel->maps.gb_stats);
-	unsigned long long *vals = calloc((size_t)(ncpu > 0 ? ncpu : 1), sizeof(*vals));
-	unsigned k;
+	unsigned k, c;
 
-	if (!vals)
-		return;
 	fprintf(stderr, PROG ":");
 	for (k = 0; k < GB_NR_STATS; k++) {
 		unsigned long long sum = 0;
-		int i;
 
-		if (bpf_map_lookup_elem(fd, &k, vals) == 0)
-			for (i = 0; i < ncpu; i++)
-				sum += vals[i];
+		for (c = 0; c < EM_MAX_CPUS; c++)
+			sum += skel->bss->gb_stat_rows[c][k];
 		fprintf(stderr, " %s %llu", names[k], sum);
 	}
 	fprintf(stderr, " readers %u dropped %lu refused %lu\n", sched_stream_readers(&r->stream),
 		r->stream.dropped, r->stream.refused);
-	free(vals);
 }
 
 /* --verbose: the verifier's statistics line of every program (its cost is the model's size). */
