@@ -32,7 +32,7 @@
  *   (cpu: gb_enq_in.task_cpu)       and, when cpu is a CPU of the model, to cpu's waiting_util
  *                                   (undo first a count the task still had)
  *   the task starts running,        delta = gb_demand_leave(ts, &d, &cpu): subtract it from
- *   or leaves the scheduler         d's sum and, when cpu < GB_DEMAND_NONE, cpu's waiting_util
+ *   or leaves the scheduler         d's sum and, unless cpu is GB_DEMAND_NONE, its waiting_util
  *   d's sum or online CPUs changed  gb_demand_spread(m, cpus, d, sum) (the simulator spreads
  *                                   every domain before each decision instead: the same values)
  */
