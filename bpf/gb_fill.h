@@ -138,4 +138,18 @@ static __always_inline void gb_fill_head(struct gb_dsq_head *h, const struct gb_
 	h->t.floor_cap = gb_hold_floor(&ts->hold, &h->t);
 }
 
+/*
+ * gb_cpuperf_due - is a call of scx_bpf_cpuperf_set() with target due for a CPU, *last being
+ * what the CPU was last set to plus 1 (0: nothing yet since it came on- or offline)?  Only for
+ * a new value, unless always; *last then becomes target's.  Not a fill, but the adapter's own
+ * rule for the kfunc (gb_request_perf), kept here to be tested natively.
+ */
+static __always_inline bool gb_cpuperf_due(u32 *last, u32 target, bool always)
+{
+	if (!always && *last == target + 1)
+		return false;
+	*last = target + 1;
+	return true;
+}
+
 #endif /* GEARBOX_GB_FILL_H */

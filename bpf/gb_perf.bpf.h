@@ -23,14 +23,26 @@ static __always_inline u32 gb_perf_now(s32 cpu)
 	return gb_perf_in(cpu, gb_cpu_dom(cpu));
 }
 
+/* What scx_bpf_cpuperf_set() last got for each CPU, plus 1 (0: nothing since the scheduler was
+ * loaded or the CPU came on- or offline): gb_cpuperf_due's record. */
+u32 gb_cpuperf_last[EM_MAX_CPUS];
+
 /*
- * The perf target of domain d (with the mode's floor), requested for cpu.  With note_ou (the
+ * The perf target of domain d (with the mode's floor), requested for cpu.  With tick (the
  * tick), also the domain's over-utilization for the loader's domain records (gb_doms, the TUI's
  * OU): nothing in the scheduler reads it there, so running, on every switch, leaves it out.
+ *
+ * Running, at every switch, calls scx_bpf_cpuperf_set() only for a value other than the one
+ * last set on the CPU (gb_cpuperf_due): the kfunc takes the CPU's cpuperf_target and calls the
+ * governor (cpufreq_update_util()) whatever the value, and a domain's target, an OPP's perf,
+ * seldom changes from one switch to the next.  The tick calls it whatever the value, so that a
+ * governor that let a request pass (schedutil's rate limit) is asked again at least once a tick
+ * while a task runs.
+ *
  * Inlined in its two callers, running and the tick: a subprogram call per switch for a body the
  * verifier checks quickly.
  */
-static __always_inline int gb_request_perf(u32 d, s32 cpu, bool note_ou)
+static __always_inline int gb_request_perf(u32 d, s32 cpu, bool tick)
 {
 	u32 idx = 0, perf;
 
@@ -43,10 +55,12 @@ static __always_inline int gb_request_perf(u32 d, s32 cpu, bool note_ou)
 		perf = gb_perf_floor[d];
 	gb_doms[d].perf_target = perf;
 	gb_doms[d].opp_idx = idx;
-	if (note_ou)
+	if (tick)
 		gb_doms[d].overutilized = gb_domain_overutilized(gb_m(), gb_cpus, d);
 	/* schedutil adds its 1.25 headroom to the target: ask for what lands on perf */
-	scx_bpf_cpuperf_set(cpu, gb_cpuperf_for_schedutil(perf));
+	perf = gb_cpuperf_for_schedutil(perf);
+	if (gb_cpuperf_due(&gb_cpuperf_last[(u32)cpu & (EM_MAX_CPUS - 1)], perf, tick))
+		scx_bpf_cpuperf_set(cpu, perf);
 	return 0;
 }
 

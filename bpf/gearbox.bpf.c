@@ -536,6 +536,7 @@ static __always_inline void gb_set_online(s32 cpu, u8 online)
 	gb_cpus[c].idle = online;
 	gb_cpus[c].nr_running = 0;
 	gb_cpus[c].uclamp_min = 0;
+	gb_cpuperf_last[c] = 0; /* the next request is set whatever its value */
 	/* its domain's queued demand over the CPUs online now */
 	gb_demand_apply(gb_cpu_dom(cpu));
 }

@@ -584,6 +584,25 @@ static void test_kernel_without_uclamp_reads_unclamped(void)
 	CHECK_EQ_U(ts.slice_ns, 3000000);
 }
 
+/*
+ * The cpuperf request at a switch: the kfunc only for a value the CPU was not last set to (a
+ * target of 0 included, after a reset), at every tick whatever the value.
+ */
+static void test_cpuperf_set_only_for_a_new_value_but_at_every_tick(void)
+{
+	u32 last = 0;
+
+	CHECK(gb_cpuperf_due(&last, 400, false));
+	CHECK(!gb_cpuperf_due(&last, 400, false));
+	CHECK(gb_cpuperf_due(&last, 400, true));
+	CHECK(!gb_cpuperf_due(&last, 400, false));
+	CHECK(gb_cpuperf_due(&last, 500, false));
+	CHECK(gb_cpuperf_due(&last, 400, false));
+	last = 0; /* the CPU came online */
+	CHECK(gb_cpuperf_due(&last, 0, false));
+	CHECK(!gb_cpuperf_due(&last, 0, false));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -599,6 +618,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_running_deadline_fill_matches_the_sched_ext_hosts);
 	TAP_RUN(test_enqueue_fill_matches_the_tasks_state);
 	TAP_RUN(test_kernel_without_uclamp_reads_unclamped);
+	TAP_RUN(test_cpuperf_set_only_for_a_new_value_but_at_every_tick);
 	free(g_s);
 	return tap_done();
 }
