@@ -21,6 +21,19 @@ static __always_inline struct gb_task_ctx *gb_tctx(struct task_struct *p)
 	return bpf_task_storage_get(&gb_tasks, p, 0, 0);
 }
 
+/*
+ * The CPU p is on (task_cpu(p)), read from the task: thread_info.cpu, where every architecture
+ * that keeps thread_info in the task has it since 5.16, is what the kfunc scx_bpf_task_cpu()
+ * returns, and a load costs a fraction of a call (enqueue, running and stopping ask at every
+ * wake-up).  The kfunc where the field is not there.
+ */
+static __always_inline s32 gb_task_cpu(struct task_struct *p)
+{
+	if (bpf_core_field_exists(p->thread_info.cpu))
+		return (s32)p->thread_info.cpu;
+	return scx_bpf_task_cpu(p);
+}
+
 /* A forked task's first utilization, on the CPU it is first placed on (gb_track_fork), once:
  * at select_cpu's choice, or at its first enqueue when select_cpu is not asked (one CPU). */
 static __always_inline void gb_fork_util(struct gb_task_ctx *tc, s32 cpu)

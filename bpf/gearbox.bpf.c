@@ -153,7 +153,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 void BPF_STRUCT_OPS(gearbox_enqueue, struct task_struct *p, u64 enq_flags)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 task_cpu = scx_bpf_task_cpu(p);
+	s32 task_cpu = gb_task_cpu(p);
 	u64 now = scx_bpf_now();
 	struct gb_enq_out out;
 	struct gb_enq_in in;
@@ -400,7 +400,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p);
+	s32 cpu = gb_task_cpu(p);
 	u32 waited_in, dom = gb_cpu_dom(cpu);
 	u64 now = 0;
 
@@ -421,7 +421,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p);
+	s32 cpu = gb_task_cpu(p);
 	u32 dom;
 
 	if (!tc)
@@ -447,7 +447,7 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	s32 cpu = scx_bpf_task_cpu(p), to;
+	s32 cpu = gb_task_cpu(p), to;
 	struct gb_decision dec = {.cpu = GB_NO_CPU};
 	struct gb_place_ctx *x;
 	struct gb_ktask kt;
@@ -492,7 +492,7 @@ void BPF_STRUCT_OPS(gearbox_set_cpumask, struct task_struct *p, const struct cpu
 void BPF_STRUCT_OPS(gearbox_enable, struct task_struct *p)
 {
 	struct gb_task_ctx *tc = gb_tctx(p);
-	u32 d = gb_cpu_dom(scx_bpf_task_cpu(p));
+	u32 d = gb_cpu_dom(gb_task_cpu(p));
 
 	if (!tc)
 		return;

@@ -105,35 +105,27 @@ u32 gb_count_zero;
 
 /*
  * The loop over a domain's CPUs (gb_types.h) walks the first word of the domain's cpumask (the
- * object's CPUs are the first GB_SCX_MAX_CPUS), lowest bit first, one step per CPU of the
- * domain, each a may_goto (GB_LOOP): its cost is the domain's CPUs, not the model's.  Natively the
- * same walk with a plain loop, which tests/sched/test_place.c checks against the policy's own loop.
+ * object's CPUs are the first GB_SCX_MAX_CPUS) from its lowest CPU (em_domain.first_cpu) up,
+ * one step per CPU id until no bit of the domain is left above it, each a may_goto (GB_LOOP):
+ * its cost is the domain's span of CPU ids (its CPUs, where they are contiguous), not the
+ * model's.  A step is a shift and two tests (finding the lowest bit, a de Bruijn multiply and
+ * a table look-up, BPF having no ctz, cost twice as much).  Natively the same walk with a
+ * plain loop, which tests/sched/test_place.c checks against the policy's own loop.
  */
-static const u8 gb_debruijn_bit[64] = {
-    0,	1,  48, 2,  57, 49, 28, 3,  61, 58, 50, 42, 38, 29, 17, 4,  62, 55, 59, 36, 53, 51,
-    43, 22, 45, 39, 33, 30, 24, 18, 12, 5,  63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21,
-    44, 32, 23, 11, 46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9,  13, 8,  7,	6};
-
-/* the index of the lowest set bit of bits (not 0): a de Bruijn multiply, BPF having no ctz */
-static __always_inline u32 gb_lowest_bit(u64 bits)
-{
-	return gb_debruijn_bit[((bits & (0 - bits)) * 0x03f79d71b4cb0a89ull) >> 58];
-}
-
 /* domain d's CPUs of the object, a bit each (none for a d outside the model) */
 #define GB_DOMAIN_BITS(m, d) ((d) < (m)->nr_domains ? gb_pd(m, d)->cpus.bits[0] : 0)
 #if defined(__bpf__) || defined(__BPF__)
-#define GB_FOR_STEPS(i, n) GB_LOOP (i, 0, n)
+#define GB_FOR_STEPS(i, start, end) GB_LOOP (i, start, end)
 #else
-#define GB_FOR_STEPS(i, n) for ((i) = 0; (i) < (n); (i)++)
+#define GB_FOR_STEPS(i, start, end) for ((i) = (start); (i) < (end); (i)++)
 #endif
 #define GB_FOR_DOMAIN_CPU(c, m, d)                                                                 \
 	for (u64 ___db = GB_DOMAIN_BITS(m, d), ___dk = 0; ___db; ___db = 0)                        \
-		GB_FOR_STEPS (___dk, gb_pd(m, d)->nr_cpus)                                         \
-			if (!___db ||                                                              \
-			    ((c) = gb_lowest_bit(___db), ___db &= ___db - 1, (c) >= (m)->nr_cpus)) \
+		GB_FOR_STEPS (___dk, gb_pd(m, d)->first_cpu, (m)->nr_cpus)                         \
+			if (!(___db >> ___dk))                                                     \
 				break;                                                             \
-			else
+			else if (!((___db >> ___dk) & 1) || ((c) = (u32)___dk, 0)) {               \
+			} else
 
 /* the pointer arguments are not needed: the subprograms find everything in the context */
 #define GB_PLACE_UNUSED(m, cpus, t, s) ((void)(m), (void)(cpus), (void)(t), (void)(s))
