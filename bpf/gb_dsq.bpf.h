@@ -37,14 +37,6 @@ static __always_inline void gb_count_queued(struct gb_task_ctx *tc, s32 d)
 }
 
 /*
- * Each domain's queued demand (gb_demand.h): the sum of the util_avg its waiting tasks had when
- * they joined its queue, added at enqueue (gb_demand_on) and taken off when the task starts
- * running, is queued again or leaves sched_ext (gb_demand_off).  Spread over the domain's
- * online CPUs' gb_cpu.queued_util at each change and at hotplug (gb_demand_apply).
- */
-u32 gb_dom_qutil[EM_MAX_DOMAINS];
-
-/*
  * Domain d's queued demand spread over its online CPUs, read fresh: two CPUs changing one
  * domain's sum at once may write their spreads in either order, and the next change writes the
  * right one.  A subprogram, checked once, not on every path of its callers.
@@ -54,6 +46,7 @@ GB_SUBPROG int gb_demand_apply(u32 d)
 	if (d >= GB_SCX_MAX_DOMAINS)
 		return 0;
 	gb_demand_spread(gb_m(), gb_cpus, d, *(volatile u32 *)&gb_dom_qutil[d]);
+	gb_freq_touch(-1, d);
 	return 0;
 }
 
@@ -65,8 +58,10 @@ static __always_inline u32 gb_demand_off(struct gb_task_ctx *tc)
 
 	if (!u || d >= GB_SCX_MAX_DOMAINS)
 		return d;
-	if (c < EM_MAX_CPUS)
+	if (c < EM_MAX_CPUS) {
 		__sync_fetch_and_add(&gb_cpus[c].waiting_util, -u);
+		gb_freq_touch((s32)c, gb_cpu_dom((s32)c));
+	}
 	__sync_fetch_and_add(&gb_dom_qutil[d], -u);
 	gb_demand_apply(d);
 	return d;
@@ -81,8 +76,10 @@ static __always_inline void gb_demand_on(struct gb_task_ctx *tc, u32 d, s32 task
 		return;
 	u = gb_demand_join(&tc->s, d, task_cpu);
 	c = tc->s.queued_cpu;
-	if (c < EM_MAX_CPUS)
+	if (c < EM_MAX_CPUS) {
 		__sync_fetch_and_add(&gb_cpus[c].waiting_util, u);
+		gb_freq_touch((s32)c, gb_cpu_dom((s32)c));
+	}
 	__sync_fetch_and_add(&gb_dom_qutil[d], u);
 	gb_demand_apply(d);
 }

@@ -152,4 +152,33 @@ static __always_inline bool gb_cpuperf_due(u32 *last, u32 target, bool always)
 	return true;
 }
 
+/* A memo's OPP need when the walk did not compute it: equal to none */
+#define GB_FREQ_OPP_UNKNOWN 0xffffffffu
+
+/* Since the memo's walk no other CPU's inputs changed (the domain's count moved by this CPU's
+ * own changes only) and the floor is the same: the target then still holds if this CPU's own
+ * OPP need is the memo's (gb_freq_memo_holds). */
+static __always_inline bool gb_freq_memo_quiet(const struct gb_freq_memo *fm, u64 gen, u32 floor)
+{
+	return fm->valid && gen - fm->gen == fm->own && floor == fm->floor;
+}
+
+/* ... and this CPU's own OPP need, opp, is the memo's. */
+static __always_inline bool gb_freq_memo_holds(const struct gb_freq_memo *fm, u32 opp)
+{
+	return opp != GB_FREQ_OPP_UNKNOWN && opp == fm->opp;
+}
+
+/* A walk made with the domain's count at gen (read before any input), the CPU's own OPP need
+ * opp (GB_FREQ_OPP_UNKNOWN: not computed) and the floor. */
+static __always_inline void gb_freq_memo_set(struct gb_freq_memo *fm, u64 gen, u32 opp, u32 floor,
+					     bool valid)
+{
+	fm->gen = gen;
+	fm->own = 0;
+	fm->opp = opp;
+	fm->floor = floor;
+	fm->valid = valid;
+}
+
 #endif /* GEARBOX_GB_FILL_H */

@@ -12,9 +12,15 @@ u64 gb_idle_decay_us[EM_MAX_CPUS]; /* when gb_idle_decay last ran for the CPU */
 
 GB_SUBPROG int gb_idle_decay(u32 c, u64 now_us)
 {
+	u32 util;
+
 	if (c >= EM_MAX_CPUS)
 		return 0;
+	util = gb_cpus[c].util;
 	gb_track_idle_decay(&gb_cpu_pelt[c], &gb_cpus[c], &gb_idle_decay_us[c], now_us);
+	/* the frequency request reads its util, not its runnable */
+	if (gb_cpus[c].util != util)
+		gb_freq_touch((s32)c, gb_cpu_dom((s32)c));
 	return 0;
 }
 
@@ -42,8 +48,13 @@ static __always_inline u64 gb_idle_bits(void)
 static __always_inline void gb_refresh_cpu_idle(u32 c, u64 idle_bits, u64 now_us)
 {
 	struct gb_cpu *cs = &gb_cpus[c & (EM_MAX_CPUS - 1)];
+	u32 umin = gb_rq_umin(cs), curr = cs->curr_util | cs->curr_runnable;
 
 	gb_fill_cpu_idle(cs, idle_bits, c);
+	/* a change of the frequency inputs: the run queue's uclamp_min (a task's, while one runs),
+	 * or the running task's utilization cleared on a CPU found idle */
+	if (gb_rq_umin(cs) != umin || (cs->idle && curr))
+		gb_freq_touch((s32)c, gb_cpu_dom((s32)c));
 	if (cs->idle)
 		gb_idle_decay_due(c, now_us);
 }

@@ -34,6 +34,13 @@ struct gb_pelt gb_cpu_pelt[EM_MAX_CPUS];
 struct gb_cpu_curr gb_curr[EM_MAX_CPUS];
 struct gb_dom_state gb_doms[EM_MAX_DOMAINS];
 u64 gb_dom_vtime[EM_MAX_DOMAINS]; /* each domain's virtual clock, see gb_vtime.h */
+/*
+ * Each domain's queued demand (gb_demand.h): the sum of the util_avg its waiting tasks had when
+ * they joined its queue, added at enqueue (gb_demand_on) and taken off when the task starts
+ * running, is queued again or leaves sched_ext (gb_demand_off).  Spread over the domain's
+ * online CPUs' gb_cpu.queued_util at each change and at hotplug (gb_demand_apply).
+ */
+u32 gb_dom_qutil[EM_MAX_DOMAINS];
 GB_SCX_EXIT_INFO;
 
 /* The model through a pointer the compiler cannot see through: it must load, not fold. */

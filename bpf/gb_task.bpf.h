@@ -145,10 +145,11 @@ static __always_inline void gb_wake(struct gb_task_ctx *tc, const struct gb_ktas
  * Account the time p ran on cpu since it was last accounted (by stopping, a tick or dispatch)
  * at the CPU's perf (gb_track_ran; d is cpu's domain, which the callers know), and add its
  * vtime charge to the task's total.  The kernel counted it (se.sum_exec_runtime, brought up to
- * date before each of those callbacks).
+ * date before each of those callbacks).  The CPU's frequency inputs change: unless touch, the
+ * caller counts it (gb_freq_touch) after its other changes.
  */
 static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu,
-				       u32 d)
+				       u32 d, bool touch)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 	u64 exec = p->se.sum_exec_runtime, ran_ns = exec - tc->exec_ns;
@@ -159,21 +160,25 @@ static __always_inline void gb_account(struct task_struct *p, struct gb_task_ctx
 	tc->s.weight = p->scx.weight;
 	gb_track_ran(&tc->s, &gb_cpu_pelt[c], &gb_cpus[c], scx_bpf_now(), ran_ns,
 		     gb_perf_in(cpu, d));
+	if (touch)
+		gb_freq_touch(cpu, d);
 	tc->vtime_charged += tc->s.vtime - vtime;
 }
 
 /*
- * p holds cpu (running, select_cpu's direct dispatches, each tick): the CPU's clamps and its
- * task's utilization (gb_track_curr) feed the perf request and the pricing of the CPU, its
- * task's slice class slice-aware grouping (gb_group.h); its
- * task's pid is what the loader samples.
+ * p holds cpu, of domain d (running, select_cpu's direct dispatches, each tick): the CPU's
+ * clamps and its task's utilization (gb_track_curr) feed the perf request (a change of its
+ * inputs, gb_freq_touch) and the pricing of the CPU, its task's slice class slice-aware
+ * grouping (gb_group.h); its task's pid is what the loader samples.
  */
-static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu)
+static __always_inline void gb_note_curr(struct task_struct *p, struct gb_task_ctx *tc, s32 cpu,
+					 u32 d)
 {
 	u32 c = (u32)cpu & (EM_MAX_CPUS - 1);
 
 	gb_track_curr(&gb_cpus[c], &tc->s);
 	gb_preempt_curr(&gb_cpus[c], gb_wake_preempt);
+	gb_freq_touch(cpu, d);
 	gb_cpus[c].slice_long = gb_slice_long(tc->s.slice_ns, gb_slice_ns);
 	gb_curr[c].pid = p->pid;
 }

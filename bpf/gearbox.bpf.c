@@ -132,7 +132,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 			gb_stat(GB_STAT_DIRECT);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, gb_slice_ns, 0);
 			if (tc)
-				gb_note_curr(p, tc, cpu);
+				gb_note_curr(p, tc, cpu, gb_cpu_dom(cpu));
 		}
 		return cpu;
 	}
@@ -143,7 +143,7 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL,
 				   tc ? gb_queue_slice(&tc->s, gb_slice_ns) : gb_slice_ns, 0);
 		if (tc)
-			gb_note_curr(p, tc, cpu);
+			gb_note_curr(p, tc, cpu, gb_cpu_dom(cpu));
 	}
 	if (tc && dec.reason != GB_REASON_NONE)
 		gb_emit(p, tc, wake_flags & SCX_WAKE_FORK ? -1 : prev_cpu, &dec);
@@ -339,7 +339,7 @@ void BPF_STRUCT_OPS(gearbox_dispatch, s32 cpu, struct task_struct *prev)
 	if (ptc) {
 		gb_fill_tstate(prev, ptc);
 		if (gb_dispatch_prev_ok(gb_m(), gb_cpus, cpu, &ptc->s, true))
-			gb_account(prev, ptc, cpu, self);
+			gb_account(prev, ptc, cpu, self, true);
 	}
 	in = gb_disp_ctx();
 	if (!in)
@@ -407,7 +407,7 @@ void BPF_STRUCT_OPS(gearbox_running, struct task_struct *p)
 	if (!tc)
 		return;
 	waited_in = gb_demand_off(tc);
-	gb_note_curr(p, tc, cpu);
+	gb_note_curr(p, tc, cpu, dom);
 	/* the clock only where a pull hold starts (gb_pull_hold_running reads it for nothing else)
 	 */
 	if (gb_pull_hold_starts(waited_in, dom))
@@ -433,11 +433,12 @@ void BPF_STRUCT_OPS(gearbox_stopping, struct task_struct *p, bool runnable)
 	 * run started at, and the CPU no longer counts its utilization for the frequency */
 	tc->woken = 0;
 	gb_count_queued(tc, -1);
-	gb_account(p, tc, cpu, dom);
+	/* before the accounting, which counts the change of the CPU's inputs (gb_freq_touch) */
+	gb_track_stop(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)]);
+	gb_account(p, tc, cpu, dom, true);
 	if (dom < gb_m()->nr_domains)
 		gb_queue_start(&tc->s, dom, gb_m()->nr_domains, gb_dom_vtime);
 	gb_curr[(u32)cpu & (EM_MAX_CPUS - 1)].pid = 0;
-	gb_track_stop(&gb_cpus[(u32)cpu & (EM_MAX_CPUS - 1)]);
 	/* it goes to sleep (what quiescent would say, a callback later): util_est's sample.  Also
 	 * when a running task is dequeued to be changed (sched_setattr), which is rare. */
 	if (!runnable)
@@ -457,9 +458,9 @@ void BPF_STRUCT_OPS(gearbox_tick, struct task_struct *p)
 		return;
 	/* the domain looked up where it is used: kept across the misfit search's subprograms,
 	 * it took the stack of the calls beyond the verifier's 512 bytes */
-	gb_account(p, tc, cpu, gb_cpu_dom(cpu));
+	gb_account(p, tc, cpu, gb_cpu_dom(cpu), false); /* gb_note_curr counts both changes */
 	gb_read_uclamp(p, tc);
-	gb_note_curr(p, tc, cpu);
+	gb_note_curr(p, tc, cpu, gb_cpu_dom(cpu));
 	gb_request_perf(gb_cpu_dom(cpu), cpu, true);
 	if (gb_hold_pending(&tc->s.hold))
 		return;
@@ -537,7 +538,8 @@ static __always_inline void gb_set_online(s32 cpu, u8 online)
 	gb_cpus[c].nr_running = 0;
 	gb_cpus[c].uclamp_min = 0;
 	gb_cpuperf_last[c] = 0; /* the next request is set whatever its value */
-	/* its domain's queued demand over the CPUs online now */
+	/* its domain's queued demand over the CPUs online now (which counts the change of their
+	 * frequency inputs, gb_freq_touch) */
 	gb_demand_apply(gb_cpu_dom(cpu));
 }
 

@@ -81,6 +81,24 @@ struct gb_cpu_curr {
 };
 
 /*
+ * A CPU's memo of its last walk of its domain for the frequency request (bpf/gb_perf.bpf.h,
+ * gb_freq_memo_quiet and _holds in gb_fill.h): the domain's count of changes to its CPUs' inputs
+ * then (gen), the changes this CPU made to its own inputs since (own), its own OPP need then
+ * (gb_cpu_opp_need; GB_FREQ_OPP_UNKNOWN when the walk did not compute it) and the domain's
+ * frequency floor then; valid when the walk was this CPU's, made on it, with no queued demand
+ * in the domain.  Its CPU writes it at every switch: a cache
+ * line of its own.  The loader does not read it.
+ */
+struct gb_freq_memo {
+	u64 gen;
+	u64 own;
+	u32 opp;
+	u32 floor;
+	u32 valid;
+	u32 pad[9];
+};
+
+/*
  * The scheduler's counters, written once: the BPF side's enum (a per-CPU array indexed by it)
  * and the loader's names (printed at detach and with --verbose, parsed by the VM tests) both
  * expand this list.  X(NAME, "name", meaning).

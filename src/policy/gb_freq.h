@@ -73,6 +73,32 @@ static __always_inline u32 gb_queue_perf_request(const struct em_model *m,
 }
 
 /*
+ * gb_cpu_perf_need - what CPU cs asks for on its own: its frequency utilization
+ * (gb_cpu_freq_util) x 1.25 within its run queue's uclamp (gb_perf_request).
+ */
+static __always_inline u32 gb_cpu_perf_need(const struct gb_cpu *cs)
+{
+	return gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs));
+}
+
+/*
+ * gb_cpu_opp_need - the OPP of domain d that CPU cs, one of d's, asks for on its own: the
+ * efficient OPP serving gb_cpu_perf_need (at most the domain's capacity); the lowest one for
+ * an offline CPU, which asks for nothing.  The OPP search is monotonic, so without queued
+ * demand gb_domain_perf_target's OPP is the highest of its online CPUs' OPP needs: a host that
+ * knows that no other CPU's inputs changed since it last computed the target, and that this
+ * CPU's OPP need is the same, knows the target is the same (scx_gearbox's running,
+ * bpf/gb_perf.bpf.h).
+ */
+static __always_inline u32 gb_cpu_opp_need(const struct em_model *m, const struct gb_cpu *cs, u32 d)
+{
+	const struct em_domain *pd = gb_pd(m, d);
+	u32 need = cs->online ? gb_cpu_perf_need(cs) : 0;
+
+	return GB_HOOK_OPP_FROM(m, d, gb_min(need, em_domain_capacity(pd)), 0);
+}
+
+/*
  * gb_domain_perf_target - the perf to request for domain d: its busiest CPU's need
  * (gb_cpu_freq_util x 1.25 within the rq's uclamp), raised to the OPP that serves it,
  * inefficient OPPs skipped.  *opp_idx receives the OPP.  This is what scx_bpf_cpuperf_set()
@@ -97,8 +123,7 @@ static __always_inline u32 gb_domain_perf_target(const struct em_model *m,
 
 		if (!cs->online)
 			continue;
-		need = gb_max(
-		    need, gb_perf_request(gb_cpu_freq_util(cs), gb_rq_umin(cs), gb_rq_umax(cs)));
+		need = gb_max(need, gb_cpu_perf_need(cs));
 		queued += cs->queued_util;
 	}
 	/* the queue's term walks the CPUs again, only with tasks waiting (rare at a switch) */

@@ -603,6 +603,31 @@ static void test_cpuperf_set_only_for_a_new_value_but_at_every_tick(void)
 	CHECK(!gb_cpuperf_due(&last, 0, false));
 }
 
+/*
+ * The memo of a CPU's last walk of its domain for the frequency request holds while the domain's
+ * count of changes moved by the CPU's own changes only, with the same floor and the same OPP
+ * need of its own; never for a walk that was not its own (valid 0), nor for a walk that did not
+ * compute the CPU's own need.
+ */
+static void test_frequency_memo_holds_until_another_cpu_changes(void)
+{
+	struct gb_freq_memo fm = {0};
+
+	CHECK(!gb_freq_memo_quiet(&fm, 0, 0));
+	gb_freq_memo_set(&fm, 10, 2, 0, true);
+	CHECK(gb_freq_memo_quiet(&fm, 10, 0) && gb_freq_memo_holds(&fm, 2));
+	fm.own += 2; /* its stopping and its running */
+	CHECK(gb_freq_memo_quiet(&fm, 12, 0));
+	CHECK(!gb_freq_memo_quiet(&fm, 13, 0)); /* and one of another CPU */
+	CHECK(!gb_freq_memo_holds(&fm, 3));
+	CHECK(!gb_freq_memo_quiet(&fm, 12, 171));
+	gb_freq_memo_set(&fm, 13, 3, 0, false);
+	CHECK(!gb_freq_memo_quiet(&fm, 13, 0));
+	gb_freq_memo_set(&fm, 13, GB_FREQ_OPP_UNKNOWN, 0, true);
+	CHECK(gb_freq_memo_quiet(&fm, 13, 0));
+	CHECK(!gb_freq_memo_holds(&fm, GB_FREQ_OPP_UNKNOWN));
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 2) {
@@ -619,6 +644,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_enqueue_fill_matches_the_tasks_state);
 	TAP_RUN(test_kernel_without_uclamp_reads_unclamped);
 	TAP_RUN(test_cpuperf_set_only_for_a_new_value_but_at_every_tick);
+	TAP_RUN(test_frequency_memo_holds_until_another_cpu_changes);
 	free(g_s);
 	return tap_done();
 }

@@ -234,6 +234,60 @@ static void test_opp_tables_answer_every_opp_search(void)
 	CHECK_EQ_U(bad, 0);
 }
 
+/*
+ * Without queued demand, the frequency request's OPP (gb_domain_perf_target, through the routed
+ * OPP search) is the highest of the domain's online CPUs' own OPP needs (gb_cpu_opp_need): what
+ * lets scx_gearbox's running skip the walk of its domain when no other CPU's inputs changed and
+ * its own OPP need is the same (bpf/gb_perf.bpf.h).  Random CPU states (waiting tasks' util,
+ * running tasks' runnable and clamps included) on every shipped model and vm4.
+ */
+static void test_domain_target_is_the_highest_opp_need_of_its_cpus(void)
+{
+	static const char *const models[] = {"sm8250", "gs101",	  "zuma", "sm7250ab",
+					     "sm8150", "msm8998", "vm4"};
+	unsigned k, trial, d, c, checked = 0, bad = 0;
+	struct gb_task t;
+
+	for (k = 0; k < sizeof(models) / sizeof(models[0]); k++) {
+		const char *dir = strncmp(models[k], "vm", 2) ? models_dir : sched_dir;
+
+		if (load_model_from(dir, models[k])) {
+			CHECK(0);
+			continue;
+		}
+		for (trial = 0; trial < TRIALS; trial++) {
+			random_state(&t);
+			for (c = 0; c < g_model.nr_cpus; c++) {
+				struct gb_cpu *cs = &g_cpus[c];
+
+				cs->waiting_util = rnd(3) ? 0 : rnd(cs->util + 1);
+				cs->curr_runnable = rnd(3) ? 0 : rnd(EM_CAPACITY_SCALE + 1);
+			}
+			for (d = 0; d < g_model.nr_domains; d++) {
+				u32 idx, hi = 0, online = 0;
+
+				gb_domain_perf_target(&g_model, g_cpus, d, &idx);
+				for (c = 0; c < g_model.nr_cpus; c++) {
+					if (g_model.cpu_domain[c] != d || !g_cpus[c].online)
+						continue;
+					online++;
+					hi = gb_max(hi, gb_cpu_opp_need(&g_model, &g_cpus[c], d));
+				}
+				if (!online)
+					continue;
+				checked++;
+				if (hi != idx && bad++ < 3)
+					printf(
+					    "# %s domain %u: OPP %u, the CPUs' highest need %u\n",
+					    models[k], d, idx, hi);
+			}
+		}
+	}
+	printf("# %u domain states, %u differ\n", checked, bad);
+	CHECK(checked > 10000);
+	CHECK_EQ_U(bad, 0);
+}
+
 /* gb_place_misfit() against gb_check_misfit() on the loaded model: the mismatches, and in
  * *moves how many trials moved the task. */
 static unsigned misfit_mismatches(unsigned *moves)
@@ -619,6 +673,7 @@ int main(int argc, char **argv)
 	sched_dir = argc > 2 ? argv[2] : "tests/sched";
 	TAP_RUN(test_wakeup_and_range_selection_match_the_policy_on_shipped_models);
 	TAP_RUN(test_opp_tables_answer_every_opp_search);
+	TAP_RUN(test_domain_target_is_the_highest_opp_need_of_its_cpus);
 	TAP_RUN(test_misfit_matches_gb_check_misfit);
 	TAP_RUN(test_misfit_gate_never_hides_a_misfit_move);
 	TAP_RUN(test_prev_cheapest_only_where_the_search_keeps_the_task);
