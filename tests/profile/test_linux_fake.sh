@@ -15,6 +15,14 @@ ok() { N=$((N + 1)); echo "ok $N - $1"; }
 fail() { N=$((N + 1)); FAILED=$((FAILED + 1)); echo "not ok $N - $1"; shift; for l in "$@"; do echo "# $l"; done; }
 skip() { N=$((N + 1)); echo "ok $N - $1 # SKIP $2"; }
 check() { local name=$1; shift; if eval "$1"; then ok "$name"; else fail "$name" "failed: $1"; fi; }
+# what a profile that failed its check did: its exit status, its stderr and the power source its
+# model records (MODEL: the -o file), as TAP comments
+explain() {
+	echo "# exit status $rc"
+	sed 's/^/# stderr: /' $WORK/err
+	if [ -s "$1" ]; then grep -o '"conditions": *"[^;"]*' "$1" | sed 's/^/# model: /'
+	else echo "# no model written to $1"; fi
+}
 
 if [ "${GB_FAKE_INSIDE:-}" != 1 ]; then
 	if ! unshare -m true 2>/dev/null && ! unshare -rm true 2>/dev/null; then
@@ -252,8 +260,9 @@ check report_writes_svg_and_comparison \
 "$GEARBOX" profile $FAST --opp-cap 1 --power hwmon --verify cur-freq --perf-clock wall -q \
 	--kernel-em netlink --report $WORK/report-hwmon -o $WORK/hwmon.json 2>$WORK/err
 rc=$?
+f=$FAILED
 check profile_with_hwmon_power_through_libsensors '[ $rc = 0 ] && grep -q '\''hwmon fakeboard'\'' $WORK/hwmon.json'
-[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+[ $FAILED = $f ] || explain $WORK/hwmon.json
 # --kernel-em netlink: the fake debugfs EM is not used; the report says what netlink gave
 grep -h "kernel.s EM\|no kernel EM" $WORK/report-hwmon/comparison.txt | sed 's/^/# /'
 check report_with_kernel_em_netlink_uses_netlink_or_says_why_not \
@@ -263,15 +272,17 @@ check report_with_kernel_em_netlink_uses_netlink_or_says_why_not \
 "$GEARBOX" profile $FAST --opp-cap 1 --meter-file $WORK/meter.log --verify cur-freq \
 	--perf-clock wall -q -o $WORK/meter.json 2>$WORK/err
 rc=$?
+f=$FAILED
 check profile_with_external_meter_file '[ $rc = 0 ] && grep -q "external meter $WORK/meter.log" $WORK/meter.json'
-[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+[ $FAILED = $f ] || explain $WORK/meter.json
 
 # --- a fuel gauge: a negative current x voltage, updated every 100 ms --------------------------
 "$GEARBOX" profile $FAST --opp-cap 1 --power fuel-gauge:BAT0 --verify cur-freq \
 	--perf-clock wall -q -o $WORK/gauge.json 2>$WORK/err
 rc=$?
+f=$FAILED
 check profile_with_fuel_gauge '[ $rc = 0 ] && grep -q "fuel gauge BAT0 current_now x voltage_now" $WORK/gauge.json'
-[ $rc = 0 ] || sed 's/^/# /' $WORK/err
+[ $FAILED = $f ] || explain $WORK/gauge.json
 python3 - "$WORK/gauge.json" >$WORK/py 2>&1 <<'EOF'
 import json, re, sys
 m = json.load(open(sys.argv[1]))
