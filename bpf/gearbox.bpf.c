@@ -131,8 +131,10 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		if (is_idle) {
 			gb_stat(GB_STAT_DIRECT);
 			scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL, gb_slice_ns, 0);
-			if (tc)
+			if (tc) {
+				gb_track_wake_idle(&tc->s);
 				gb_note_curr(p, tc, cpu, gb_cpu_dom(cpu));
+			}
 		}
 		return cpu;
 	}
@@ -142,8 +144,10 @@ s32 BPF_STRUCT_OPS(gearbox_select_cpu, struct task_struct *p, s32 prev_cpu, u64 
 		gb_stat(GB_STAT_DIRECT);
 		scx_bpf_dsq_insert(p, SCX_DSQ_LOCAL,
 				   tc ? gb_queue_slice(&tc->s, gb_slice_ns) : gb_slice_ns, 0);
-		if (tc)
+		if (tc) {
+			gb_track_wake_idle(&tc->s);
 			gb_note_curr(p, tc, cpu, gb_cpu_dom(cpu));
+		}
 	}
 	if (tc && dec.reason != GB_REASON_NONE)
 		gb_emit(p, tc, wake_flags & SCX_WAKE_FORK ? -1 : prev_cpu, &dec);

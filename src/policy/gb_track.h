@@ -98,10 +98,26 @@ static __always_inline void gb_track_wake(struct gb_tstate *ts, u64 now_ns, u32 
 {
 	gb_pelt_update(&ts->pelt, now_ns / 1000, 0, 0);
 	ts->awake_ns = now_ns;
+	ts->wake_idle = 0;
 	if (ts->vdom < nr_domains)
 		ts->vtime =
 		    gb_vtime_limit_credit(ts->vtime, dom_vtime[ts->vdom & (EM_MAX_DOMAINS - 1)],
 					  slice_ns, perf, ts->weight);
+}
+
+/*
+ * gb_track_wake_idle - the wake-up put the task straight on an idle CPU (the host claimed it and
+ * inserted the task into its local queue).  Until it runs, the task waits for that CPU to leave
+ * its idle state, not for another task: the kernel enqueues such a task on its CPU once the CPU
+ * has left the state (a remote wake-up of an idle CPU goes through its wake list, a timer's
+ * interrupt comes after the exit), so the fair class's runnable_avg does not count the wait.
+ * The first run's accounting (gb_track_ran) counts it as sleep, not as runnable: otherwise a
+ * frequency request that reads runnable_avg (cpu_util_cfs_boost) takes the exit latency of a
+ * deep idle state (1 ms and more on some SoCs) for contention at every wake-up.
+ */
+static __always_inline void gb_track_wake_idle(struct gb_tstate *ts)
+{
+	ts->wake_idle = 1;
 }
 
 /* How long (us) the task has run without waking up, as of now_ns: the tick's misfit clock. */
@@ -114,10 +130,10 @@ static __always_inline u64 gb_track_ran_us(const struct gb_tstate *ts, u64 now_n
  * gb_track_ran - the task ran ran_ns up to now_ns on the CPU whose state is c and cpu_pelt, at
  * perf (0..1024, the OPP its domain ran at): the task's PELT (since its last update until
  * now_ns - ran_ns it waited for a CPU: runnable, not running, so its utilization does not grow
- * for the wait), the CPU's (idle, or running someone else, until now_ns - ran_ns), the CPU's
- * utilization as placement reads it, and the task's vtime charge for the work done
- * (gb_vtime_charge), also counted in the run under way (run_vtime, until gb_queue_start ends
- * it).
+ * for the wait; not runnable either after gb_track_wake_idle), the CPU's (idle, or running
+ * someone else, until now_ns - ran_ns), the CPU's utilization as placement reads it, and the
+ * task's vtime charge for the work done (gb_vtime_charge), also counted in the run under way
+ * (run_vtime, until gb_queue_start ends it).
  */
 static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *cpu_pelt,
 					 struct gb_cpu *c, u64 now_ns, u64 ran_ns, u32 perf)
@@ -128,8 +144,10 @@ static __always_inline void gb_track_ran(struct gb_tstate *ts, struct gb_pelt *c
 	if (ran_ns > now_ns)
 		ran_ns = now_ns;
 	start_us = (now_ns - ran_ns) / 1000;
-	/* each signal's averages once, after both stretches: the first one's would be replaced */
-	task = gb_pelt_accumulate_two(&ts->pelt, start_us, now_us, perf, perf);
+	/* each signal's averages once, after both stretches: the first one's would be replaced;
+	 * the wait for an idle CPU's exit is not runnable (gb_track_wake_idle) */
+	task = gb_pelt_accumulate_two(&ts->pelt, start_us, now_us, ts->wake_idle ? 0 : perf, perf);
+	ts->wake_idle = 0;
 	if (task)
 		gb_pelt_averages(&ts->pelt);
 	cpu = gb_pelt_accumulate_two(cpu_pelt, start_us, now_us, 0, perf);

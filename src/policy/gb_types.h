@@ -228,6 +228,9 @@ struct gb_tstate {
 	u32 queued_cpu;		  /* the CPU it was on when it joined a domain's queue
 				   * (gb_enq_in.task_cpu), whose waiting_util counts it;
 				   * GB_DEMAND_NONE for none (gb_demand.h) */
+	u32 wake_idle;		  /* 1 from a wake-up that put it straight on an idle CPU
+				   * (gb_track_wake_idle) until its first run is accounted
+				   * (gb_track_ran): the wait before that run is not runnable time */
 };
 
 /* Where gb_enqueue_plan puts a task. */

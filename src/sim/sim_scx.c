@@ -354,6 +354,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 		if (is_idle) {
 			t->x.ddsp = true;
 			t->x.slice_ns = SIM_SCX_SLICE_NS;
+			gb_track_wake_idle(ts);
 			gb_track_curr(&s->scx.track_cpu[cpu], ts);
 		}
 		return cpu;
@@ -364,6 +365,7 @@ static s32 gearbox_select_cpu(struct sim *s, struct sim_task *t, s32 prev_cpu, b
 		s->scx.idle[cpu] = false;
 		t->x.ddsp = true;
 		t->x.slice_ns = gb_queue_slice(ts, SIM_SCX_SLICE_NS);
+		gb_track_wake_idle(ts);
 		gb_track_curr(&s->scx.track_cpu[cpu], ts);
 	}
 	if (dec.reason != GB_REASON_NONE)

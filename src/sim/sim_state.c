@@ -129,11 +129,13 @@ void sim_pelt_advance(struct sim *s, u64 to_us)
 		struct sim_task *t = &s->tasks[i];
 		u32 perf = t->cpu >= 0 ? sim_cpu_perf(s, (u32)t->cpu) : 0;
 
-		/* on a CPU still leaving its idle state it waits, it does not run yet */
+		/* on a CPU still leaving its idle state it is not yet enqueued: the kernel enqueues
+		 * a task woken onto an idle CPU once that CPU has left the state (its wake list, or
+		 * the timer's interrupt after the exit), so the wait is neither run nor runnable */
 		if (t->state == TS_RUNNING && s->cpus[t->cpu].ready_us <= s->now_us)
 			gb_pelt_update(&t->pelt, to_us, perf, perf);
 		else if (t->state == TS_RUNNING)
-			gb_pelt_update(&t->pelt, to_us, 0, perf);
+			gb_pelt_update(&t->pelt, to_us, 0, 0);
 		else if (t->state == TS_QUEUED)
 			gb_pelt_update(&t->pelt, to_us, 0, perf);
 		else

@@ -703,6 +703,40 @@ static void test_run_time_charges_pelt_and_vtime_at_the_cpus_perf(void)
 }
 
 /*
+ * A wake-up that put the task straight on an idle CPU (gb_track_wake_idle): its wait until it
+ * runs is the CPU's idle exit, which the kernel's runnable signal never sees (the task is
+ * enqueued after the exit), so its first run's accounting counts the wait as sleep; a later
+ * wait for a CPU counts as runnable again.
+ */
+static void test_a_wait_for_an_idle_cpus_exit_is_not_runnable(void)
+{
+	struct gb_tstate ts, tq;
+	struct gb_pelt cpu_pelt = {0};
+	struct gb_cpu c = {0};
+
+	idle_machine();
+	nice0_task(&ts, 0);
+	tq = ts;
+	gb_track_wake(&ts, 10 * MS, g_m.nr_domains, g_clock, SLICE_NS, 512);
+	gb_track_wake(&tq, 10 * MS, g_m.nr_domains, g_clock, SLICE_NS, 512);
+	gb_track_wake_idle(&ts);
+	/* both wait 2 ms (the exit; the queue) and run 1 ms */
+	gb_track_ran(&ts, &cpu_pelt, &c, 13 * MS, MS, 512);
+	gb_track_ran(&tq, &cpu_pelt, &c, 13 * MS, MS, 512);
+	CHECK_EQ_U(ts.pelt.util_avg, tq.pelt.util_avg);
+	CHECK_EQ_U(ts.pelt.runnable_avg, ts.pelt.util_avg);
+	CHECK(tq.pelt.runnable_avg > tq.pelt.util_avg);
+	/* the flag is spent: a wait before its next stretch of run time is runnable */
+	CHECK_EQ_U(ts.wake_idle, 0);
+	gb_track_ran(&ts, &cpu_pelt, &c, 20 * MS, MS, 512);
+	CHECK(ts.pelt.runnable_avg > ts.pelt.util_avg);
+	/* and a wake-up clears it when no run came between */
+	gb_track_wake_idle(&tq);
+	gb_track_wake(&tq, 30 * MS, g_m.nr_domains, g_clock, SLICE_NS, 512);
+	CHECK_EQ_U(tq.wake_idle, 0);
+}
+
+/*
  * The frequency request counts the tasks waiting in the domain's queue (gb_cpu_freq_util, with
  * the queued demand of gb_demand.h), as schedutil counts the tasks waiting on a run queue: big
  * CPU 3 runs a task of util 400 (400 x 1.25 = 500: OPP 508); two tasks of util 120 join big's
@@ -980,6 +1014,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_pulls_that_keep_coming_back_double_the_hold);
 	TAP_RUN(test_placement_offers_a_pulled_task_only_idle_cpus_of_the_domain_it_left);
 	TAP_RUN(test_run_time_charges_pelt_and_vtime_at_the_cpus_perf);
+	TAP_RUN(test_a_wait_for_an_idle_cpus_exit_is_not_runnable);
 	TAP_RUN(test_perf_target_counts_a_task_that_just_moved_to_an_idle_cpu);
 	TAP_RUN(test_perf_target_counts_the_tasks_waiting_in_the_domains_queue);
 	TAP_RUN(test_placement_counts_the_task_running_on_a_cpu);
