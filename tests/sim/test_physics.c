@@ -113,17 +113,24 @@ static void test_cluster_powers_down_after_its_last_task_leaves(void)
 	CHECK(r.domains[0].energy_j < 0.005);
 }
 
+/* A model of one CPU, soc, with nr OPPs of perf p and power w (mW), and no idle states. */
+static void single_cpu(const char *soc, const u32 *p, const u32 *w, u32 nr)
+{
+	struct em_model *m = &prof->model;
+
+	memset(prof, 0, sizeof(*prof));
+	snprintf(prof->soc, sizeof(prof->soc), "%s", soc);
+	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
+	tm_domain(m, "only", 0, 1, p, w, nr);
+}
+
 /* One CPU with a deep state of the given latencies (or none). */
 static void one_cpu_profile(bool idle, u32 entry_us, u32 exit_us, u32 residency_us)
 {
 	static const u32 p[] = {1024}, w[] = {200};
-	struct em_model *m = &prof->model;
 	struct em_idle_states *is = &prof->idle[0];
 
-	memset(prof, 0, sizeof(*prof));
-	snprintf(prof->soc, sizeof(prof->soc), "one");
-	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
-	tm_domain(m, "only", 0, 1, p, w, 1);
+	single_cpu("one", p, w, 1);
 	if (!idle)
 		return;
 	is->present = true;
@@ -174,13 +181,9 @@ static void test_wake_from_deep_state_is_late_by_its_exit_latency(void)
 static void ladder_profile(u32 exit_us)
 {
 	static const u32 p[] = {64, 128, 256, 512, 1024}, w[] = {10, 25, 60, 150, 400};
-	struct em_model *m = &prof->model;
 	struct em_idle_states *is = &prof->idle[0];
 
-	memset(prof, 0, sizeof(*prof));
-	snprintf(prof->soc, sizeof(prof->soc), "ladder");
-	memset(m->cpu_domain, 0xff, sizeof(m->cpu_domain));
-	tm_domain(m, "only", 0, 1, p, w, 5);
+	single_cpu("ladder", p, w, 5);
 	is->present = true;
 	is->static_uw = 1000;
 	is->nr_cpu = 2;
