@@ -11,7 +11,7 @@
  * charged for work done -- run time times the perf of the OPP the CPU ran at, times 100 /
  * weight -- so a task on a slow core at a low OPP is not penalised for being slow, and nice
  * shares the CPU as in the fair class.  Each domain has its own virtual clock; a sleeper wakes
- * with at most one slice of credit (src/policy/gb_vtime.h).  A task woken into a queue while no
+ * with at most half a slice of credit (src/policy/gb_vtime.h).  A task woken into a queue while no
  * CPU is idle for it preempts the domain's task with the latest deadline when that is later
  * than its own by more than its own span, as EEVDF preempts at a wake-up: a heavier task or a
  * shorter slice runs at once instead of waiting for a slice to end (SCX_KICK_PREEMPT,

@@ -38,7 +38,8 @@
  * tasks queued behind it whenever their deadlines are earlier, though another CPU of the domain
  * runs short tasks and would take them at its own (short) slice's end.  A long-slice task is
  * nearly always behind at its slice's end: it has just run a whole long slice, and a woken short
- * task's deadline is about the domain's clock (its credit limited to one slice).  With grouping
+ * task's deadline is about half a span past the domain's clock (its credit limited to half a
+ * slice).  With grouping
  * on, a long-slice task whose slice ran out keeps its CPU against a short-class head of its
  * domain's queue while another online CPU of the domain runs a short-class task or is idle, and
  * its vtime is less than one default slice (the head's own span: a default slice's work at this

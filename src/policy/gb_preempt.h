@@ -35,18 +35,20 @@
  * head, unless another CPU took it first; the preempted task is queued again with its
  * deadline.
  *
- * The margin.  A woken task's vtime is limited to one span of credit (gb_vtime_limit_credit),
- * so a sleeper of any weight wakes with its deadline at about the domain's clock (the latest
- * vtime a task started a slice at there, gb_queue_start), while a running task's deadline is
- * its own span past the vtime it started at, which is at most the clock.  Compared as queued, a
- * sleeper would preempt any task of its own weight and slice.  Its deadline plus its own span
- * is the deadline it would have with no credit; between tasks of the same weight and slice the
- * running task's deadline is never later than that, so they never preempt each other (under
- * EEVDF equal weights rarely preempt), while a heavier task or a shorter slice has a shorter
- * span and preempts a task that started its slice less than the difference of their spans ago
- * (in the domain's clock): a nice -16 task nearly any nice 0 task, a nice 0 task with a 5 ms
- * slice one with a 10 ms slice for the first half of it, a nice 0 task a nice 10 task for most
- * of its slice.
+ * The margin.  A woken task's vtime is limited to half a span of credit
+ * (gb_vtime_limit_credit), so a sleeper of any weight wakes with its deadline about half a span
+ * of its own past the domain's clock (the latest vtime a task started a slice at there,
+ * gb_queue_start), while a running task's deadline is its own span past the vtime it started
+ * at, which is at most the clock.  Compared as queued, a sleeper would preempt a task of its
+ * own weight and slice that started its slice at the clock.  Its deadline plus its own span is
+ * half a span more than the deadline it would have with no credit; between tasks of the same
+ * weight and slice the running task's deadline is never later than that, so they never preempt
+ * each other (under EEVDF equal weights rarely preempt), while a heavier task or a shorter
+ * slice has a shorter span and preempts a task that started its slice less than the difference
+ * of their spans, less one and a half of its own, ago (in the domain's clock): a nice -16 task
+ * nearly any nice 0 task, even one that had just woken with its own credit and started, a nice
+ * 0 task with a 5 ms slice one with a 10 ms slice for the first quarter of it, a nice 0 task a
+ * nice 10 task for most of its slice.
  *
  * The victim.  The latest deadline is the task furthest from its turn: the one the queue's
  * order would serve last.  A CPU kicked for a waking task is not chosen again until it starts

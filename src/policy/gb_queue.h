@@ -147,7 +147,7 @@ static __always_inline bool gb_preempt_wants(const struct gb_tstate *ts, u64 dfl
  * described it in *in: the CPU of a pending misfit move (gb_hold_target), else the CPU it is on,
  * moved to an online allowed CPU (gb_enqueue_cpu); that CPU's domain's queue, with the task's
  * slice (gb_queue_slice) and its virtual deadline, after its vtime is moved to that domain's
- * clock and its credit limited to one slice (dflt_slice_ns at that CPU's perf, gb_vtime.h);
+ * clock and its credit limited to half a slice (dflt_slice_ns at that CPU's perf, gb_vtime.h);
  * the time it joins (ts->queued_ns) starts its wait.  No domain (a CPU outside the model, or
  * no state): the host's global queue with dflt_slice_ns.  The pending move is consumed.
  *

@@ -89,7 +89,7 @@ static __always_inline void gb_track_enable(struct gb_tstate *ts, u32 d, u32 nr_
 /*
  * gb_track_wake - the task wakes up at now_ns (what the kernel's runnable would note): its
  * utilization decays over the sleep, the tick's ran-without-waking clock restarts, and its
- * credit is limited to one slice (slice_ns, the host's default, at perf: the perf_cur of the
+ * credit is limited to half a slice (slice_ns, the host's default, at perf: the perf_cur of the
  * CPU it last ran on) against its domain's clock, so that a sleeper cannot bank credit by
  * sleeping (also when it goes straight to an idle CPU and is never queued).
  */

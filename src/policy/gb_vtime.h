@@ -23,15 +23,21 @@
  * Each domain has its own clock (the vtime of the last task that started running there): the
  * domains' queues are served independently, so one global clock would be pushed by the
  * busiest domain and make every task of a quieter one look like a sleeper.  A task keeps its
- * lag (vtime - clock) when it changes domain.  Its credit is limited to one slice of its own
- * deadline span (a lag below -span is raised to that) whenever it is queued or
- * woken, and when its slice runs out and it is compared with the queue: a sleeper cannot bank
- * unbounded credit by sleeping, and a task that ran while the clock was pushed ahead (a task
+ * lag (vtime - clock) when it changes domain.  Its credit is limited to half a slice of its own
+ * deadline span (a lag below -span / 2 is raised to that) whenever it is queued or woken, and
+ * when its slice runs out and it is compared with the queue: a sleeper cannot bank unbounded
+ * credit by sleeping, and a task that ran while the clock was pushed ahead (a task
  * started on an idle CPU moves the clock to its own vtime, which for a low weight can be far ahead)
  * cannot hold the CPU with the credit that leaves it -- seen as a hog keeping a CPU for a minute in
- * the VM, the RCU kthread queued behind it.  Not when it starts running: a task that waited in the
- * queue is legitimately behind the clock (a nice 10 task by up to 10 slices, its deadline is that
- * far out), and limiting its lag then would charge it for waiting.
+ * the VM, the RCU kthread queued behind it.  Half a span: with a whole one every periodic nice 0
+ * task woke with its deadline at the clock, where a nice -16 task woken a little later could
+ * not preempt it once it had started (gb_preempt.h): video_call's echo canceller waited 2-4 ms
+ * on sm7250ab's mid CPU behind the UI and render threads of the same vsync and was late where
+ * mainline's was not.  With none, slice-aware grouping (gb_group_keep, whose window is a span
+ * past a head's deadline) kept a long-slice task's CPU against short tasks that were then late
+ * (sim-latency's grouping case: 50 late periods against 2).  Not when it starts running: a task
+ * that waited in the queue is legitimately behind the clock (a nice 10 task by up to 10 slices,
+ * its deadline is that far out), and limiting its lag then would charge it for waiting.
  *
  * Slice expiry.  The kernel asks ops.dispatch() for work *before* it re-enqueues the task whose
  * slice ran out.  Taking the head of the queue then would make two CPU hogs alternate whatever
@@ -95,13 +101,13 @@ static __always_inline u64 gb_vtime_rebase(u64 vtime, u64 from_now, u64 to_now)
 	return to_now + (u64)lag;
 }
 
-/* The vtime of a task queued, woken or at slice expiry, against a clock at now: at most one
+/* The vtime of a task queued, woken or at slice expiry, against a clock at now: at most half a
  * deadline span (a slice of slice_ns at perf) as credit (in weighted time, as the deadline: a
  * nice 10 task that waited its turn is that far behind). */
 static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_ns, u32 perf,
 						 u32 weight)
 {
-	u64 lag_ns = gb_vtime_span(slice_ns, perf, weight);
+	u64 lag_ns = gb_vtime_span(slice_ns, perf, weight) >> 1;
 
 	if ((s64)(vtime - now) < -(s64)lag_ns)
 		return now - lag_ns;

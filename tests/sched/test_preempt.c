@@ -125,6 +125,28 @@ static void test_a_heavier_task_preempts_the_latest_deadline(void)
  * its vtime is then a whole span past the clock (the clock is where its run started), and its
  * deadline is noted as if it started at the clock.
  */
+/*
+ * A nice 0 task that slept, woke with its credit (gb_track_wake) and started its slice is
+ * preempted by a nice -16 task waking just after: with a whole span of credit the nice 0
+ * sleeper's deadline was the clock itself, no later than the nice -16 task's deadline plus its
+ * span, and video_call's echo canceller (nice -16) waited behind the UI and render threads of
+ * the same vsync and was late where mainline's was not.
+ */
+static void test_a_heavier_task_preempts_a_sleeper_that_just_started(void)
+{
+	struct gb_tstate a, w;
+	struct gb_enq_out out;
+
+	idle_machine();
+	task_at(&a, GB_WEIGHT_DFL, 0, 0);
+	gb_track_wake(&a, CLOCK_NOW, g_m.nr_domains, g_clock, SLICE_NS, PERF_LIT);
+	runs_on(0, &a);
+	task_at(&w, NICE_M16, 0, 0);
+	gb_track_wake(&w, CLOCK_NOW, g_m.nr_domains, g_clock, SLICE_NS, PERF_LIT);
+	wakes(&w, &out);
+	CHECK_EQ_I(victim(&out), 0);
+}
+
 static void test_equal_weights_and_slices_never_preempt(void)
 {
 	u64 span = gb_vtime_span(SLICE_NS, PERF_LIT, GB_WEIGHT_DFL);
@@ -149,11 +171,12 @@ static void test_equal_weights_and_slices_never_preempt(void)
 
 /*
  * A task with the default 5 ms slice preempts one that asked for 10 ms (a UI thread's frame)
- * while that one started its slice less than one default span before the clock, and not once
- * the domain's clock has moved a whole span past its start: the shorter slice's deadline is
- * earlier by the difference of their spans, less the time since.
+ * while that one started its slice less than half a default span before the clock, and not
+ * once the domain's clock has moved a whole span past its start: the shorter slice's deadline
+ * plus its span is earlier by the difference of their spans, less half a span (its credit is
+ * half a span), less the time since.
  */
-static void test_a_shorter_slice_preempts_in_the_first_half_of_a_long_one(void)
+static void test_a_shorter_slice_preempts_early_in_a_long_one(void)
 {
 	u64 span = gb_vtime_span(SLICE_NS, PERF_LIT, GB_WEIGHT_DFL);
 	struct gb_tstate ui, w;
@@ -357,8 +380,9 @@ int main(int argc, char **argv)
 	}
 	g_m = prof.model;
 	TAP_RUN(test_a_heavier_task_preempts_the_latest_deadline);
+	TAP_RUN(test_a_heavier_task_preempts_a_sleeper_that_just_started);
 	TAP_RUN(test_equal_weights_and_slices_never_preempt);
-	TAP_RUN(test_a_shorter_slice_preempts_in_the_first_half_of_a_long_one);
+	TAP_RUN(test_a_shorter_slice_preempts_early_in_a_long_one);
 	TAP_RUN(test_only_a_busy_allowed_cpu_of_the_domain_not_yet_kicked);
 	TAP_RUN(test_only_a_wake_up_with_the_rule_on_preempts);
 	TAP_RUN(test_latency_mode_lets_latency_critical_tasks_preempt);

@@ -85,7 +85,7 @@ static void test_enqueue_joins_the_domain_queue_of_its_cpu_with_its_deadline(voi
 	CHECK_EQ_U(out.deadline, 100 * MS + MS);
 }
 
-static void test_enqueue_limits_a_sleepers_credit_to_one_slice(void)
+static void test_enqueue_limits_a_sleepers_credit_to_half_a_slice(void)
 {
 	struct gb_tstate ts;
 	struct gb_enq_in in;
@@ -96,8 +96,8 @@ static void test_enqueue_limits_a_sleepers_credit_to_one_slice(void)
 	g_clock[1] = 1000 * MS; /* the domain's clock moved on while it slept */
 	enq_in(&in, 2);
 	gb_enqueue_plan(&g_m, g_cpus, g_clock, SLICE_NS, &ts, &in, &out);
-	CHECK_EQ_U(ts.vtime, 1000 * MS - SLICE_NS);
-	CHECK_EQ_U(out.deadline, 1000 * MS);
+	CHECK_EQ_U(ts.vtime, 1000 * MS - SLICE_NS / 2);
+	CHECK_EQ_U(out.deadline, 1000 * MS + SLICE_NS / 2);
 }
 
 static void test_enqueue_keeps_the_lag_when_the_task_changes_domain(void)
@@ -995,7 +995,7 @@ int main(int argc, char **argv)
 	}
 	g_m = prof.model;
 	TAP_RUN(test_enqueue_joins_the_domain_queue_of_its_cpu_with_its_deadline);
-	TAP_RUN(test_enqueue_limits_a_sleepers_credit_to_one_slice);
+	TAP_RUN(test_enqueue_limits_a_sleepers_credit_to_half_a_slice);
 	TAP_RUN(test_enqueue_keeps_the_lag_when_the_task_changes_domain);
 	TAP_RUN(test_enqueue_applies_a_pending_misfit_move_once);
 	TAP_RUN(test_last_task_moves_to_its_misfit_target_or_runs_on);

@@ -160,7 +160,7 @@ static void test_a_nice10_task_first_runs_as_soon_at_any_perf(void)
 	CHECK_EQ_U(gb_vtime_span(SLICE_NS, 0, 100), SLICE_NS);
 	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 512, 10), 7 + 5 * SLICE_NS);
 	CHECK_EQ_U(gb_vtime_limit_credit(0, 1000 * MS, SLICE_NS, 512, 100),
-		   1000 * MS - SLICE_NS / 2);
+		   1000 * MS - SLICE_NS / 4);
 }
 
 static void test_charge_is_work_done_over_weight(void)
@@ -176,22 +176,22 @@ static void test_charge_is_work_done_over_weight(void)
 	CHECK_EQ_U(gb_vtime_deadline(7, SLICE_NS, 1024, 10), 7 + 10 * SLICE_NS);
 }
 
-static void test_a_sleeper_wakes_with_at_most_one_slice_of_credit(void)
+static void test_a_sleeper_wakes_with_at_most_half_a_slice_of_credit(void)
 {
 	u64 now = 1000 * MS;
 
-	/* slept for a second: one slice of credit, not a thousand */
-	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 100), now - SLICE_NS);
+	/* slept for a second: half a slice of credit, not a thousand slices */
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 100), now - SLICE_NS / 2);
 	/* a little behind, or ahead: kept */
 	CHECK_EQ_U(gb_vtime_limit_credit(now - MS, now, SLICE_NS, 1024, 100), now - MS);
 	CHECK_EQ_U(gb_vtime_limit_credit(now + 30 * MS, now, SLICE_NS, 1024, 100), now + 30 * MS);
 	/* a clock younger than the limit */
 	CHECK_EQ_U(gb_vtime_limit_credit(0, 2 * MS, SLICE_NS, 1024, 100), 0);
-	/* weight 10: a slice of its deadline span, 10 slices of virtual time */
-	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 10), now - 10 * SLICE_NS);
+	/* weight 10: half a slice of its deadline span, 5 slices of virtual time */
+	CHECK_EQ_U(gb_vtime_limit_credit(0, now, SLICE_NS, 1024, 10), now - 5 * SLICE_NS);
 }
 
-/* A sleeper that wakes beside a hog gets its slice of credit, and then the hog's turn. */
+/* A sleeper that wakes beside a hog gets its half slice of credit, and then the hog's turn. */
 static void test_a_woken_task_runs_before_the_hog_but_not_for_long(void)
 {
 	u64 clock = 1000 * MS, hog = clock, sleeper = 0;
@@ -247,7 +247,7 @@ int main(void)
 	TAP_RUN(test_taking_the_head_at_every_expiry_ignores_weights);
 	TAP_RUN(test_equal_weights_share_equally);
 	TAP_RUN(test_charge_is_work_done_over_weight);
-	TAP_RUN(test_a_sleeper_wakes_with_at_most_one_slice_of_credit);
+	TAP_RUN(test_a_sleeper_wakes_with_at_most_half_a_slice_of_credit);
 	TAP_RUN(test_a_woken_task_runs_before_the_hog_but_not_for_long);
 	TAP_RUN(test_a_hog_far_behind_the_clock_yields_at_its_next_expiry);
 	TAP_RUN(test_lag_is_kept_when_the_domain_changes);

@@ -522,6 +522,31 @@ static void test_a_latency_critical_task_preempts_by_default(void)
 }
 
 /*
+ * The same echo canceller in seed 1, where the UI and render threads of a vsync start on the
+ * mid CPU just before it wakes: a sleeper's credit of a whole span put their deadlines at the
+ * domain's clock, the nice -16 task could not preempt them, and it waited 2.5-4 ms behind them,
+ * late twice (mainline 0; p99 wake-up latency 5.3 ms against 2.1).  With half a span of credit
+ * (gb_vtime.h) it preempts them.
+ */
+static void test_a_latency_critical_task_preempts_a_sleeper_that_just_started(void)
+{
+	struct sim_result dfl, ml;
+	struct workload w = {0};
+	struct em_profile *m;
+
+	m = load_case("em-profiles/sm7250ab.json", "bench/workloads/video_call.json", &w);
+	if (!m)
+		return;
+	run_gearbox_and_mainline(m, &w, 1, &dfl, &ml);
+	printf("# sm7250ab video_call seed 1: aec late %llu, mainline %llu\n",
+	       (unsigned long long)tasks_late(&dfl, "aec"),
+	       (unsigned long long)tasks_late(&ml, "aec"));
+	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
+	workload_free(&w);
+	free(m);
+}
+
+/*
  * The pull hold (gb_pull_hold.h) on q4_overutilized_global on zuma: a task pinned to mid CPU 7
  * busy 14 of every 16 ms keeps mid over-utilized, and six small periodic tasks share little's
  * four CPUs at its lowest OPP, so at each period one or two of them wait in little's queue until
@@ -646,6 +671,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_queue_behind_busy_cpus_raises_their_frequency);
 	TAP_RUN(test_a_pulled_task_is_not_sent_back_into_the_queue_it_left);
 	TAP_RUN(test_a_latency_critical_task_preempts_by_default);
+	TAP_RUN(test_a_latency_critical_task_preempts_a_sleeper_that_just_started);
 	free(prof);
 	return tap_done();
 }
