@@ -35,7 +35,7 @@
  * on sm7250ab's mid CPU behind the UI and render threads of the same vsync and was late where
  * mainline's was not.  With none, slice-aware grouping (gb_group_keep, whose window is a span
  * past a head's deadline) kept a long-slice task's CPU against short tasks that were then late
- * (sim-latency's grouping case: 50 late periods against 2).  Not when it starts running: a task
+ * (sim-latency's grouping case: 51 late periods against 2).  Not when it starts running: a task
  * that waited in the queue is legitimately behind the clock (a nice 10 task by up to 10 slices,
  * its deadline is that far out), and limiting its lag then would charge it for waiting.
  *
