@@ -118,6 +118,8 @@ static __always_inline void gb_read_head(struct gb_dsq_head *h, u32 d, u64 *now,
 	head = scx_bpf_dsq_peek(d);
 	if (!head)
 		return;
+	h->weight = head->scx.weight;
+	h->slice_ns = head->scx.slice;
 	if (!pull) {
 		/* its own queue: only the head's key and its grouping class (the slice it was
 		 * queued with, gb_slice_long) are compared; the class without a branch, each of

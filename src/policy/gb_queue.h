@@ -403,13 +403,18 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 	if (prev_ok && prev) {
 		const struct gb_dsq_head *h = &in->heads[self & (EM_MAX_DOMAINS - 1)];
 		u32 perf = gb_cpu_at(cpus, (u32)in->cpu)->perf_cur;
+		u64 clock;
 
 		out->slice_ns = gb_queue_slice(prev, dflt_slice_ns);
 		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
 		gb_queue_move(prev, self, nr, dom_vtime);
+		clock = dom_vtime[self & (EM_MAX_DOMAINS - 1)];
+		if (h->queued)
+			clock = gb_vtime_head_clock(h->deadline, clock,
+						    h->slice_ns ? h->slice_ns : dflt_slice_ns, perf,
+						    h->weight);
 		prev->vtime =
-		    gb_vtime_limit_credit(prev->vtime, dom_vtime[self & (EM_MAX_DOMAINS - 1)],
-					  dflt_slice_ns, perf, prev->weight);
+		    gb_vtime_limit_credit(prev->vtime, clock, dflt_slice_ns, perf, prev->weight);
 		keep = gb_vtime_keep_running(
 			   gb_vtime_deadline(prev->vtime, out->slice_ns, perf, prev->weight),
 			   h->queued, h->deadline) ||

@@ -284,8 +284,13 @@ struct gb_dsq_head {
 	u8 slice_long; /* the head's slice (the one it was queued with) is longer than the
 			* host's default: its grouping class (gb_group.h); read for the CPU's
 			* own domain at slice expiry */
-	u8 pad[6];
+	u8 pad[2];
+	u32 weight;	  /* the head's scheduling weight (p->scx.weight, 0 read as 100) */
 	u64 deadline;	  /* the head's key (gb_enq_out.deadline when it was queued) */
+	u64 slice_ns;	  /* the slice it was queued with (0: the host's default); with weight,
+			   * its span at slice expiry, where its deadline is held to the credit
+			   * limit against the clock of now (gb_vtime_limit_deadline), as the
+			   * running task's is; read for the CPU's own domain */
 	u64 waited_us;	  /* us the head task has waited since it joined the queue
 			   * (gb_queue_waited_us); read for pulls from another domain */
 	struct gb_task t; /* the head task as a wake-up fills it (gb_track_task), floor_cap

@@ -114,6 +114,27 @@ static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_n
 	return vtime;
 }
 
+/*
+ * gb_vtime_head_clock - the clock a queue's head was keyed against, as far as its deadline
+ * tells: a task queued with the clock at c has a vtime of at least c - span / 2
+ * (gb_vtime_limit_credit), so c is at most its deadline less half its span.  Slice expiry limits
+ * the running task's credit against the earlier of that and the clock of now: nice 0 tasks
+ * starting on the domain's other CPUs move the clock to their own vtimes, and a heavy task
+ * whose credit was limited against the moved clock lost its place to a head keyed against the
+ * clock of before (video_call on gs101: the nice -16 echo canceller, its vtime held to 32 us
+ * behind a clock that had moved 1.1 ms on, went behind the camera thread and waited 4 ms).  A
+ * clock pushed far ahead of a head that waited since is not taken back: the running task's
+ * own deadline passes the head's, which stays where it was keyed, within its slices.
+ */
+static __always_inline u64 gb_vtime_head_clock(u64 deadline, u64 now, u64 slice_ns, u32 perf,
+					       u32 weight)
+{
+	u64 span = gb_vtime_span(slice_ns, perf, weight);
+	u64 c = deadline - (span >> 1);
+
+	return (s64)(c - now) < 0 ? c : now;
+}
+
 /* a is earlier than b (wrap-safe) */
 static __always_inline bool gb_vtime_before(u64 a, u64 b)
 {

@@ -523,6 +523,8 @@ static void gearbox_dispatch(struct sim *s, u32 cpu, struct sim_task *prev)
 			continue;
 		h->deadline = head->x.dsq_vtime;
 		h->slice_long = gb_slice_long(head->x.slice_ns, SIM_SCX_SLICE_NS);
+		h->slice_ns = head->x.slice_ns;
+		h->weight = head->x.weight;
 		h->waited_us = gb_queue_waited_us(&head->x.ts, now);
 		gb_track_task(tstate(head), head->cpu, &head->allowed, &h->t);
 		h->t.floor_cap = gb_hold_floor(&head->x.ts.hold, &h->t);

@@ -377,6 +377,38 @@ static void test_slice_expiry_keeps_the_earlier_deadline_running(void)
 	CHECK_EQ_U(out.try_mask, 0);
 }
 
+/*
+ * At slice expiry the running task's credit is limited against the clock its queue's head was
+ * keyed against when that is earlier than now (gb_vtime_head_clock): a nice -16 task that the
+ * clock left 4 ms behind keeps its CPU against a nice 0 head queued 4 ms ago; limited against
+ * the clock of now, as before, the head went first.  Two nice 0 hogs keep taking turns (the
+ * running one, at the clock, is behind a head keyed half a span before it).
+ */
+static void test_slice_expiry_limits_credit_against_the_heads_clock(void)
+{
+	struct gb_tstate prev;
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	idle_machine();
+	g_clock[1] = 100 * MS;
+	nice0_task(&prev, 1);
+	prev.weight = 3544;
+	g_clock[1] = 104 * MS;
+	disp_in(&in, 2);
+	in.prev_runnable = 1;
+	/* queued when the clock was at 100 ms: 100 - 2.5 + 5 ms */
+	head(&in, 1, 100, 102 * MS + MS / 2, 0);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_KEEP_PREV);
+	CHECK(prev.vtime < 104 * MS - SLICE_NS / 35);
+	nice0_task(&prev, 1);
+	prev.vtime = 104 * MS;
+	in.heads[1].deadline = 104 * MS + 4 * MS;
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+}
+
 static void test_no_new_slice_on_the_way_to_a_misfit_target_or_offline(void)
 {
 	struct gb_tstate prev;
@@ -1004,6 +1036,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_kick_wakes_an_idle_cpu_of_the_domain_but_never_the_caller);
 	TAP_RUN(test_kick_wakes_another_domains_idle_cpu_that_may_pull);
 	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline_running);
+	TAP_RUN(test_slice_expiry_limits_credit_against_the_heads_clock);
 	TAP_RUN(test_no_new_slice_on_the_way_to_a_misfit_target_or_offline);
 	TAP_RUN(test_idle_pull_does_not_undo_a_capacity_misfit_move);
 	TAP_RUN(test_pull_wait_counts_from_the_heads_enqueue);

@@ -218,6 +218,33 @@ static void test_a_hog_far_behind_the_clock_yields_at_its_next_expiry(void)
 				     gb_vtime_deadline(woken, SLICE_NS, 1024, 100)));
 }
 
+/*
+ * A nice -16 task (weight 3544) that ran while nice 0 tasks started on the domain's other CPUs,
+ * each moving the clock to its own vtime: limited against the clock of now, its credit is half
+ * its own span (a few us), and a nice 0 head keyed against the clock of 4 ms ago goes first.
+ * The head's deadline tells that clock (at most deadline - span / 2), and limited against it
+ * the heavier task keeps its CPU.  A head keyed against a clock later than now (positive lag)
+ * tells nothing earlier: the clock of now.
+ */
+static void test_the_head_tells_the_clock_it_was_keyed_against(void)
+{
+	u64 old = 100 * MS, clock = old + 4 * MS, heavy = old, head, c;
+
+	head = gb_vtime_deadline(gb_vtime_limit_credit(0, old, SLICE_NS, 1024, 100), SLICE_NS, 1024,
+				 100);
+	CHECK(!gb_vtime_keep_running(
+	    gb_vtime_deadline(gb_vtime_limit_credit(heavy, clock, SLICE_NS, 1024, 3544), SLICE_NS,
+			      1024, 3544),
+	    true, head));
+	c = gb_vtime_head_clock(head, clock, SLICE_NS, 1024, 100);
+	CHECK_EQ_U(c, old);
+	CHECK(gb_vtime_keep_running(
+	    gb_vtime_deadline(gb_vtime_limit_credit(heavy, c, SLICE_NS, 1024, 3544), SLICE_NS, 1024,
+			      3544),
+	    true, head));
+	CHECK_EQ_U(gb_vtime_head_clock(clock + 9 * MS, clock, SLICE_NS, 1024, 100), clock);
+}
+
 static void test_lag_is_kept_when_the_domain_changes(void)
 {
 	/* 3 ms ahead of a clock at 100 ms, moved to a clock at 7 ms: 3 ms ahead of that */
@@ -250,6 +277,7 @@ int main(void)
 	TAP_RUN(test_a_sleeper_wakes_with_at_most_half_a_slice_of_credit);
 	TAP_RUN(test_a_woken_task_runs_before_the_hog_but_not_for_long);
 	TAP_RUN(test_a_hog_far_behind_the_clock_yields_at_its_next_expiry);
+	TAP_RUN(test_the_head_tells_the_clock_it_was_keyed_against);
 	TAP_RUN(test_lag_is_kept_when_the_domain_changes);
 	TAP_RUN(test_vtime_order_is_wrap_safe);
 	return tap_done();

@@ -547,6 +547,33 @@ static void test_a_latency_critical_task_preempts_a_sleeper_that_just_started(vo
 }
 
 /*
+ * The same echo canceller on gs101, seed 5: it runs on a mid CPU at a low OPP while nice 0
+ * tasks start on the other mid CPU, each moving the domain's clock to its own vtime, and the
+ * camera thread queues behind it.  At its slice's end its vtime was held to half its own span
+ * (32 us of weighted work for nice -16) behind a clock that had moved 1.1 ms on, while the
+ * camera's deadline was still keyed against the clock of its enqueue: the camera went first,
+ * the echo canceller waited 4 ms in the queue until a big CPU pulled it, late once (mainline 0).
+ * Slice expiry now holds the head's deadline to the same clock (gb_vtime_limit_deadline).
+ */
+static void test_a_heavy_task_keeps_its_cpu_when_the_clock_moved_on(void)
+{
+	struct sim_result dfl, ml;
+	struct workload w = {0};
+	struct em_profile *m;
+
+	m = load_case("em-profiles/gs101.json", "bench/workloads/video_call.json", &w);
+	if (!m)
+		return;
+	run_gearbox_and_mainline(m, &w, 5, &dfl, &ml);
+	printf("# gs101 video_call seed 5: aec late %llu, mainline %llu\n",
+	       (unsigned long long)tasks_late(&dfl, "aec"),
+	       (unsigned long long)tasks_late(&ml, "aec"));
+	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
+	workload_free(&w);
+	free(m);
+}
+
+/*
  * The pull hold (gb_pull_hold.h) on q4_overutilized_global on zuma: a task pinned to mid CPU 7
  * busy 14 of every 16 ms keeps mid over-utilized, and six small periodic tasks share little's
  * four CPUs at its lowest OPP, so at each period one or two of them wait in little's queue until
@@ -672,6 +699,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_a_pulled_task_is_not_sent_back_into_the_queue_it_left);
 	TAP_RUN(test_a_latency_critical_task_preempts_by_default);
 	TAP_RUN(test_a_latency_critical_task_preempts_a_sleeper_that_just_started);
+	TAP_RUN(test_a_heavy_task_keeps_its_cpu_when_the_clock_moved_on);
 	free(prof);
 	return tap_done();
 }
