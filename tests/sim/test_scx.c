@@ -521,6 +521,25 @@ static void test_a_latency_critical_task_preempts_by_default(void)
 	free(m);
 }
 
+/* video_call on model in seed: the echo canceller late no more often than under mainline. */
+static void check_aec_not_later(const char *model, u32 seed)
+{
+	struct sim_result dfl, ml;
+	struct workload w = {0};
+	struct em_profile *m;
+
+	m = load_case(model, "bench/workloads/video_call.json", &w);
+	if (!m)
+		return;
+	run_gearbox_and_mainline(m, &w, seed, &dfl, &ml);
+	printf("# %s video_call seed %u: aec late %llu, mainline %llu\n", model, seed,
+	       (unsigned long long)tasks_late(&dfl, "aec"),
+	       (unsigned long long)tasks_late(&ml, "aec"));
+	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
+	workload_free(&w);
+	free(m);
+}
+
 /*
  * The same echo canceller in seed 1, where the UI and render threads of a vsync start on the
  * mid CPU just before it wakes: a sleeper's credit of a whole span put their deadlines at the
@@ -530,47 +549,22 @@ static void test_a_latency_critical_task_preempts_by_default(void)
  */
 static void test_a_latency_critical_task_preempts_a_sleeper_that_just_started(void)
 {
-	struct sim_result dfl, ml;
-	struct workload w = {0};
-	struct em_profile *m;
-
-	m = load_case("em-profiles/sm7250ab.json", "bench/workloads/video_call.json", &w);
-	if (!m)
-		return;
-	run_gearbox_and_mainline(m, &w, 1, &dfl, &ml);
-	printf("# sm7250ab video_call seed 1: aec late %llu, mainline %llu\n",
-	       (unsigned long long)tasks_late(&dfl, "aec"),
-	       (unsigned long long)tasks_late(&ml, "aec"));
-	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
-	workload_free(&w);
-	free(m);
+	check_aec_not_later("em-profiles/sm7250ab.json", 1);
 }
 
 /*
  * The same echo canceller on gs101, seed 5: it runs on a mid CPU at a low OPP while nice 0
  * tasks start on the other mid CPU, each moving the domain's clock to its own vtime, and the
- * camera thread queues behind it.  At its slice's end its vtime was held to half its own span
- * (32 us of weighted work for nice -16) behind a clock that had moved 1.1 ms on, while the
- * camera's deadline was still keyed against the clock of its enqueue: the camera went first,
- * the echo canceller waited 4 ms in the queue until a big CPU pulled it, late once (mainline 0).
- * Slice expiry now holds the head's deadline to the same clock (gb_vtime_limit_deadline).
+ * camera thread queues behind it.  At its slice's end its credit was limited against a clock
+ * that had moved 1.1 ms on, to half its own span (32 us of weighted work for nice -16), while
+ * the camera's deadline was keyed against the clock of its enqueue: the camera went first, the
+ * echo canceller waited 4 ms in the queue until a big CPU pulled it, late once (mainline 0).
+ * Slice expiry now limits the running task's credit against the clock the head was keyed
+ * against (gb_vtime_head_clock).
  */
 static void test_a_heavy_task_keeps_its_cpu_when_the_clock_moved_on(void)
 {
-	struct sim_result dfl, ml;
-	struct workload w = {0};
-	struct em_profile *m;
-
-	m = load_case("em-profiles/gs101.json", "bench/workloads/video_call.json", &w);
-	if (!m)
-		return;
-	run_gearbox_and_mainline(m, &w, 5, &dfl, &ml);
-	printf("# gs101 video_call seed 5: aec late %llu, mainline %llu\n",
-	       (unsigned long long)tasks_late(&dfl, "aec"),
-	       (unsigned long long)tasks_late(&ml, "aec"));
-	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
-	workload_free(&w);
-	free(m);
+	check_aec_not_later("em-profiles/gs101.json", 5);
 }
 
 /*
