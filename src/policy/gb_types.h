@@ -288,9 +288,9 @@ struct gb_dsq_head {
 	u32 weight;	  /* the head's scheduling weight (p->scx.weight, 0 read as 100) */
 	u64 deadline;	  /* the head's key (gb_enq_out.deadline when it was queued) */
 	u64 slice_ns;	  /* the slice it was queued with (0: the host's default); with weight,
-			   * its span at slice expiry, where its deadline is held to the credit
-			   * limit against the clock of now (gb_vtime_limit_deadline), as the
-			   * running task's is; read for the CPU's own domain */
+			   * its span at slice expiry, which tells the clock its deadline was
+			   * keyed against (gb_vtime_head_clock), the one the running task's
+			   * credit is limited against; read for the CPU's own domain */
 	u64 waited_us;	  /* us the head task has waited since it joined the queue
 			   * (gb_queue_waited_us); read for pulls from another domain */
 	struct gb_task t; /* the head task as a wake-up fills it (gb_track_task), floor_cap
