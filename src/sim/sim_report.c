@@ -250,6 +250,12 @@ static json_t *result_json(const struct sim_result *r, double base)
 	json_object_set_new(o, "energy_j_per_work_s", json_real(r->energy_per_work));
 	json_object_set_new(o, "misfit_moves", json_integer((json_int_t)r->misfit_moves));
 	json_object_set_new(o, "decisions", json_integer((json_int_t)r->decisions));
+	if (r->host == SIM_HOST_SCX) {
+		json_object_set_new(o, "pulls", json_integer((json_int_t)r->pulls));
+		json_object_set_new(o, "pulls_undoing_misfit",
+				    json_integer((json_int_t)r->misfit_undone));
+		json_object_set_new(o, "wake_preempts", json_integer((json_int_t)r->wake_preempts));
+	}
 	for (u32 d = 0; d < r->nr_domains; d++) {
 		const struct sim_domain_result *dr = &r->domains[d];
 		json_t *jd = json_object();

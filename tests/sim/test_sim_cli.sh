@@ -141,6 +141,23 @@ print("# migrations: gearbox %d, mainline %d" % (g, m))
 assert g <= m + 2
 PY
 then ok no_migration_pingpong_on_demo_mobile; else nok no_migration_pingpong_on_demo_mobile; fi
+# gearbox on the sched_ext host reports its pulls, those that undid a capacity-misfit move and
+# its wake-up preemptions; a saturated SoC's starvation pull is the one pull that undoes a move,
+# and without it (a wait of 10 s) none does.  The fair host's policies have no such fields.
+gw=bench/workloads/game_build.json
+"$gb" sim -p gs101 -P gearbox,mainline --json "$gw" >"$tmp/p4.json" 2>"$tmp/err"
+"$gb" sim -p gs101 -P gearbox --json --pull-after-us 10000000 "$gw" >"$tmp/p10.json" 2>>"$tmp/err"
+if python3 - "$tmp/p4.json" "$tmp/p10.json" <<'PY'
+import json, sys
+four, never = ({x["policy"]: x for x in json.load(open(p))["results"]} for p in sys.argv[1:])
+g, n = four["gearbox"], never["gearbox"]
+print("# pulls %d, undoing a misfit move %d; with a 10 s wait %d, %d"
+      % (g["pulls"], g["pulls_undoing_misfit"], n["pulls"], n["pulls_undoing_misfit"]))
+assert g["pulls"] >= g["pulls_undoing_misfit"] > 0 and g["wake_preempts"] >= 0
+assert n["pulls_undoing_misfit"] == 0
+assert "pulls" not in four["mainline"] and "pulls_undoing_misfit" not in four["mainline"]
+PY
+then ok pulls_undoing_misfit_reported; else nok pulls_undoing_misfit_reported; fi
 # --seeds: means and intervals that shrink with more seeds, fields consistent with per_seed
 sw=tests/scenarios/workloads/lisa_ramp_up.json
 expect seeds_zero_exits_2 2 "seeds '0': an integer in 1..1000 expected" "$gb" sim -p sm8250 --seeds 0 "$sw"
