@@ -348,17 +348,23 @@ static void head(struct gb_disp_in *in, u32 d, u32 util, u64 deadline, u64 waite
 	all_cpus(&h->t.allowed);
 }
 
+/* A nice 0 task whose slice ran out on CPU 2 (domain 1, clock at 100 ms), asking for work. */
+static void expiry_on_cpu2(struct gb_tstate *prev, struct gb_disp_in *in)
+{
+	idle_machine();
+	g_clock[1] = 100 * MS;
+	nice0_task(prev, 1);
+	disp_in(in, 2);
+	in->prev_runnable = 1;
+}
+
 static void test_slice_expiry_keeps_the_earlier_deadline_running(void)
 {
 	struct gb_tstate prev;
 	struct gb_disp_in in;
 	struct gb_disp_out out;
 
-	idle_machine();
-	g_clock[1] = 100 * MS;
-	nice0_task(&prev, 1);
-	disp_in(&in, 2);
-	in.prev_runnable = 1;
+	expiry_on_cpu2(&prev, &in);
 	/* head later than prev's deadline (100 + 5 ms at perf 1024): prev keeps the CPU */
 	head(&in, 1, 100, 106 * MS, 0);
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
@@ -390,13 +396,9 @@ static void test_slice_expiry_limits_credit_against_the_heads_clock(void)
 	struct gb_disp_in in;
 	struct gb_disp_out out;
 
-	idle_machine();
-	g_clock[1] = 100 * MS;
-	nice0_task(&prev, 1);
+	expiry_on_cpu2(&prev, &in);
 	prev.weight = 3544;
 	g_clock[1] = 104 * MS;
-	disp_in(&in, 2);
-	in.prev_runnable = 1;
 	/* queued when the clock was at 100 ms: 100 - 2.5 + 5 ms */
 	head(&in, 1, 100, 102 * MS + MS / 2, 0);
 	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
