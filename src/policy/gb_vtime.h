@@ -123,8 +123,9 @@ static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_n
  * whose credit was limited against the moved clock lost its place to a head keyed against the
  * clock of before (video_call on gs101: the nice -16 echo canceller, its vtime held to 32 us
  * behind a clock that had moved 1.1 ms on, went behind the camera thread and waited 4 ms).  A
- * clock pushed far ahead of a head that waited since is not taken back: the running task's
- * own deadline passes the head's, which stays where it was keyed, within its slices.
+ * hog left far behind a clock that a low-weight task pushed ahead still yields at its next
+ * expiry: limited against the head's clock, its deadline is no earlier than that of a head of
+ * its weight (and a tie goes to the head).
  */
 static __always_inline u64 gb_vtime_head_clock(u64 deadline, u64 now, u64 slice_ns, u32 perf,
 					       u32 weight)
