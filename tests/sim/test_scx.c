@@ -521,8 +521,9 @@ static void test_a_latency_critical_task_preempts_by_default(void)
 	free(m);
 }
 
-/* video_call on model in seed: the echo canceller late no more often than under mainline. */
-static void check_aec_not_later(const char *model, u32 seed)
+/* bench's video_call on model in seed: task's activations late no more often than under
+ * mainline. */
+static void check_video_call_task_not_later(const char *model, const char *task, u32 seed)
 {
 	struct sim_result dfl, ml;
 	struct workload w = {0};
@@ -532,10 +533,10 @@ static void check_aec_not_later(const char *model, u32 seed)
 	if (!m)
 		return;
 	run_gearbox_and_mainline(m, &w, seed, &dfl, &ml);
-	printf("# %s video_call seed %u: aec late %llu, mainline %llu\n", model, seed,
-	       (unsigned long long)tasks_late(&dfl, "aec"),
-	       (unsigned long long)tasks_late(&ml, "aec"));
-	CHECK(tasks_late(&dfl, "aec") <= tasks_late(&ml, "aec"));
+	printf("# %s video_call seed %u: %s late %llu, mainline %llu\n", model, seed, task,
+	       (unsigned long long)tasks_late(&dfl, task),
+	       (unsigned long long)tasks_late(&ml, task));
+	CHECK(tasks_late(&dfl, task) <= tasks_late(&ml, task));
 	workload_free(&w);
 	free(m);
 }
@@ -549,7 +550,7 @@ static void check_aec_not_later(const char *model, u32 seed)
  */
 static void test_a_latency_critical_task_preempts_a_sleeper_that_just_started(void)
 {
-	check_aec_not_later("em-profiles/sm7250ab.json", 1);
+	check_video_call_task_not_later("em-profiles/sm7250ab.json", "aec", 1);
 }
 
 /*
@@ -564,7 +565,7 @@ static void test_a_latency_critical_task_preempts_a_sleeper_that_just_started(vo
  */
 static void test_a_heavy_task_keeps_its_cpu_when_the_clock_moved_on(void)
 {
-	check_aec_not_later("em-profiles/gs101.json", 5);
+	check_video_call_task_not_later("em-profiles/gs101.json", "aec", 5);
 }
 
 /*
@@ -618,23 +619,8 @@ static void test_a_pulled_task_is_not_sent_back_into_the_queue_it_left(void)
  */
 static void test_a_domains_queue_raises_its_frequency(void)
 {
-	struct em_profile *m;
-	struct workload w = {0};
-
-	m = load_case("em-profiles/gs101.json", "bench/workloads/video_call.json", &w);
-	if (!m)
-		return;
-	for (u32 seed = 3; seed <= 4; seed++) {
-		struct sim_result gb, ml;
-
-		run_gearbox_and_mainline(m, &w, seed, &gb, &ml);
-		printf("# gs101 video_call seed %u: decoder late %llu, mainline %llu\n", seed,
-		       (unsigned long long)tasks_late(&gb, "decoder"),
-		       (unsigned long long)tasks_late(&ml, "decoder"));
-		CHECK(tasks_late(&gb, "decoder") <= tasks_late(&ml, "decoder"));
-	}
-	workload_free(&w);
-	free(m);
+	for (u32 seed = 3; seed <= 4; seed++)
+		check_video_call_task_not_later("em-profiles/gs101.json", "decoder", seed);
 }
 
 /*
