@@ -409,7 +409,10 @@ static __always_inline void gb_dispatch_plan(const struct em_model *m, const str
 		/* no holding the CPU on credit from a clock that moved on (see gb_vtime.h) */
 		gb_queue_move(prev, self, nr, dom_vtime);
 		clock = dom_vtime[self & (EM_MAX_DOMAINS - 1)];
-		if (h->queued)
+		/* a heavier task's credit against the clock its head was keyed against: with
+		 * its shorter span, other CPUs' starts moved the clock past its credit (equal
+		 * weights are limited alike, and the head that waited goes first) */
+		if (h->queued && gb_weight_or_dfl(prev->weight) > gb_weight_or_dfl(h->weight))
 			clock = gb_vtime_head_clock(h->deadline, clock,
 						    h->slice_ns ? h->slice_ns : dflt_slice_ns, perf,
 						    h->weight);

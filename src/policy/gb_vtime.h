@@ -118,7 +118,8 @@ static __always_inline u64 gb_vtime_limit_credit(u64 vtime, u64 now, u64 slice_n
  * gb_vtime_head_clock - the clock a queue's head was keyed against, as far as its deadline
  * tells: a task queued with the clock at c has a vtime of at least c - span / 2
  * (gb_vtime_limit_credit), so c is at most its deadline less half its span.  Slice expiry limits
- * the running task's credit against the earlier of that and the clock of now: nice 0 tasks
+ * the credit of a running task heavier than the head against the earlier of that and the clock
+ * of now (gb_dispatch_plan): nice 0 tasks
  * starting on the domain's other CPUs move the clock to their own vtimes, and a heavy task
  * whose credit was limited against the moved clock lost its place to a head keyed against the
  * clock of before (video_call on gs101: the nice -16 echo canceller, its vtime held to 32 us
