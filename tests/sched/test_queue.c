@@ -411,6 +411,32 @@ static void test_slice_expiry_limits_credit_against_the_heads_clock(void)
 	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
 }
 
+/*
+ * Only a task heavier than the head is limited against the head's clock.  A nice 0 task with a
+ * custom 1 ms slice, left behind, against a nice 0 head queued 4 ms ago: limited against the
+ * clock of now, its deadline ties the head's and the head that waited goes first; limited
+ * against the head's clock it would keep the CPU (its short slice's deadline 4 ms before the
+ * head's), as an equal-weight task did in the sched_ext VM before the gate (sim-matches-
+ * kernel's uclamp_min case: the boosted task waited in big's queue until a mid CPU pulled it).
+ */
+static void test_slice_expiry_of_the_heads_weight_is_limited_against_now(void)
+{
+	struct gb_tstate prev;
+	struct gb_disp_in in;
+	struct gb_disp_out out;
+
+	expiry_on_cpu2(&prev, &in);
+	prev.slice_ns = MS;
+	prev.vtime = 90 * MS;
+	g_clock[1] = 104 * MS;
+	/* queued when the clock was at 100 ms: 100 - 2.5 + 5 ms */
+	head(&in, 1, 100, 102 * MS + MS / 2, 0);
+	gb_dispatch_plan(&g_m, g_cpus, g_clock, SLICE_NS, PULL_US, &in, &prev, &out);
+	CHECK_EQ_U(out.act, GB_DISPATCH_CONSUME);
+	CHECK_EQ_U(out.try_mask, 1u << 1);
+	CHECK_EQ_U(prev.vtime, 104 * MS - SLICE_NS / 2);
+}
+
 static void test_no_new_slice_on_the_way_to_a_misfit_target_or_offline(void)
 {
 	struct gb_tstate prev;
@@ -1039,6 +1065,7 @@ int main(int argc, char **argv)
 	TAP_RUN(test_kick_wakes_another_domains_idle_cpu_that_may_pull);
 	TAP_RUN(test_slice_expiry_keeps_the_earlier_deadline_running);
 	TAP_RUN(test_slice_expiry_limits_credit_against_the_heads_clock);
+	TAP_RUN(test_slice_expiry_of_the_heads_weight_is_limited_against_now);
 	TAP_RUN(test_no_new_slice_on_the_way_to_a_misfit_target_or_offline);
 	TAP_RUN(test_idle_pull_does_not_undo_a_capacity_misfit_move);
 	TAP_RUN(test_pull_wait_counts_from_the_heads_enqueue);
