@@ -8,20 +8,63 @@
 # reported as skipped): for a check that hangs a scheduler's guest, until that is fixed.
 # An optional "--attach-timeout S" (after --only, if both) is passed to gearbox check: for a
 # scheduler whose BPF verification alone takes seconds under the emulator.
+# An optional "--hang-after S" (last of the options): gearbox check still running after S
+# seconds is hung (a wedged CPU hotplug, a disable that never completes).  The guest then says
+# where, before the VM's own timeout would cut it short with nothing but the console's tail: a
+# "not ok" naming the last check that ended, the tasks in state D, the irq_work left queued on
+# each CPU (gb-irqwork, when it is in /opt/gb), the scheduler's log and sched_ext's state, and
+# sysrq-w (blocked tasks) and sysrq-l (every CPU's backtrace) on the console.
+# gearbox check's lines go to the console as each check ends, so a hung guest shows how far
+# it got there too.
 label=$1 known=$2; shift 2
-only= opts=
+only='' opts='' hang_after=''
 if [ "${1:-}" = --only ]; then only=$2; shift 2; fi
 if [ "${1:-}" = --attach-timeout ]; then opts="--attach-timeout $2"; shift 2; fi
-if [ -n "$only" ]; then
-	# shellcheck disable=SC2086
-	gearbox-check --sched-log /tmp/sched.log $opts --only "$only" -- "$@" >/tmp/check.out 2>/tmp/check.err
-else
-	# shellcheck disable=SC2086
-	gearbox-check --sched-log /tmp/sched.log $opts -- "$@" >/tmp/check.out 2>/tmp/check.err
-fi
+if [ "${1:-}" = --hang-after ]; then hang_after=$2; shift 2; fi
+if [ -n "$only" ]; then opts="$opts --only $only"; fi
+# shellcheck disable=SC2086
+gearbox-check --sched-log /tmp/sched.log $opts -- "$@" >/tmp/check.out 2>/tmp/check.err &
+pid=$! shown=0 t=0
+# show_new: gearbox check's lines that have not gone to the console yet
+show_new() {
+	lines=$(wc -l </tmp/check.out)
+	if [ "$lines" -gt "$shown" ]; then
+		sed -n "$((shown + 1)),${lines}p" /tmp/check.out >&2
+		shown=$lines
+	fi
+}
+while kill -0 $pid 2>/dev/null; do
+	sleep 1
+	t=$((t + 1))
+	show_new
+	if [ -n "$hang_after" ] && [ $t -ge "$hang_after" ]; then
+		last=$(awk '$1 == "pass" || $1 == "FAIL" || $1 == "skip" { n = $2 } END { print n }' \
+			/tmp/check.out)
+		echo "not ok 1 - $label: gearbox check still running after $hang_after s," \
+			"in the check after '${last:-none}' (gearbox check's order)"
+		sed 's/^/# /' /tmp/check.out
+		echo "# sched_ext state: $(cat /sys/kernel/sched_ext/state 2>&1)"
+		for s in /proc/[0-9]*/stat; do
+			read -r line <"$s" 2>/dev/null || continue
+			case $line in *") D "*) echo "# D: $line" | cut -c 1-120 ;; esac
+		done
+		if command -v gb-irqwork >/dev/null; then
+			echo "# irq_work left queued (gb-irqwork 3 500):"
+			timeout 20 gb-irqwork 3 500 | sed 's/^/#   /'
+		fi
+		echo "# scheduler log (tail):"
+		tail -n 20 /tmp/sched.log | sed 's/^/#   /'
+		echo 8 >/proc/sys/kernel/printk
+		echo w >/proc/sysrq-trigger
+		echo l >/proc/sysrq-trigger
+		echo "1..1"
+		# the check may be stuck in the kernel for good: no waiting for it
+		exit 1
+	fi
+done
+wait $pid
 rc=$?
-# the human output is also the record in the serial log
-cat /tmp/check.out >&2
+show_new
 awk -v label="$label" -v known=",$known," -v rc="$rc" '
 	$1 == "pass" || $1 == "FAIL" || $1 == "skip" {
 		name = $2; detail = $0; sub(/^[^ ]+ +[^ ]+ +/, "", detail)
