@@ -158,6 +158,8 @@ def _policy_figures(r):
         # of them, to a CPU of another domain (a move within one costs nothing in the physics)
         "migrations_across_domains": r.get("migrations_across_domains"),
         "misfit_moves": r["misfit_moves"],
+        # of them, capacity-misfit moves undone by a later migration (docs/sim.md)
+        "misfit_moves_undone": r.get("misfit_moves_undone"),
         "work_s": r.get("work_s"),
         "energy_ratio": r.get("energy_ratio"),
         "energy_ratio_ci95": r.get("energy_ratio_ci95"),

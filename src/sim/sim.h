@@ -157,6 +157,9 @@ struct sim_result {
 	double work_s;		/* work done by every task, s at capacity 1024 */
 	double energy_per_work; /* energy_j / work_s: J per second of capacity-1024 work */
 	u64 misfit_moves;	/* capacity or power misfit migrations */
+	/* migrations that took a task back to a CPU no bigger than the one a capacity-misfit move
+	 * took it off, while its demand still saturates that CPU (once per move; every policy) */
+	u64 misfit_moves_undone;
 	/* gearbox on the sched_ext host: tasks a CPU took from another domain's queue, and those
 	 * of them taken to a CPU no bigger than the one a capacity-misfit move took them off while
 	 * their demand still saturates it (a pull undoing the move) */

@@ -293,6 +293,8 @@ void sim_migrate(struct sim *s, struct sim_task *t, u32 cpu, u32 reason, s64 del
 		queue_remove(s, t, (u32)from);
 	}
 	sim_count_migration(s, t, from, cpu);
+	if (reason == GB_REASON_CAPACITY_MISFIT && from >= 0)
+		t->misfit_from_cap = sim_cpu_capacity(s, (u32)from);
 	if (reason == GB_REASON_CAPACITY_MISFIT || reason == GB_REASON_POWER_MISFIT)
 		s->misfit_moves++;
 	sim_trace_decision(s, t, from, (s32)cpu, reason, delta);

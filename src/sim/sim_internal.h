@@ -49,6 +49,9 @@ struct sim_task {
 	s32 cpu;  /* CPU it runs or waits on, or last ran on; -1 before first */
 	s32 next; /* next in its CPU's queue */
 	struct gb_pelt pelt;
+	/* the capacity of the CPU its last capacity-misfit move took it off, until a migration
+	 * undoes that move (sim_count_migration); 0: none */
+	u32 misfit_from_cap;
 	u32 uclamp_min, uclamp_max;
 	struct em_cpumask allowed;
 	/* program counter */
@@ -182,6 +185,7 @@ struct sim {
 	u64 lat_hist[SIM_LAT_BUCKETS];
 	u64 *task_lat_hist; /* the same per reported task (the first SIM_MAX_REPORT_TASKS) */
 	u64 wakeups, decisions, migrations, migrations_across, misfit_moves;
+	u64 misfit_moves_undone; /* sim_count_migration */
 	u64 next_sample_us;
 	struct gb_pelt *pelt_save; /* --trace: the tasks' PELT state kept across a sample */
 	struct sim_scx scx;	   /* the sched_ext host, when ops->scx */

@@ -249,6 +249,8 @@ static json_t *result_json(const struct sim_result *r, double base)
 	json_object_set_new(o, "work_s", json_real(r->work_s));
 	json_object_set_new(o, "energy_j_per_work_s", json_real(r->energy_per_work));
 	json_object_set_new(o, "misfit_moves", json_integer((json_int_t)r->misfit_moves));
+	json_object_set_new(o, "misfit_moves_undone",
+			    json_integer((json_int_t)r->misfit_moves_undone));
 	json_object_set_new(o, "decisions", json_integer((json_int_t)r->decisions));
 	if (r->host == SIM_HOST_SCX) {
 		json_object_set_new(o, "pulls", json_integer((json_int_t)r->pulls));

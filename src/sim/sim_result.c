@@ -114,6 +114,7 @@ void sim_collect_results(const struct sim *s, struct sim_result *res)
 	res->migrations = s->migrations;
 	res->migrations_across = s->migrations_across;
 	res->misfit_moves = s->misfit_moves;
+	res->misfit_moves_undone = s->misfit_moves_undone;
 	res->pulls = s->scx.pulls;
 	res->misfit_undone = s->scx.misfit_undone;
 	res->wake_preempts = s->scx.wake_preempts;

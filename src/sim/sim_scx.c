@@ -149,6 +149,8 @@ static void dsq_leave(struct sim_task *t)
 /* A local DSQ of cpu: if the task may not run there (offline, affinity), the global DSQ. */
 static void insert_local(struct sim *s, struct sim_task *t, u32 cpu, u64 slice_ns, u32 flags)
 {
+	u32 from_cap = 0;
+
 	t->x.slice_ns = slice_ns;
 	t->state = TS_QUEUED;
 	t->queued_us = s->now_us;
@@ -160,8 +162,13 @@ static void insert_local(struct sim *s, struct sim_task *t, u32 cpu, u64 slice_n
 	if (t->x.misfit_enq && t->cpu != (s32)cpu) {
 		s->misfit_moves++;
 		t->x.misfit_enq = false;
+		/* up: a capacity misfit (a power misfit moves down) */
+		if (t->cpu >= 0 && sim_cpu_capacity(s, cpu) > sim_cpu_capacity(s, (u32)t->cpu))
+			from_cap = sim_cpu_capacity(s, (u32)t->cpu);
 	}
 	sim_set_task_cpu(s, t, cpu);
+	if (from_cap)
+		t->misfit_from_cap = from_cap;
 	t->x.dsq = SIM_DSQ_LOCAL;
 	t->x.local_cpu = (s32)cpu;
 	t->x.seq = flags & (SCX_ENQ_HEAD | SCX_ENQ_PREEMPT) ? --s->scx.seq_head : ++s->scx.seq_tail;

@@ -188,8 +188,18 @@ void sim_start_running(struct sim *s, struct sim_task *t, u32 cpu)
  * it had a CPU in another domain. */
 void sim_count_migration(struct sim *s, struct sim_task *t, s32 from, u32 to)
 {
+	u32 from_cap = t->misfit_from_cap;
+
 	t->st.migrations++;
 	s->migrations++;
+	/* a move back to a CPU no bigger than the one a capacity-misfit move took t off, while
+	 * its demand (the simulator's PELT, whatever the policy reads) still saturates that CPU,
+	 * undoes the move; counted once per move, every policy alike */
+	if (from_cap && from >= 0 && sim_cpu_capacity(s, to) <= from_cap) {
+		if ((u64)gb_max(t->pelt.util_avg, t->pelt.util_est) * 32 > (u64)from_cap * 31)
+			s->misfit_moves_undone++;
+		t->misfit_from_cap = 0;
+	}
 	if (from >= 0 && s->m->cpu_domain[from] != s->m->cpu_domain[to]) {
 		t->st.migrations_across++;
 		s->migrations_across++;

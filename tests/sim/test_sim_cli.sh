@@ -158,6 +158,22 @@ assert n["pulls_undoing_misfit"] == 0
 assert "pulls" not in four["mainline"] and "pulls_undoing_misfit" not in four["mainline"]
 PY
 then ok pulls_undoing_misfit_reported; else nok pulls_undoing_misfit_reported; fi
+# every policy reports the migrations that undid a capacity-misfit move, once per move: on the
+# saturated SoC both policies undo moves (mainline's load balance too), a ramping task moved up
+# once is not moved back
+"$gb" sim -p sm8250 -P gearbox,mainline --json tests/scenarios/workloads/lisa_ramp_up.json \
+	>"$tmp/ramp.json" 2>>"$tmp/err"
+if python3 - "$tmp/p4.json" "$tmp/ramp.json" <<'PY'
+import json, sys
+sat, ramp = ({x["policy"]: x for x in json.load(open(p))["results"]} for p in sys.argv[1:])
+for p in ("gearbox", "mainline"):
+    print("# %s: game_build %d misfit moves, %d undone; lisa_ramp_up %d, %d"
+          % (p, sat[p]["misfit_moves"], sat[p]["misfit_moves_undone"], ramp[p]["misfit_moves"],
+             ramp[p]["misfit_moves_undone"]))
+    assert 0 < sat[p]["misfit_moves_undone"] <= sat[p]["misfit_moves"]
+    assert ramp[p]["misfit_moves"] > 0 and ramp[p]["misfit_moves_undone"] == 0
+PY
+then ok misfit_moves_undone_reported; else nok misfit_moves_undone_reported; fi
 # --seeds: means and intervals that shrink with more seeds, fields consistent with per_seed
 sw=tests/scenarios/workloads/lisa_ramp_up.json
 expect seeds_zero_exits_2 2 "seeds '0': an integer in 1..1000 expected" "$gb" sim -p sm8250 --seeds 0 "$sw"
