@@ -482,7 +482,7 @@ static bool pull(struct sim *s, u32 d, u32 cpu)
 	gb_track_task(tstate(t), t->cpu, &t->allowed, &gt);
 	work = gb_task_work(&gt);
 	s->scx.pulls++;
-	if (t->x.ts.hold.cap && cap <= t->x.ts.hold.cap && (u64)work * 32 > (u64)cap * 31)
+	if (t->x.ts.hold.cap && cap <= t->x.ts.hold.cap && gb_saturates(work, cap))
 		s->scx.misfit_undone++;
 	move_to_local(s, (s32)d, cpu);
 	if (from != (s32)cpu)

@@ -196,7 +196,7 @@ void sim_count_migration(struct sim *s, struct sim_task *t, s32 from, u32 to)
 	 * its demand (the simulator's PELT, whatever the policy reads) still saturates that CPU,
 	 * undoes the move; counted once per move, every policy alike */
 	if (from_cap && from >= 0 && sim_cpu_capacity(s, to) <= from_cap) {
-		if ((u64)gb_max(t->pelt.util_avg, t->pelt.util_est) * 32 > (u64)from_cap * 31)
+		if (gb_saturates(gb_max(t->pelt.util_avg, t->pelt.util_est), from_cap))
 			s->misfit_moves_undone++;
 		t->misfit_from_cap = 0;
 	}

@@ -1,6 +1,8 @@
 # tests/vm/guest-hang.sh - runs in the VM: guest-check.sh's --hang-after reports a gearbox check
 # that runs past its limit, as TAP.  A whole check on scx_fifo takes 20-40 s under TCG, so with
-# a limit of 3 s it is "hung" in one of its first checks: guest-check.sh must say so in a
+# a limit of 3 s it is "hung" in one of its first checks (their load phases alone sleep far
+# longer than 3 s, on any host: the report does not depend on the host's speed, only on the
+# limit being wall-clock time): guest-check.sh must say so in a
 # "not ok" naming the last check that ended, report sched_ext's state, end its TAP, exit 1 and
 # not wait for gearbox check.
 echo "1..4"
